@@ -1,0 +1,35 @@
+/**
+ * The allowed values of the spec's open string fields, as product.md defines them.
+ * Code across services imports these instead of repeating literals.
+ */
+export const RAFFLE_MECHANICS = ['raffle', 'fcfs', 'collection', 'application'] as const;
+export const ALLOCATION_TYPES = ['allowlist_gtd', 'allowlist_fcfs', 'airdrop', 'physical', 'custom'] as const;
+export const RAFFLE_VISIBILITIES = ['public', 'unlisted', 'private'] as const;
+export const RAFFLE_STATUSES = ['draft', 'scheduled', 'open', 'closed', 'drawn', 'finalized', 'cancelled'] as const;
+/** Statuses a raffle can only reach through publish: the ones the public list may show. */
+export const PUBLISHED_RAFFLE_STATUSES = ['scheduled', 'open', 'closed', 'drawn', 'finalized'] as const;
+export const ENTRY_STATUSES = ['pending', 'valid', 'invalid', 'withdrawn', 'disqualified'] as const;
+export const ENTRY_SOURCES = ['api', 'web', 'auto', 'import'] as const;
+export const WIN_STATUSES = ['selected', 'finalized', 'disqualified', 'replaced'] as const;
+export const WIN_SOURCES = ['draw', 'fcfs', 'manual', 'reroll'] as const;
+export const DELIVERY_STATUSES = ['pending', 'processing', 'delivered', 'failed', 'not_applicable'] as const;
+export const WORKSPACE_ROLES = ['owner', 'admin', 'member'] as const;
+export const REQUIREMENT_TYPES = [
+  'wallet_connected',
+  'account_age_days',
+  'email_verified',
+  'workspace_member',
+  'holds_role',
+] as const;
+
+export type RaffleMechanic = (typeof RAFFLE_MECHANICS)[number];
+export type AllocationType = (typeof ALLOCATION_TYPES)[number];
+export type RaffleVisibility = (typeof RAFFLE_VISIBILITIES)[number];
+export type RaffleStatus = (typeof RAFFLE_STATUSES)[number];
+export type EntryStatus = (typeof ENTRY_STATUSES)[number];
+export type EntrySource = (typeof ENTRY_SOURCES)[number];
+export type WinStatus = (typeof WIN_STATUSES)[number];
+export type WinSource = (typeof WIN_SOURCES)[number];
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+export type WorkspaceRole = (typeof WORKSPACE_ROLES)[number];
+export type RequirementType = (typeof REQUIREMENT_TYPES)[number];

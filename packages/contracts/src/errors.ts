@@ -1,0 +1,87 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { DateTime, Nullable } from './primitives.js';
+
+/**
+ * The closed catalogue of data-plane error codes and the status each one answers with.
+ * Every thrown data-plane error names one of these; the error handler never invents a code.
+ */
+export const ERROR_CODES = {
+  INVALID_LIMIT: 400,
+  INVALID_CURSOR: 400,
+  VALIDATION_FAILED: 400,
+  MALFORMED_JSON: 400,
+  INVALID_IDEMPOTENCY_KEY: 400,
+  API_KEY_MISSING: 401,
+  API_KEY_INVALID: 401,
+  API_KEY_EXPIRED: 401,
+  API_KEY_REVOKED: 401,
+  WRONG_KEY_TYPE: 403,
+  WORKSPACE_MISMATCH: 403,
+  INSUFFICIENT_SCOPE: 403,
+  NOT_FOUND: 404,
+  ROUTE_NOT_FOUND: 404,
+  RAFFLE_NOT_FOUND: 404,
+  ENTRY_NOT_FOUND: 404,
+  PROJECT_NOT_FOUND: 404,
+  DRAW_NOT_AVAILABLE: 404,
+  METHOD_NOT_ALLOWED: 405,
+  NOT_ACCEPTABLE: 406,
+  ALREADY_ENTERED: 409,
+  RAFFLE_NOT_OPEN: 409,
+  RAFFLE_FULL: 409,
+  ENTRY_NOT_WITHDRAWABLE: 409,
+  IDEMPOTENCY_KEY_REUSED: 409,
+  IDEMPOTENCY_KEY_IN_PROGRESS: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  REQUIREMENTS_NOT_MET: 422,
+  RATE_LIMITED: 429,
+  INTERNAL_ERROR: 500,
+  SERVICE_UNAVAILABLE: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export const ERROR_CODE_PATTERN = '^[A-Z][A-Z0-9_]{1,63}$';
+
+/** The statuses the spec lists on every data-plane route. */
+export const DATA_PLANE_ROUTE_ERROR_STATUSES = [400, 401, 403, 404, 409, 422, 429, 500] as const;
+/** The statuses product.md lists for management routes. */
+export const MANAGEMENT_ROUTE_ERROR_STATUSES = [400, 401, 403, 404, 409, 500] as const;
+
+const RequirementFailureSchema = Type.Object(
+  { type: Type.String(), label: Type.String() },
+  { $id: 'RequirementFailure', additionalProperties: false },
+);
+
+const errorBodyFields = {
+  statusCode: Type.Integer({ minimum: 400, maximum: 599 }),
+  error: Type.String({ description: 'The HTTP reason phrase of statusCode.' }),
+  message: Type.Union([Type.String(), Type.Array(Type.String())]),
+  requestId: Nullable(Type.String()),
+  timestamp: DateTime(),
+  path: Type.String(),
+};
+
+export const ErrorBodySchema = Type.Object(
+  {
+    ...errorBodyFields,
+    code: Type.String({ pattern: ERROR_CODE_PATTERN }),
+    failedRequirements: Type.Optional(Type.Array(Type.Ref(RequirementFailureSchema))),
+    requirementFailures: Type.Optional(Type.Array(Type.Unknown())),
+    incompleteRequirements: Type.Optional(Type.Array(Type.Unknown())),
+    failures: Type.Optional(Type.Array(Type.Unknown())),
+    results: Type.Optional(Type.Array(Type.Unknown())),
+    evaluation: Type.Optional(Type.Unknown()),
+  },
+  { $id: 'ErrorBody', additionalProperties: false },
+);
+export type ErrorBody = Static<typeof ErrorBodySchema>;
+
+export const ManagementErrorBodySchema = Type.Object(errorBodyFields, {
+  $id: 'ManagementErrorBody',
+  additionalProperties: false,
+});
+export type ManagementErrorBody = Static<typeof ManagementErrorBodySchema>;
+
+export { RequirementFailureSchema };

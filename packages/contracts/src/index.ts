@@ -1,0 +1,66 @@
+import { ErrorBodySchema, ManagementErrorBodySchema, RequirementFailureSchema } from './errors.js';
+import { EventEnvelopeSchema } from './events.js';
+import { PaginationSchema } from './pagination.js';
+import { ApiKeyRecordSchema, CreateApiKeyBodySchema, CreatedApiKeySchema } from './resources/api-key.js';
+import { CapabilitiesSchema } from './resources/capabilities.js';
+import { DuplicateFlagsSchema, RequirementResultSchema, SanitizedEntrySchema, WorkspaceEntrySchema } from './resources/entry.js';
+import { ProfileSchema, WalletSchema } from './resources/profile.js';
+import { ProjectSchema, ProjectSummarySchema } from './resources/project.js';
+import {
+  PublicRaffleItemSchema,
+  PublicRaffleSchema,
+  PublicRequirementSchema,
+  WorkspaceRaffleItemSchema,
+  WorkspaceRaffleSchema,
+  WorkspaceSummarySchema,
+} from './resources/raffle.js';
+import { IdentitySnapshotSchema, WinnerSchema, WinRaffleSchema, WinSchema } from './resources/win.js';
+
+export * from './domain-values.js';
+export * from './errors.js';
+export * from './events.js';
+export * from './pagination.js';
+export * from './primitives.js';
+export * from './scopes.js';
+export * from './api-key-format.js';
+export * from './resources/api-key.js';
+export * from './resources/capabilities.js';
+export * from './resources/entry.js';
+export * from './resources/profile.js';
+export * from './resources/project.js';
+export * from './resources/raffle.js';
+export * from './resources/win.js';
+
+/**
+ * Every schema with an `$id`, in dependency order. Services register these once
+ * (`fastify.addSchema`) so routes `$ref` them and the OpenAPI document names them as components.
+ */
+export const SHARED_SCHEMAS = [
+  PaginationSchema,
+  RequirementFailureSchema,
+  ErrorBodySchema,
+  ManagementErrorBodySchema,
+  ProjectSummarySchema,
+  ProjectSchema,
+  PublicRequirementSchema,
+  WorkspaceSummarySchema,
+  WorkspaceRaffleItemSchema,
+  WorkspaceRaffleSchema,
+  PublicRaffleItemSchema,
+  PublicRaffleSchema,
+  DuplicateFlagsSchema,
+  WorkspaceEntrySchema,
+  RequirementResultSchema,
+  SanitizedEntrySchema,
+  WinRaffleSchema,
+  WinSchema,
+  IdentitySnapshotSchema,
+  WinnerSchema,
+  WalletSchema,
+  ProfileSchema,
+  ApiKeyRecordSchema,
+  CreatedApiKeySchema,
+  CreateApiKeyBodySchema,
+  CapabilitiesSchema,
+  EventEnvelopeSchema,
+] as const;

@@ -1,0 +1,55 @@
+import { randomBytes } from 'node:crypto';
+
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+export const ID_PREFIXES = {
+  user: 'usr',
+  workspace: 'wks',
+  project: 'prj',
+  raffle: 'raf',
+  entry: 'ent',
+  win: 'win',
+  apiKey: 'key',
+  event: 'evt',
+  webhookEndpoint: 'whe',
+  webhookDelivery: 'whd',
+  webhookAttempt: 'wha',
+  request: 'req',
+} as const;
+export type IdKind = keyof typeof ID_PREFIXES;
+
+/**
+ * `<prefix>_` + 26 Crockford base32 characters: 48 bits of milliseconds, then 80 random bits
+ * (the ULID layout). Ids sort by creation time, so keyset pages in id order are arrival order.
+ */
+export function newId(kind: IdKind, now: number = Date.now()): string {
+  let time = '';
+  let ms = now;
+  for (let i = 0; i < 10; i++) {
+    time = CROCKFORD[ms % 32] + time;
+    ms = Math.floor(ms / 32);
+  }
+  const random = randomBytes(10);
+  let rest = '';
+  // 80 random bits as 16 base32 digits, 5 bits at a time.
+  let acc = 0;
+  let bits = 0;
+  for (const byte of random) {
+    acc = (acc << 8) | byte;
+    bits += 8;
+    while (bits >= 5) {
+      bits -= 5;
+      rest += CROCKFORD[(acc >> bits) & 31];
+    }
+    acc &= (1 << bits) - 1;
+  }
+  return `${ID_PREFIXES[kind]}_${time}${rest}`;
+}
+
+const ID_BODY = /^[0-9A-HJKMNP-TV-Z]{26}$/;
+
+/** True when `value` has the shape of an id of `kind`; lets routes answer 404 without a query. */
+export function isIdOf(kind: IdKind, value: string): boolean {
+  const prefix = `${ID_PREFIXES[kind]}_`;
+  return value.startsWith(prefix) && ID_BODY.test(value.slice(prefix.length));
+}

@@ -1,0 +1,28 @@
+import type { ApiKeyKind } from '@raffle/contracts';
+import type { Sql } from '../client.js';
+
+export type ApiKeyAuthRecord = {
+  id: string;
+  kind: ApiKeyKind;
+  userId: string;
+  workspaceId: string | null;
+  scopes: string[];
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+};
+
+/** The verification read of every authenticated request: one unique-index probe. */
+export async function findApiKeyByHash(sql: Sql, keyHash: string): Promise<ApiKeyAuthRecord | null> {
+  const [row] = await sql<ApiKeyAuthRecord[]>`
+    select id, kind, user_id as "userId", workspace_id as "workspaceId", scopes,
+           expires_at as "expiresAt", revoked_at as "revokedAt"
+    from api_keys where key_hash = ${keyHash}`;
+  return row ?? null;
+}
+
+/** Records use; the guard keeps it to one write a minute per key even across instances. */
+export async function touchApiKeyLastUsed(sql: Sql, id: string): Promise<void> {
+  await sql`
+    update api_keys set last_used_at = now()
+    where id = ${id} and (last_used_at is null or last_used_at < now() - interval '1 minute')`;
+}

@@ -1,0 +1,56 @@
+import type { Sql } from '../client.js';
+import { toKeysetPage, type KeysetPage } from './keyset.js';
+
+export type PublicRaffleKey = { publishedAt: string; id: string };
+
+/** Newest first. */
+export async function pageWorkspaceRaffles(
+  sql: Sql,
+  args: { workspaceId: string; before: string | null; limit: number },
+): Promise<KeysetPage<string>> {
+  const rows = await sql<{ id: string; json: string }[]>`
+    select id, workspace_item_json as json from raffles
+    where workspace_id = ${args.workspaceId} ${args.before ? sql`and id < ${args.before}` : sql``}
+    order by id desc limit ${args.limit + 1}`;
+  return toKeysetPage(rows, args.limit, (r) => r.id);
+}
+
+/**
+ * Published public raffles, most recently published first. The predicate matches the partial
+ * index `raffles_public_page_idx` exactly, so the page is an index range scan.
+ */
+export async function pagePublicRaffles(
+  sql: Sql,
+  args: { after: PublicRaffleKey | null; limit: number },
+): Promise<KeysetPage<PublicRaffleKey>> {
+  const rows = await sql<{ id: string; publishedAt: string; json: string }[]>`
+    select id, to_char(published_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as "publishedAt",
+           public_item_json as json
+    from raffles
+    where visibility = 'public' and status in ('scheduled', 'open', 'closed', 'drawn', 'finalized')
+      ${args.after ? sql`and (published_at, id) < (${args.after.publishedAt}::timestamptz, ${args.after.id})` : sql``}
+    order by published_at desc, id desc limit ${args.limit + 1}`;
+  return toKeysetPage(rows, args.limit, (r) => ({ publishedAt: r.publishedAt, id: r.id }));
+}
+
+/** A raffle's workspace never changes, so callers may cache this answer indefinitely. */
+export async function findRaffleWorkspaceId(sql: Sql, raffleId: string): Promise<string | null> {
+  const [row] = await sql<{ workspaceId: string }[]>`select workspace_id as "workspaceId" from raffles where id = ${raffleId}`;
+  return row?.workspaceId ?? null;
+}
+
+export type RaffleVisibilityRow = { id: string; workspaceId: string; visibility: string; status: string };
+
+/**
+ * The raffle a personal key may see by slug: published public or unlisted raffles, and
+ * private ones only for members of the raffle's workspace.
+ */
+export async function findRaffleIdVisibleToUser(sql: Sql, args: { slug: string; userId: string }): Promise<string | null> {
+  const [row] = await sql<{ id: string }[]>`
+    select r.id from raffles r
+    where r.slug = ${args.slug}
+      and r.status in ('scheduled', 'open', 'closed', 'drawn', 'finalized')
+      and (r.visibility in ('public', 'unlisted')
+           or exists (select 1 from workspace_members m where m.workspace_id = r.workspace_id and m.user_id = ${args.userId}))`;
+  return row?.id ?? null;
+}

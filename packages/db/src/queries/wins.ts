@@ -1,0 +1,23 @@
+import type { Sql } from '../client.js';
+import { toKeysetPage, type KeysetPage } from './keyset.js';
+
+/** The key owner's wins in every status, newest first. */
+export async function pageUserWins(
+  sql: Sql,
+  args: { userId: string; before: string | null; limit: number },
+): Promise<KeysetPage<string>> {
+  const rows = await sql<{ id: string; json: string }[]>`
+    select id, win_json as json from wins
+    where user_id = ${args.userId} ${args.before ? sql`and id < ${args.before}` : sql``}
+    order by id desc limit ${args.limit + 1}`;
+  return toKeysetPage(rows, args.limit, (r) => r.id);
+}
+
+/** Finalized winners by position: the spec's bare-array winners list. */
+export async function listFinalizedWinnerJson(sql: Sql, raffleId: string): Promise<string[]> {
+  const rows = await sql<{ json: string }[]>`
+    select winner_json as json from wins
+    where raffle_id = ${raffleId} and status = 'finalized'
+    order by position, id`;
+  return rows.map((r) => r.json);
+}

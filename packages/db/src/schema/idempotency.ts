@@ -1,0 +1,22 @@
+import { integer, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { createdAt, idColumn, timestampColumn } from './columns.js';
+
+/** The first response to an `Idempotency-Key`, replayed for the same key and body. */
+export const idempotencyRecords = pgTable(
+  'idempotency_records',
+  {
+    apiKeyId: idColumn('api_key_id').notNull(),
+    key: text('key').notNull(),
+    method: text('method').notNull(),
+    path: text('path').notNull(),
+    /** sha256 of the request body: a different body under the same key is a conflict. */
+    requestHash: text('request_hash').notNull(),
+    /** in_progress | completed */
+    state: text('state').notNull(),
+    responseStatus: integer('response_status'),
+    responseBody: text('response_body'),
+    createdAt: createdAt(),
+    expiresAt: timestampColumn('expires_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.apiKeyId, t.key] })],
+);

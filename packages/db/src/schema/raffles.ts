@@ -1,0 +1,60 @@
+import { sql } from 'drizzle-orm';
+import { boolean, index, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
+import { createdAt, idColumn, timestampColumn, updatedAt } from './columns.js';
+import { projects } from './projects.js';
+import { workspaces } from './workspaces.js';
+
+export type RaffleRequirement = { id: string; type: string; label: string; params: Record<string, unknown> };
+export type RaffleSettings = { autoDraw: boolean; autoFinalize: boolean; excludeFlaggedDuplicates: boolean };
+
+export const raffles = pgTable(
+  'raffles',
+  {
+    id: idColumn('id').primaryKey(),
+    workspaceId: idColumn('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    /** Globally unique: personal routes address raffles by slug. */
+    slug: text('slug').notNull().unique(),
+    title: text('title').notNull(),
+    description: text('description'),
+    mechanic: text('mechanic').notNull(),
+    allocationType: text('allocation_type').notNull(),
+    visibility: text('visibility').notNull(),
+    status: text('status').notNull(),
+    spots: integer('spots').notNull(),
+    chain: text('chain'),
+    allowAutoEntry: boolean('allow_auto_entry').notNull().default(false),
+    requirements: jsonb('requirements').$type<RaffleRequirement[]>().notNull().default([]),
+    settings: jsonb('settings').$type<RaffleSettings>().notNull(),
+    canonicalProjectId: idColumn('canonical_project_id').references(() => projects.id, { onDelete: 'set null' }),
+    startsAt: timestampColumn('starts_at'),
+    endsAt: timestampColumn('ends_at'),
+    publishedAt: timestampColumn('published_at'),
+    openedAt: timestampColumn('opened_at'),
+    closedAt: timestampColumn('closed_at'),
+    drawnAt: timestampColumn('drawn_at'),
+    finalizedAt: timestampColumn('finalized_at'),
+    cancelledAt: timestampColumn('cancelled_at'),
+    /** Secret 32-byte seed (hex) generated at publish; revealed only once the raffle is drawn. */
+    drawSeed: text('draw_seed'),
+    /** sha256(seed), public from publish on. */
+    drawCommitment: text('draw_commitment'),
+    /** sha256 of the eligible entries' canonical lines, fixed at draw. */
+    entriesDigest: text('entries_digest'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    /** The `WorkspaceRaffleItem` JSON, rendered at write time so lists only concatenate. */
+    workspaceItemJson: text('workspace_item_json').notNull(),
+    /** The `PublicRaffleItem` JSON, rendered at write time. */
+    publicItemJson: text('public_item_json').notNull(),
+  },
+  (t) => [
+    index('raffles_workspace_page_idx').on(t.workspaceId, t.id),
+    index('raffles_public_page_idx')
+      .on(t.publishedAt.desc(), t.id.desc())
+      .where(sql`${t.visibility} = 'public' and ${t.status} in ('scheduled', 'open', 'closed', 'drawn', 'finalized')`),
+    index('raffles_due_to_open_idx').on(t.startsAt).where(sql`${t.status} = 'scheduled'`),
+    index('raffles_due_to_close_idx').on(t.endsAt).where(sql`${t.status} = 'open'`),
+  ],
+);

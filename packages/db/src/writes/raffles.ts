@@ -1,0 +1,74 @@
+import { eq } from 'drizzle-orm';
+import type { DbOrTx } from '../client.js';
+import { newId } from '../ids.js';
+import { renderRaffleColumns, type RaffleContext, type RaffleRow } from '../render/raffle.js';
+import { projects } from '../schema/projects.js';
+import { raffles, type RaffleRequirement, type RaffleSettings } from '../schema/raffles.js';
+import { workspaces } from '../schema/workspaces.js';
+
+export type NewRaffle = Partial<Omit<RaffleRow, 'workspaceId' | 'slug' | 'title' | 'mechanic' | 'allocationType' | 'visibility' | 'spots'>> &
+  Pick<RaffleRow, 'workspaceId' | 'slug' | 'title' | 'mechanic' | 'allocationType' | 'visibility' | 'spots'>;
+
+export const DEFAULT_RAFFLE_SETTINGS: RaffleSettings = { autoDraw: false, autoFinalize: false, excludeFlaggedDuplicates: false };
+
+export async function loadRaffleContext(tx: DbOrTx, row: Pick<RaffleRow, 'workspaceId' | 'canonicalProjectId'>): Promise<RaffleContext> {
+  const [workspace] = await tx.select().from(workspaces).where(eq(workspaces.id, row.workspaceId));
+  if (!workspace) throw new Error(`workspace ${row.workspaceId} does not exist`);
+  let canonicalProject: RaffleContext['canonicalProject'] = null;
+  if (row.canonicalProjectId) {
+    const [project] = await tx
+      .select({ id: projects.id, slug: projects.slug, name: projects.name, logoUrl: projects.logoUrl })
+      .from(projects)
+      .where(eq(projects.id, row.canonicalProjectId));
+    canonicalProject = project ?? null;
+  }
+  return { workspace, canonicalProject };
+}
+
+export async function insertRaffle(tx: DbOrTx, input: NewRaffle) {
+  const now = input.createdAt ?? new Date();
+  const row: RaffleRow = {
+    id: input.id ?? newId('raffle', now.getTime()),
+    description: null,
+    status: 'draft',
+    chain: null,
+    allowAutoEntry: false,
+    requirements: [] as RaffleRequirement[],
+    settings: DEFAULT_RAFFLE_SETTINGS,
+    canonicalProjectId: null,
+    startsAt: null,
+    endsAt: null,
+    publishedAt: null,
+    openedAt: null,
+    closedAt: null,
+    drawnAt: null,
+    finalizedAt: null,
+    cancelledAt: null,
+    drawSeed: null,
+    drawCommitment: null,
+    entriesDigest: null,
+    updatedAt: now,
+    ...input,
+    createdAt: now,
+  };
+  const context = await loadRaffleContext(tx, row);
+  const [raffle] = await tx
+    .insert(raffles)
+    .values({ ...row, ...renderRaffleColumns(row, context) })
+    .returning();
+  return raffle!;
+}
+
+/** Applies `changes` and re-renders the stored representations in the same statement. */
+export async function updateRaffle(tx: DbOrTx, raffleId: string, changes: Partial<RaffleRow>) {
+  const [current] = await tx.select().from(raffles).where(eq(raffles.id, raffleId)).for('update');
+  if (!current) return null;
+  const next: RaffleRow = { ...current, ...changes, id: current.id, updatedAt: changes.updatedAt ?? new Date() };
+  const context = await loadRaffleContext(tx, next);
+  const [updated] = await tx
+    .update(raffles)
+    .set({ ...next, ...renderRaffleColumns(next, context) })
+    .where(eq(raffles.id, raffleId))
+    .returning();
+  return updated!;
+}

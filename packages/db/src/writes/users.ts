@@ -1,0 +1,46 @@
+import { eq } from 'drizzle-orm';
+import type { DbOrTx } from '../client.js';
+import { newId } from '../ids.js';
+import { renderProfile, type WalletRow } from '../render/profile.js';
+import { users, userWallets } from '../schema/users.js';
+
+export type NewUser = {
+  id?: string;
+  handle: string;
+  displayName?: string | null;
+  avatarUrl?: string | null;
+  email?: string | null;
+  emailVerifiedAt?: Date | null;
+  createdAt?: Date;
+  wallets?: WalletRow[];
+};
+
+export async function insertUser(tx: DbOrTx, input: NewUser) {
+  const now = input.createdAt ?? new Date();
+  const row = {
+    id: input.id ?? newId('user', now.getTime()),
+    handle: input.handle,
+    displayName: input.displayName ?? null,
+    avatarUrl: input.avatarUrl ?? null,
+    email: input.email ?? null,
+    emailVerifiedAt: input.emailVerifiedAt ?? null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  const wallets = input.wallets ?? [];
+  const [user] = await tx
+    .insert(users)
+    .values({ ...row, profileJson: renderProfile(row, wallets) })
+    .returning();
+  if (wallets.length > 0) {
+    await tx.insert(userWallets).values(wallets.map((w) => ({ ...w, userId: row.id, createdAt: now })));
+  }
+  return user!;
+}
+
+export async function findUserWithWallets(tx: DbOrTx, userId: string) {
+  const [user] = await tx.select().from(users).where(eq(users.id, userId));
+  if (!user) return null;
+  const wallets = await tx.select().from(userWallets).where(eq(userWallets.userId, userId));
+  return { user, wallets };
+}
