@@ -53,7 +53,15 @@ function randomBase62(length: number): string {
 }
 
 export function generateApiKey(kind: ApiKeyKind): string {
-  const body = API_KEY_PREFIXES[kind] + randomBase62(RANDOM_LENGTH);
+  return buildApiKey(kind, randomBase62(RANDOM_LENGTH));
+}
+
+/** A key from given random characters: for demo data that must print the same keys on every load. */
+export function buildApiKey(kind: ApiKeyKind, random: string): string {
+  if (random.length !== RANDOM_LENGTH || !/^[0-9A-Za-z]+$/.test(random)) {
+    throw new Error(`an API key needs ${RANDOM_LENGTH} base62 characters`);
+  }
+  const body = API_KEY_PREFIXES[kind] + random;
   return body + checksumOf(body);
 }
 

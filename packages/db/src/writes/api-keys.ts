@@ -14,16 +14,19 @@ export type NewApiKey = {
   revokedAt?: Date | null;
   rolledFromId?: string | null;
   createdAt?: Date;
+  /** Use this plaintext instead of a fresh random key (deterministic demo keys only). */
+  plaintext?: string;
+  id?: string;
 };
 
 /** Creates a key and returns its plaintext exactly once; only its hash is stored. */
 export async function insertApiKey(tx: DbOrTx, input: NewApiKey) {
-  const apiKey = generateApiKey(input.kind);
+  const apiKey = input.plaintext ?? generateApiKey(input.kind);
   const now = input.createdAt ?? new Date();
   const [record] = await tx
     .insert(apiKeys)
     .values({
-      id: newId('apiKey', now.getTime()),
+      id: input.id ?? newId('apiKey', now.getTime()),
       kind: input.kind,
       userId: input.userId,
       workspaceId: input.kind === 'workspace' ? (input.workspaceId ?? null) : null,
