@@ -1,0 +1,84 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Database } from '@raffle/db';
+import Fastify, { type FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { DestinationStream } from 'pino';
+import type { Config } from './config.js';
+import { createCursorCodec } from './domain/cursor.js';
+import { loggerOptions } from './logger.js';
+import authPlugin from './plugins/auth.js';
+import databasePlugin from './plugins/database.js';
+import errorsPlugin from './plugins/errors.js';
+import healthPlugin from './plugins/health.js';
+import metricsPlugin from './plugins/metrics.js';
+import natsPlugin from './plugins/nats.js';
+import notFoundPlugin from './plugins/not-found.js';
+import openApiPlugin from './plugins/openapi.js';
+import rateLimitPlugin from './plugins/rate-limit.js';
+import requestIdPlugin, { requestIdOf } from './plugins/request-id.js';
+import entryRoutes from './routes/entries/index.js';
+import meRoutes from './routes/me/index.js';
+import raffleRoutes from './routes/raffles/index.js';
+import winRoutes from './routes/wins/index.js';
+import workspaceProjectRoutes from './routes/workspace-projects/index.js';
+import workspaceRaffleRoutes from './routes/workspace-raffles/index.js';
+
+export type AppDependencies = {
+  /** A database pool to use instead of opening one from config (tests share one per file). */
+  database?: Database;
+  /** Where logs go instead of stdout. */
+  logStream?: DestinationStream;
+};
+
+export const API_VERSION = '1.0.0';
+
+/** Builds the data-plane app: plugins, then routes. Never listens and never reads the environment. */
+export async function buildApp(config: Config, deps: AppDependencies = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: loggerOptions({ level: config.LOG_LEVEL, stream: deps.logStream, pretty: process.stdout.isTTY && config.NODE_ENV === 'development' }),
+    genReqId: requestIdOf,
+    bodyLimit: config.BODY_LIMIT_BYTES,
+    trustProxy: config.TRUST_PROXY,
+    return503OnClosing: true,
+    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: true, useDefaults: true } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  await app.register(
+    fp(
+      async (instance) => {
+        instance.decorate('config', config);
+      },
+      { name: 'config' },
+    ),
+  );
+  app.decorate('cursors', createCursorCodec(config.CURSOR_SECRET));
+  await app.register(errorsPlugin);
+  await app.register(notFoundPlugin);
+  await app.register(requestIdPlugin);
+  await app.register(databasePlugin, { database: deps.database });
+  await app.register(natsPlugin);
+  await app.register(metricsPlugin, { service: 'data-plane' });
+  await app.register(openApiPlugin, {
+    title: 'Raffle Developer API — data plane',
+    description:
+      'Programmatic access to raffle data with API keys. Personal keys (`svc_u_`) reach the owner\'s profile, public raffles, entries and wins; workspace keys (`svc_w_`) reach one workspace\'s raffles, entries, winners and projects.',
+    version: API_VERSION,
+    securitySchemes: {
+      bearerAuth: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API key> (preferred)' },
+      apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+    },
+  });
+  await app.register(healthPlugin);
+  await app.register(authPlugin);
+  await app.register(rateLimitPlugin);
+
+  await app.register(meRoutes);
+  await app.register(raffleRoutes);
+  await app.register(entryRoutes);
+  await app.register(winRoutes);
+  await app.register(workspaceRaffleRoutes);
+  await app.register(workspaceProjectRoutes);
+
+  await app.ready();
+  return app;
+}

@@ -1,0 +1,58 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+
+const DEV_CURSOR_SECRET = 'development-only-cursor-secret-change-me';
+
+export const ConfigSchema = Type.Object({
+  NODE_ENV: Type.Union([Type.Literal('development'), Type.Literal('production'), Type.Literal('test')], {
+    default: 'development',
+  }),
+  HOST: Type.String({ default: '127.0.0.1' }),
+  PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
+  DATABASE_URL: Type.String({ minLength: 1 }),
+  DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, default: 10 }),
+  NATS_URL: Type.String({ default: 'nats://127.0.0.1:4222' }),
+  /** Optional: when set, rate-limit counters are shared by every instance. */
+  REDIS_URL: Type.Optional(Type.String({ minLength: 1 })),
+  /** Signs pagination cursors; every instance of one deployment needs the same value. */
+  CURSOR_SECRET: Type.String({ minLength: 16, default: DEV_CURSOR_SECRET }),
+  LOG_LEVEL: Type.Union(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
+    { default: 'info' },
+  ),
+  /** How long a verified key is trusted before it is read again. */
+  API_KEY_CACHE_TTL_MS: Type.Integer({ minimum: 0, default: 1000 }),
+  /** The public raffle list is identical for every caller; pages are reused for this long. */
+  PUBLIC_RAFFLES_CACHE_TTL_MS: Type.Integer({ minimum: 0, default: 1000 }),
+  RATE_LIMIT_WINDOW_MS: Type.Integer({ minimum: 1000, default: 60_000 }),
+  RATE_LIMIT_PERSONAL_MAX: Type.Integer({ minimum: 1, default: 600 }),
+  RATE_LIMIT_WORKSPACE_MAX: Type.Integer({ minimum: 1, default: 1200 }),
+  RATE_LIMIT_ANONYMOUS_MAX: Type.Integer({ minimum: 1, default: 60 }),
+  BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 65_536 }),
+  /** Trust X-Forwarded-For from a proxy in front of the service (per-IP limits then use it). */
+  TRUST_PROXY: Type.Boolean({ default: false }),
+});
+
+export type Config = Static<typeof ConfigSchema>;
+
+export class ConfigError extends Error {}
+
+/** Reads the environment once; every problem is reported together, by variable name. */
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const raw: Record<string, unknown> = {};
+  for (const key of Object.keys(ConfigSchema.properties)) {
+    const value = env[key];
+    if (value !== undefined && value !== '') raw[key] = value;
+  }
+  const converted = Value.Convert(ConfigSchema, Value.Default(ConfigSchema, raw));
+  const errors = [...Value.Errors(ConfigSchema, converted)];
+  if (errors.length > 0) {
+    const lines = errors.map((e) => `  ${e.path.slice(1) || '(config)'}: ${e.message}`);
+    throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
+  }
+  const config = converted as Config;
+  if (config.NODE_ENV === 'production' && config.CURSOR_SECRET === DEV_CURSOR_SECRET) {
+    throw new ConfigError('invalid configuration:\n  CURSOR_SECRET: must be set in production');
+  }
+  return config;
+}

@@ -1,0 +1,80 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { createApiKeyVerifier } from '../domain/api-key-verifier.js';
+import type { Caller, RouteAccess } from '../domain/caller.js';
+import { presentedApiKey } from '../domain/presented-key.js';
+import { ApiError } from '../errors.js';
+
+export const API_PREFIX = '/api/v1';
+
+/** One row per /api/v1 route: the table the auth matrix tests are generated from. */
+export type AccessTableRow = { method: string; url: string; access: RouteAccess };
+
+export const SECURITY_REQUIREMENT: Array<Record<string, string[]>> = [{ bearerAuth: [] }, { apiKeyHeader: [] }];
+
+/** The 403s, in the order a caller can fix them: key type, then workspace, then scope. */
+function authorize(caller: Caller, access: RouteAccess, request: FastifyRequest) {
+  if (caller.kind !== access.keyType) {
+    throw new ApiError('WRONG_KEY_TYPE', `this endpoint needs a ${access.keyType} key; a ${caller.kind} key was sent`);
+  }
+  const workspaceId = (request.params as { workspaceId?: string }).workspaceId;
+  if (access.keyType === 'workspace' && workspaceId !== undefined && workspaceId !== caller.workspaceId) {
+    throw new ApiError('WORKSPACE_MISMATCH', 'this key belongs to another workspace');
+  }
+  if (!caller.scopes.has(access.scope)) {
+    throw new ApiError('INSUFFICIENT_SCOPE', `this endpoint needs the ${access.scope} scope`);
+  }
+}
+
+/**
+ * API-key authentication for every /api/v1 route. Every such route must declare its
+ * `config.access`; registering one without it fails at start-up, so no route is ever public
+ * by omission. Identification runs first (so the rate limiter can key on the caller); refusals
+ * are thrown after the limiter has counted the request.
+ */
+async function authPlugin(app: FastifyInstance) {
+  app.decorate('apiKeys', createApiKeyVerifier({ sql: app.database.sql, cacheTtlMs: app.config.API_KEY_CACHE_TTL_MS }));
+  app.decorateRequest('caller', null);
+  app.decorateRequest('authFailure', null);
+
+  const table: AccessTableRow[] = [];
+  app.decorate('routeAccessTable', table);
+
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith(API_PREFIX)) return;
+    const access = route.config?.access;
+    if (!access) throw new Error(`route ${String(route.method)} ${route.url} declares no access (key type and scope)`);
+    for (const method of [route.method].flat()) if (method !== 'HEAD') table.push({ method, url: route.url, access });
+    route.schema = {
+      ...route.schema,
+      security: SECURITY_REQUIREMENT,
+      description: [route.schema?.description, `Requires a **${access.keyType}** key with the \`${access.scope}\` scope.`]
+        .filter(Boolean)
+        .join('\n\n'),
+    };
+  });
+
+  app.addHook('onRequest', async (request) => {
+    if (!request.routeOptions.config.access) return;
+    const key = presentedApiKey(request.headers);
+    if (!key) {
+      request.authFailure = new ApiError('API_KEY_MISSING', 'send an API key as "Authorization: Bearer <key>" or "X-API-Key: <key>"');
+      return;
+    }
+    try {
+      request.caller = await app.apiKeys.verify(key);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      request.authFailure = error;
+    }
+  });
+
+  app.addHook('preParsing', async (request) => {
+    const access = request.routeOptions.config.access;
+    if (!access) return;
+    if (request.authFailure) throw request.authFailure;
+    authorize(request.caller!, access, request);
+  });
+}
+
+export default fp(authPlugin, { name: 'auth', dependencies: ['config', 'database'] });

@@ -1,0 +1,81 @@
+import type { ErrorCode } from '@raffle/contracts';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { ApiError } from '../errors.js';
+import { errorBody } from './error-body.js';
+
+/** Fastify's own client errors, by the code Fastify gives them. */
+const FRAMEWORK_ERRORS: Record<string, { code: ErrorCode; message: string }> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: { code: 'PAYLOAD_TOO_LARGE', message: 'request body is too large' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'send request bodies as application/json' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { code: 'MALFORMED_JSON', message: 'request body is empty but declared as JSON' },
+  FST_ERR_CTP_INVALID_JSON_BODY: { code: 'MALFORMED_JSON', message: 'request body is not valid JSON' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: 'VALIDATION_FAILED', message: 'content-length does not match the body' },
+  FST_ERR_BAD_URL: { code: 'ROUTE_NOT_FOUND', message: 'the URL is malformed' },
+  FST_ERR_ASYNC_CONSTRAINT: { code: 'ROUTE_NOT_FOUND', message: 'no route matches' },
+};
+
+const GENERIC_BY_STATUS: Record<number, ErrorCode> = {
+  400: 'VALIDATION_FAILED',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
+  406: 'NOT_ACCEPTABLE',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  429: 'RATE_LIMITED',
+};
+
+const CONNECTION_FAILURES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECT_TIMEOUT', 'CONNECTION_DESTROYED']);
+
+function describeValidation(error: FastifyError): { code: ErrorCode; messages: string[] } {
+  const issues = error.validation ?? [];
+  const context = error.validationContext ?? 'request';
+  const limitIssue = context === 'querystring' && issues.some((i) => i.instancePath === '/limit');
+  if (limitIssue) return { code: 'INVALID_LIMIT', messages: ['limit must be an integer within the endpoint\'s page-size range'] };
+  const messages = issues.map((i) => {
+    const where = i.instancePath ? `${context}${i.instancePath.replaceAll('/', '.')}` : context;
+    const extra = i.keyword === 'additionalProperties' ? ` (${String(i.params.additionalProperty)})` : '';
+    return `${where} ${i.message ?? 'is invalid'}${extra}`;
+  });
+  return { code: 'VALIDATION_FAILED', messages: messages.length > 0 ? messages : [error.message] };
+}
+
+/**
+ * One handler turns every failure into the spec's error body: typed ApiErrors, validation
+ * errors, Fastify's parser errors, and anything unexpected (logged, answered 500 with no detail).
+ */
+async function errorsPlugin(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    if (error instanceof ApiError) {
+      if (error.statusCode === 401) reply.header('www-authenticate', 'Bearer');
+      return reply.status(error.statusCode).send(errorBody(request, error.statusCode, error.code, error.message, error.extras));
+    }
+    if (error.validation) {
+      const { code, messages } = describeValidation(error);
+      return reply.status(400).send(errorBody(request, 400, code, code === 'INVALID_LIMIT' ? messages[0]! : messages));
+    }
+    const known = error.code ? FRAMEWORK_ERRORS[error.code] : undefined;
+    if (known) {
+      const status = known.code === 'ROUTE_NOT_FOUND' ? 404 : (error.statusCode ?? 400);
+      return reply.status(status).send(errorBody(request, status, known.code, known.message));
+    }
+    if (error instanceof SyntaxError && error.statusCode === 400) {
+      return reply.status(400).send(errorBody(request, 400, 'MALFORMED_JSON', 'request body is not valid JSON'));
+    }
+    const status = error.statusCode ?? 500;
+    const generic = GENERIC_BY_STATUS[status];
+    if (status < 500 && generic) {
+      return reply.status(status).send(errorBody(request, status, generic, error.message));
+    }
+    const errno = (error as { code?: string }).code;
+    if (errno && CONNECTION_FAILURES.has(errno)) {
+      request.log.error({ err: error }, 'dependency unavailable');
+      reply.header('retry-after', '1');
+      return reply.status(503).send(errorBody(request, 503, 'SERVICE_UNAVAILABLE', 'a dependency is unavailable; retry shortly'));
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.status(500).send(errorBody(request, 500, 'INTERNAL_ERROR', 'internal error'));
+  });
+}
+
+export default fp(errorsPlugin, { name: 'errors' });

@@ -1,0 +1,21 @@
+import { DATA_PLANE_ROUTE_ERROR_STATUSES, ErrorBodySchema } from '@raffle/contracts';
+import { Type, type TSchema } from '@sinclair/typebox';
+
+/** A route's 200 schema plus the spec's eight error statuses, each with the error body. */
+export function dataPlaneResponses<T extends TSchema>(ok: T) {
+  const errors = Object.fromEntries(DATA_PLANE_ROUTE_ERROR_STATUSES.map((status) => [status, Type.Ref(ErrorBodySchema)]));
+  return { 200: ok, ...errors } as { 200: T } & Record<(typeof DATA_PLANE_ROUTE_ERROR_STATUSES)[number], TSchema>;
+}
+
+const pathString = (description: string) => Type.String({ minLength: 1, maxLength: 128, description });
+
+export const WorkspaceParams = Type.Object({ workspaceId: pathString('Workspace id') });
+export const WorkspaceRaffleParams = Type.Object({
+  workspaceId: pathString('Workspace id'),
+  raffleId: pathString('Raffle id'),
+});
+export const WorkspaceProjectParams = Type.Object({
+  workspaceId: pathString('Workspace id'),
+  projectId: pathString('Project id'),
+});
+export const SlugParams = Type.Object({ slug: pathString('Raffle slug') });

@@ -1,0 +1,221 @@
+import { randomBytes } from 'node:crypto';
+import { PERSONAL_API_SCOPES, WORKSPACE_API_SCOPES, type ApiScope } from '@raffle/contracts';
+import {
+  addWorkspaceMember,
+  insertApiKey,
+  insertEntry,
+  insertProject,
+  insertRaffle,
+  insertUser,
+  insertWin,
+  insertWorkspace,
+  type Database,
+} from '@raffle/db';
+import { createHash } from 'node:crypto';
+import { registerSecret } from './log-scan.js';
+
+const DAY = 86_400_000;
+
+export type TenantKeys = {
+  personal: string;
+  /** Personal keys each lacking exactly one scope. */
+  personalWithout: Record<string, string>;
+  workspace: string;
+  workspaceWithout: Record<string, string>;
+  otherWorkspace: string;
+  revoked: string;
+  expired: string;
+};
+
+export type Tenant = Awaited<ReturnType<typeof seedTenant>>;
+
+/**
+ * A random tenant: its own users, two workspaces, raffles, entries, wins, projects and keys.
+ * Slugs and handles carry a random tag, so files and tests never collide.
+ */
+export async function seedTenant(database: Database, options: { entries?: number; publicRaffles?: number; projects?: number } = {}) {
+  const tag = randomBytes(4).toString('hex');
+  const base = Date.now() - 30 * DAY;
+  return database.db.transaction(async (tx) => {
+    const owner = await insertUser(tx, {
+      handle: `owner-${tag}`,
+      displayName: 'Owner',
+      wallets: [{ chain: 'ethereum', address: `0x${tag}owner`, verified: true }],
+      createdAt: new Date(base),
+    });
+    const outsider = await insertUser(tx, { handle: `outsider-${tag}`, createdAt: new Date(base) });
+    const workspace = await insertWorkspace(tx, { slug: `ws-${tag}`, name: `Workspace ${tag}`, logoUrl: 'https://example.com/logo.png' });
+    const otherWorkspace = await insertWorkspace(tx, { slug: `other-${tag}`, name: `Other ${tag}` });
+    await addWorkspaceMember(tx, { workspaceId: workspace.id, userId: owner.id, role: 'owner' });
+    await addWorkspaceMember(tx, { workspaceId: otherWorkspace.id, userId: outsider.id, role: 'owner' });
+
+    const projects = [];
+    for (let i = 0; i < (options.projects ?? 3); i++) {
+      projects.push(
+        await insertProject(tx, {
+          workspaceId: workspace.id,
+          slug: `project-${i}`,
+          name: `Project ${i}`,
+          logoUrl: i % 2 === 0 ? null : 'https://example.com/p.png',
+          createdAt: new Date(base + i * 1000),
+        }),
+      );
+    }
+
+    const commitment = createHash('sha256').update(tag).digest('hex');
+    const published = (i: number) => new Date(base + DAY + i * 60_000);
+    const finalized = await insertRaffle(tx, {
+      workspaceId: workspace.id,
+      slug: `finalized-${tag}`,
+      title: 'Finalized raffle',
+      mechanic: 'raffle',
+      allocationType: 'allowlist_gtd',
+      visibility: 'public',
+      status: 'finalized',
+      spots: 3,
+      chain: 'ethereum',
+      canonicalProjectId: projects[0]!.id,
+      requirements: [{ id: 'req_wallet', type: 'wallet_connected', label: 'Connect an Ethereum wallet', params: { chain: 'ethereum' } }],
+      publishedAt: published(0),
+      openedAt: published(0),
+      closedAt: published(1),
+      drawnAt: published(2),
+      finalizedAt: published(3),
+      drawCommitment: commitment,
+      createdAt: new Date(base),
+    });
+    const privateRaffle = await insertRaffle(tx, {
+      workspaceId: workspace.id,
+      slug: `private-${tag}`,
+      title: 'Members only',
+      mechanic: 'fcfs',
+      allocationType: 'airdrop',
+      visibility: 'private',
+      status: 'open',
+      spots: 10,
+      publishedAt: published(4),
+      openedAt: published(4),
+      createdAt: new Date(base + 1),
+    });
+    const draft = await insertRaffle(tx, {
+      workspaceId: workspace.id,
+      slug: `draft-${tag}`,
+      title: 'Draft',
+      mechanic: 'collection',
+      allocationType: 'custom',
+      visibility: 'public',
+      status: 'draft',
+      spots: 5,
+      createdAt: new Date(base + 2),
+    });
+    const publicRaffles = [finalized];
+    for (let i = 0; i < (options.publicRaffles ?? 0); i++) {
+      publicRaffles.push(
+        await insertRaffle(tx, {
+          workspaceId: otherWorkspace.id,
+          slug: `public-${i}-${tag}`,
+          title: `Public ${i}`,
+          mechanic: 'raffle',
+          allocationType: 'airdrop',
+          visibility: 'public',
+          status: 'open',
+          spots: 1,
+          publishedAt: published(10 + (i % 7)),
+          openedAt: published(10),
+          createdAt: new Date(base + 10 + i),
+        }),
+      );
+    }
+    const foreignRaffle = await insertRaffle(tx, {
+      workspaceId: otherWorkspace.id,
+      slug: `foreign-${tag}`,
+      title: 'Another workspace',
+      mechanic: 'raffle',
+      allocationType: 'physical',
+      visibility: 'unlisted',
+      status: 'open',
+      spots: 2,
+      publishedAt: published(5),
+      openedAt: published(5),
+      createdAt: new Date(base + 3),
+    });
+
+    const entrants = [owner];
+    const entryCount = options.entries ?? 12;
+    for (let i = 1; i < entryCount; i++) {
+      entrants.push(await insertUser(tx, { handle: `entrant-${i}-${tag}`, createdAt: new Date(base) }));
+    }
+    const entries = [];
+    for (let i = 0; i < entrants.length; i++) {
+      entries.push(
+        await insertEntry(tx, {
+          raffle: finalized,
+          userId: entrants[i]!.id,
+          status: i % 5 === 4 ? 'invalid' : 'valid',
+          statusReason: i % 5 === 4 ? 'requirements not met' : null,
+          source: i === 0 ? 'web' : 'api',
+          walletSnapshot: `0xwallet${i}`,
+          duplicateFlags: i === 3 ? { ipReuse: ['ent_x'] } : {},
+          createdAt: new Date(published(0).getTime() + i * 1000),
+          evaluations: [{ requirementId: 'req_wallet', type: 'wallet_connected', label: 'Connect an Ethereum wallet', passed: i % 5 !== 4, evidence: { address: `0xwallet${i}` } }],
+        }),
+      );
+    }
+    const wins = [];
+    for (let position = 1; position <= 3 && position <= entries.length; position++) {
+      const entry = entries[position - 1]!;
+      wins.push(
+        await insertWin(
+          tx,
+          {
+            raffleId: finalized.id,
+            entryId: entry.id,
+            userId: entry.userId,
+            position,
+            source: 'draw',
+            status: position === 3 ? 'selected' : 'finalized',
+            walletSnapshot: entry.walletSnapshot,
+            identitySnapshot: { handle: `winner-${position}`, wallets: [] },
+            deliveryStatus: 'pending',
+            deliveryNote: null,
+            selectedAt: published(2),
+            finalizedAt: position === 3 ? null : published(3),
+            disqualifiedAt: null,
+            replacedAt: null,
+            deliveredAt: null,
+          },
+          finalized,
+        ),
+      );
+    }
+
+    const key = async (kind: 'personal' | 'workspace', scopes: readonly ApiScope[], extra: { workspaceId?: string; expiresAt?: Date; revokedAt?: Date; userId?: string } = {}) => {
+      const { apiKey } = await insertApiKey(tx, {
+        kind,
+        userId: extra.userId ?? owner.id,
+        workspaceId: extra.workspaceId ?? (kind === 'workspace' ? workspace.id : null),
+        name: `${kind} key`,
+        scopes: [...scopes],
+        expiresAt: extra.expiresAt,
+        revokedAt: extra.revokedAt,
+      });
+      return registerSecret(apiKey);
+    };
+    const without = async (kind: 'personal' | 'workspace', all: readonly ApiScope[]) => {
+      const keys: Record<string, string> = {};
+      for (const scope of all) keys[scope] = await key(kind, all.filter((s) => s !== scope));
+      return keys;
+    };
+    const keys: TenantKeys = {
+      personal: await key('personal', PERSONAL_API_SCOPES),
+      personalWithout: await without('personal', PERSONAL_API_SCOPES),
+      workspace: await key('workspace', WORKSPACE_API_SCOPES),
+      workspaceWithout: await without('workspace', WORKSPACE_API_SCOPES),
+      otherWorkspace: await key('workspace', WORKSPACE_API_SCOPES, { workspaceId: otherWorkspace.id, userId: outsider.id }),
+      revoked: await key('personal', PERSONAL_API_SCOPES, { revokedAt: new Date(Date.now() - 1000) }),
+      expired: await key('personal', PERSONAL_API_SCOPES, { expiresAt: new Date(Date.now() - 1000) }),
+    };
+
+    return { tag, owner, outsider, workspace, otherWorkspace, projects, finalized, privateRaffle, draft, foreignRaffle, publicRaffles, entries, wins, keys };
+  });
+}
