@@ -14,6 +14,7 @@ import metricsPlugin from './plugins/metrics.js';
 import natsPlugin from './plugins/nats.js';
 import notFoundPlugin from './plugins/not-found.js';
 import openApiPlugin from './plugins/openapi.js';
+import pageLimitPlugin from './plugins/page-limit.js';
 import rateLimitPlugin from './plugins/rate-limit.js';
 import requestIdPlugin, { requestIdOf } from './plugins/request-id.js';
 import entryRoutes from './routes/entries/index.js';
@@ -71,6 +72,7 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   await app.register(healthPlugin);
   await app.register(authPlugin);
   await app.register(rateLimitPlugin);
+  await app.register(pageLimitPlugin);
 
   await app.register(meRoutes);
   await app.register(raffleRoutes);

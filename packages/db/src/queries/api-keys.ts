@@ -7,15 +7,17 @@ export type ApiKeyAuthRecord = {
   userId: string;
   workspaceId: string | null;
   scopes: string[];
-  expiresAt: Date | null;
-  revokedAt: Date | null;
+  /** Epoch milliseconds; numbers, because drizzle makes the shared client return timestamps as text. */
+  expiresAtMs: number | null;
+  revokedAtMs: number | null;
 };
 
 /** The verification read of every authenticated request: one unique-index probe. */
 export async function findApiKeyByHash(sql: Sql, keyHash: string): Promise<ApiKeyAuthRecord | null> {
   const [row] = await sql<ApiKeyAuthRecord[]>`
     select id, kind, user_id as "userId", workspace_id as "workspaceId", scopes,
-           expires_at as "expiresAt", revoked_at as "revokedAt"
+           (extract(epoch from expires_at) * 1000)::float8 as "expiresAtMs",
+           (extract(epoch from revoked_at) * 1000)::float8 as "revokedAtMs"
     from api_keys where key_hash = ${keyHash}`;
   return row ?? null;
 }

@@ -76,22 +76,23 @@ export function entrants(): DemoPerson[] {
     const adjective = ADJECTIVES[i % ADJECTIVES.length]!;
     const animal = ANIMALS[Math.floor(i / ADJECTIVES.length) % ANIMALS.length]!;
     const handle = `${adjective}_${animal}_${i}`;
-    // Ages from 10 to 509 days: the youngest fail `account_age_days` checks.
-    const createdAt = daysBeforeDemoNow(10 + ((i * 37) % 500));
+    // Most accounts are 100 to 599 days old; every 19th is young enough to fail `account_age_days`
+    // in the big raffle (and to have no account yet when the oldest raffles ran).
+    const createdAt = i % 19 === 0 ? daysBeforeDemoNow(65 + (i % 7)) : daysBeforeDemoNow(100 + ((i * 37) % 500));
     const wallets: WalletRow[] = [];
-    if (i % 13 !== 0) {
+    if (i % 23 !== 0) {
       // Every 53rd entrant reuses the previous entrant's wallet: the duplicate check's case.
-      const sharedWith = i % 53 === 0 && (i - 1) % 13 !== 0 ? crowd[i - 2] : undefined;
+      const sharedWith = i % 53 === 0 && (i - 1) % 23 !== 0 ? crowd[i - 2] : undefined;
       const address = sharedWith?.wallets[0]?.address ?? demoEvmAddress(handle);
-      wallets.push({ chain: 'ethereum', address, verified: i % 17 !== 0 });
+      wallets.push({ chain: 'ethereum', address, verified: i % 31 !== 0 });
     }
-    if (i % 3 === 0) wallets.push({ chain: 'solana', address: demoBase58Address(`${handle}:solana`, 44), verified: true });
+    if (i % 2 === 0) wallets.push({ chain: 'solana', address: demoBase58Address(`${handle}:solana`, 44), verified: true });
     if (i % 9 === 0) wallets.push({ chain: 'bitcoin', address: `bc1q${demoBase58Address(`${handle}:bitcoin`, 38).toLowerCase()}`, verified: true });
     // Three entrants in a row share an IP every 71: the ipReuse case.
     const ipGroup = i % 71 < 3 ? `ip-group:${Math.floor(i / 71)}` : `ip:${handle}`;
     crowd.push(
       person(handle, `${capitalise(adjective)} ${capitalise(animal)}`, createdAt, {
-        emailVerifiedAt: i % 11 === 0 ? null : addDays(createdAt, 1),
+        emailVerifiedAt: i % 17 === 0 ? null : addDays(createdAt, 1),
         wallets,
         roles: i % 4 === 1 ? [] : ['og'],
         ipHash: demoHex(ipGroup, 32),

@@ -50,10 +50,10 @@ export function createApiKeyVerifier(deps: { sql: Sql; cacheTtlMs: number; now?:
       const record = await lookup(hashApiKey(presentedKey));
       if (!record) throw new ApiError('API_KEY_INVALID', 'the API key is not recognised');
       const at = now();
-      if (record.revokedAt && record.revokedAt.getTime() <= at) {
+      if (record.revokedAtMs !== null && record.revokedAtMs <= at) {
         throw new ApiError('API_KEY_REVOKED', 'the API key has been revoked');
       }
-      if (record.expiresAt && record.expiresAt.getTime() <= at) {
+      if (record.expiresAtMs !== null && record.expiresAtMs <= at) {
         throw new ApiError('API_KEY_EXPIRED', 'the API key has expired');
       }
       noteUse(record.id);
