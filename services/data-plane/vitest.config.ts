@@ -4,6 +4,7 @@ export default defineConfig({
   resolve: { conditions: ['development'] },
   ssr: { resolve: { conditions: ['development'] } },
   test: {
+    name: 'data-plane',
     globalSetup: ['./test/support/global-setup.ts'],
     setupFiles: ['./test/support/log-scan.ts'],
     testTimeout: 30_000,

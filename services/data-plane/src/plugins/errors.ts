@@ -32,6 +32,8 @@ function describeValidation(error: FastifyError): { code: ErrorCode; messages: s
   const context = error.validationContext ?? 'request';
   const limitIssue = context === 'querystring' && issues.some((i) => i.instancePath === '/limit');
   if (limitIssue) return { code: 'INVALID_LIMIT', messages: ['limit must be an integer within the endpoint\'s page-size range'] };
+  const cursorIssue = context === 'querystring' && issues.some((i) => i.instancePath === '/cursor');
+  if (cursorIssue) return { code: 'INVALID_CURSOR', messages: ['cursor must be the single nextCursor value of the previous page'] };
   const messages = issues.map((i) => {
     const where = i.instancePath ? `${context}${i.instancePath.replaceAll('/', '.')}` : context;
     const extra = i.keyword === 'additionalProperties' ? ` (${String(i.params.additionalProperty)})` : '';
@@ -52,7 +54,7 @@ async function errorsPlugin(app: FastifyInstance) {
     }
     if (error.validation) {
       const { code, messages } = describeValidation(error);
-      return reply.status(400).send(errorBody(request, 400, code, code === 'INVALID_LIMIT' ? messages[0]! : messages));
+      return reply.status(400).send(errorBody(request, 400, code, code === 'VALIDATION_FAILED' ? messages : messages[0]!));
     }
     const known = error.code ? FRAMEWORK_ERRORS[error.code] : undefined;
     if (known) {

@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -6,6 +7,7 @@ import { ApiError } from '../errors.js';
 import { API_PREFIX } from './auth.js';
 
 const POLICY = 'default';
+const REDIS_CONNECT_GRACE_MS = 2000;
 
 /**
  * Per-key limits (per IP when no valid key was sent), configurable per key type. Counting is
@@ -19,6 +21,11 @@ async function rateLimitPlugin(app: FastifyInstance) {
     ? new Redis(config.REDIS_URL, { connectTimeout: 1000, maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false })
     : undefined;
   redis?.on('error', (error) => app.log.warn({ reason: error.message }, 'rate-limit Redis unavailable: failing open'));
+  // Commands are not queued while disconnected (a Redis outage must not stall requests), so
+  // give the first connection a moment before serving.
+  if (redis && redis.status !== 'ready') {
+    await Promise.race([once(redis, 'ready'), new Promise((resolve) => setTimeout(resolve, REDIS_CONNECT_GRACE_MS).unref())]);
+  }
 
   const maxFor = (request: FastifyRequest) =>
     request.caller?.kind === 'personal'

@@ -7,7 +7,9 @@ export function dataPlaneResponses<T extends TSchema>(ok: T) {
   return { 200: ok, ...errors } as { 200: T } & Record<(typeof DATA_PLANE_ROUTE_ERROR_STATUSES)[number], TSchema>;
 }
 
-const pathString = (description: string) => Type.String({ minLength: 1, maxLength: 128, description });
+/** Path values reach SQL as parameters; Postgres text cannot hold NUL, so control characters are refused up front. */
+const pathString = (description: string) =>
+  Type.String({ minLength: 1, maxLength: 128, pattern: '^[^\\u0000-\\u001f]+$', description });
 
 export const WorkspaceParams = Type.Object({ workspaceId: pathString('Workspace id') });
 export const WorkspaceRaffleParams = Type.Object({
