@@ -1,0 +1,57 @@
+# One image per service, chosen with the SERVICE build arg:
+#   docker build --build-arg SERVICE=data-plane -t raffle/data-plane .
+#   docker build --build-arg SERVICE=management -t raffle/management .
+#   docker build --build-arg SERVICE=webhook-dispatcher -t raffle/webhook-dispatcher .
+# The same image applies database migrations when run with
+#   node node_modules/@raffle/db/dist/cli/migrate.js
+# (see the `migrate` service in docker-compose.yml and infra/k8s/migrate/migrate-job.yaml).
+
+ARG NODE_IMAGE=node:20-bookworm-slim
+
+FROM ${NODE_IMAGE} AS build
+ENV CI=true \
+    TURBO_TELEMETRY_DISABLED=1 \
+    DO_NOT_TRACK=1
+RUN npm i -g pnpm@10.34.8
+WORKDIR /repo
+
+# `pnpm fetch` reads only the lockfile (plus workspace settings), so this layer stays cached
+# until a dependency changes, whatever else is edited.
+COPY pnpm-lock.yaml pnpm-workspace.yaml .npmrc ./
+RUN pnpm fetch
+
+COPY . .
+RUN pnpm install --frozen-lockfile --offline
+RUN pnpm build
+
+FROM build AS deploy
+ARG SERVICE
+# pnpm 10's `deploy` needs inject-workspace-packages=true unless --legacy is given; this
+# workspace links its packages, so --legacy. It copies @raffle/* workspace dependencies
+# (their dist and migrations) into the output, with production dependencies only. Legacy
+# deploy resolves those packages' dependencies again against the registry, so this step
+# needs the network and is not frozen like the install (see infra/README.md).
+RUN case "${SERVICE}" in \
+      data-plane|management|webhook-dispatcher) ;; \
+      *) echo "SERVICE must be data-plane, management or webhook-dispatcher (got '${SERVICE}')" >&2; exit 1 ;; \
+    esac \
+ && pnpm --filter "@raffle/${SERVICE}" --prod deploy --legacy /out/app \
+ && test -f /out/app/dist/server.js \
+ && test -f /out/app/node_modules/@raffle/db/dist/cli/migrate.js \
+ && test -d /out/app/node_modules/@raffle/db/migrations
+
+FROM ${NODE_IMAGE} AS runtime
+ARG SERVICE
+LABEL org.opencontainers.image.title="raffle-${SERVICE}"
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=3000
+WORKDIR /app
+# Owned by root: the `node` user can read the app but not change it.
+COPY --from=deploy /out/app ./
+USER node
+EXPOSE 3000
+# Slim images have no curl; Node 20's global fetch does the probe.
+HEALTHCHECK --interval=15s --timeout=5s --start-period=20s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/health/live', { signal: AbortSignal.timeout(4000) }).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+CMD ["node", "dist/server.js"]
