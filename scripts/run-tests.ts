@@ -12,7 +12,8 @@ function run(command: string, args: string[]): number {
   return result.status ?? 1;
 }
 
-const typecheck = run('pnpm', ['exec', 'turbo', 'run', 'typecheck', '--output-logs=errors-only']);
+const typecheck =
+  run('pnpm', ['exec', 'turbo', 'run', 'typecheck', '--output-logs=errors-only']) || run('pnpm', ['exec', 'tsc', '-p', 'tsconfig.json']);
 if (typecheck !== 0) {
   console.error('typecheck failed');
   process.exit(typecheck);

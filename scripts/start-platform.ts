@@ -1,0 +1,125 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensureDatabase } from './platform/database.js';
+import { createDatabase, isDemoDatasetLoaded, loadDemoDataset, runMigrations, type DemoKeys } from './platform/db.js';
+import { printDemoKeys, writeDemoKeysFile } from './platform/demo-keys-output.js';
+import { startEmbeddedPostgres, type RunningPostgres } from './platform/embedded-postgres.js';
+import { writeLinesWithPrefix } from './platform/prefixed-output.js';
+import {
+  killServicesNow,
+  serviceExists,
+  servicePort,
+  startService,
+  stopServices,
+  type RunningService,
+  type ServiceDefinition,
+} from './platform/services.js';
+
+/** One row per service. A row whose server.ts does not exist yet is skipped, so rows can come first. */
+const SERVICES: ServiceDefinition[] = [
+  { name: 'data-plane', entry: 'services/data-plane/src/server.ts', port: { variable: 'DATA_PLANE_PORT', default: 3000 } },
+];
+
+const DEV_CURSOR_SECRET = 'development-only-cursor-secret-never-use-in-production';
+const DATABASE_NAME = 'raffle';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const env = process.env;
+const host = env.HOST ?? '127.0.0.1';
+const labelWidth = Math.max('platform'.length, 'postgres'.length, ...SERVICES.map((s) => s.name.length));
+const say = (message: string) => console.log(`${'platform'.padEnd(labelWidth)} | ${message}`);
+
+let postgres: RunningPostgres | null = null;
+const services: RunningService[] = [];
+let stopping = false;
+
+/** Services first, while the database they drain into is still up; then Postgres. */
+async function shutdown(reason: string, exitCode: number): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  say(`${reason}: stopping`);
+  await stopServices(services);
+  if (postgres) {
+    await postgres.stop();
+    say('postgres stopped');
+  }
+  process.exit(exitCode);
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (!stopping) return void shutdown(signal, 0);
+    say(`second ${signal}: killing the services`);
+    killServicesNow(services);
+    process.exit(1);
+  });
+}
+// Services run in their own process groups, so nothing else would stop them if we crash.
+process.on('exit', () => killServicesNow(services));
+
+async function startDatabase(): Promise<string> {
+  if (env.DATABASE_URL) return env.DATABASE_URL;
+  const port = Number(env.EMBEDDED_POSTGRES_PORT ?? 54329);
+  const dataDir = path.join(repoRoot, '.data', 'postgres');
+  say(`DATABASE_URL is not set: starting embedded Postgres on 127.0.0.1:${port}, data in ${path.relative(repoRoot, dataDir)}`);
+  const postgresPrefix = `${'postgres'.padEnd(labelWidth)} |`;
+  postgres = await startEmbeddedPostgres({
+    dataDir,
+    port,
+    user: 'postgres',
+    password: 'postgres',
+    onLog: (text) => writeLinesWithPrefix(text, process.stdout, postgresPrefix),
+  });
+  say(postgres.initialised ? 'initialised a new Postgres cluster' : 'reusing the existing Postgres cluster');
+  void postgres.exited.then(() => shutdown('postgres exited', 1));
+  await ensureDatabase(postgres.url('postgres'), DATABASE_NAME);
+  return postgres.url(DATABASE_NAME);
+}
+
+async function loadDemo(databaseUrl: string): Promise<DemoKeys> {
+  const database = createDatabase({ url: databaseUrl, max: 1, applicationName: 'start-platform' });
+  try {
+    const present = await isDemoDatasetLoaded(database.db);
+    const demo = await loadDemoDataset(database.db);
+    say(present ? 'demo dataset already present, left as it is' : 'demo dataset loaded');
+    return demo;
+  } finally {
+    await database.close();
+  }
+}
+
+async function start(): Promise<void> {
+  const databaseUrl = await startDatabase();
+  await runMigrations(databaseUrl);
+  say('migrations applied');
+  const demo = await loadDemo(databaseUrl);
+
+  const urls = Object.fromEntries(SERVICES.map((s) => [s.name, `http://${host}:${servicePort(s, env)}`]));
+  await writeDemoKeysFile(path.join(repoRoot, '.demo-keys.json'), demo, urls);
+  printDemoKeys(demo, urls['data-plane']!);
+
+  const serviceEnv = {
+    DATABASE_URL: databaseUrl,
+    HOST: host,
+    NATS_URL: env.NATS_URL ?? 'nats://127.0.0.1:4222',
+    CURSOR_SECRET: env.CURSOR_SECRET ?? DEV_CURSOR_SECRET,
+    LOG_LEVEL: env.LOG_LEVEL ?? 'info',
+  };
+  for (const service of SERVICES) {
+    if (stopping) return;
+    if (!serviceExists(repoRoot, service)) {
+      say(`${service.name}: ${service.entry} does not exist yet, skipped`);
+      continue;
+    }
+    const running = startService(service, { repoRoot, env: serviceEnv, host, labelWidth });
+    services.push(running);
+    say(`${service.name} starting on ${running.url}`);
+    void running.exited.then((code) => shutdown(`${service.name} exited (${code})`, 1));
+  }
+  say(services.length > 0 ? 'running; Ctrl-C stops everything' : 'no service to run yet; Ctrl-C stops Postgres');
+}
+
+start().catch((error: unknown) => {
+  console.error(error);
+  void shutdown('start failed', 1);
+});
