@@ -58,7 +58,6 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   await app.register(requestIdPlugin);
   await app.register(databasePlugin, { database: deps.database });
   await app.register(natsPlugin);
-  await app.register(metricsPlugin, { service: 'data-plane' });
   await app.register(openApiPlugin, {
     title: 'Raffle Developer API — data plane',
     description:
@@ -70,6 +69,7 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
     },
   });
   await app.register(healthPlugin);
+  await app.register(metricsPlugin, { service: 'data-plane' });
   await app.register(authPlugin);
   await app.register(rateLimitPlugin);
   await app.register(pageLimitPlugin);
