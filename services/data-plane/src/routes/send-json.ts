@@ -14,6 +14,3 @@ export function renderPage(page: KeysetPage<unknown>, nextCursor: string | null)
   const cursor = nextCursor === null ? 'null' : JSON.stringify(nextCursor);
   return `{"data":[${page.items.join(',')}],"pagination":{"nextCursor":${cursor},"hasMore":${page.hasMore}}}`;
 }
-
-export const sendPage = (reply: FastifyReply, page: KeysetPage<unknown>, nextCursor: string | null) =>
-  sendRenderedJson(reply, renderPage(page, nextCursor));

@@ -5,7 +5,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { isString } from '../../domain/cursor.js';
 import { ApiError } from '../../errors.js';
 import { dataPlaneResponses, SlugParams } from '../responses.js';
-import { sendPage, sendRenderedJson } from '../send-json.js';
+import { renderKeysetPage } from '../keyset-page.js';
+import { sendRenderedJson } from '../send-json.js';
 
 export const SanitizedEntryPageSchema = PageOf(Type.Ref(SanitizedEntrySchema), 'SanitizedEntryPage');
 
@@ -27,10 +28,13 @@ const entryRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { userId } = request.caller!;
       const { limit = PAGE_SIZES.personalEntries.default, cursor } = request.query;
-      const binding = `v1:my-entries:${userId}`;
-      const before = cursor ? app.cursors.decode(binding, cursor, isString) : null;
-      const page = await pageUserEntries(app.database.sql, { userId, before, limit });
-      return sendPage(reply, page, page.hasMore ? app.cursors.encode(binding, page.lastKey) : null);
+      const body = await renderKeysetPage(app, {
+        binding: `v1:my-entries:${userId}`,
+        cursor,
+        isKey: isString,
+        load: (before) => pageUserEntries(app.database.sql, { userId, before, limit }),
+      });
+      return sendRenderedJson(reply, body);
     },
   );
 

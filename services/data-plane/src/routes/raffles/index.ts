@@ -5,7 +5,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { createSharedResponseCache } from '../../domain/shared-response-cache.js';
 import { ApiError } from '../../errors.js';
 import { dataPlaneResponses, SlugParams } from '../responses.js';
-import { renderPage, sendRenderedJson } from '../send-json.js';
+import { renderKeysetPage } from '../keyset-page.js';
+import { sendRenderedJson } from '../send-json.js';
 
 export const PublicRafflePageSchema = PageOf(Type.Ref(PublicRaffleItemSchema), 'PublicRafflePage');
 
@@ -37,11 +38,14 @@ const raffleRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { limit = PAGE_SIZES.personalRaffles.default, cursor } = request.query;
-      const after = cursor ? app.cursors.decode(PUBLIC_LIST_BINDING, cursor, isPublicRaffleKey) : null;
-      const body = await cache.get(`${limit}|${cursor ?? ''}`, async () => {
-        const page = await pagePublicRaffles(app.database.sql, { after, limit });
-        return renderPage(page, page.hasMore ? app.cursors.encode(PUBLIC_LIST_BINDING, page.lastKey) : null);
-      });
+      const body = await cache.get(`${limit}|${cursor ?? ''}`, () =>
+        renderKeysetPage(app, {
+          binding: PUBLIC_LIST_BINDING,
+          cursor,
+          isKey: isPublicRaffleKey,
+          load: (after) => pagePublicRaffles(app.database.sql, { after, limit }),
+        }),
+      );
       return sendRenderedJson(reply, body);
     },
   );

@@ -4,7 +4,8 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { isString } from '../../domain/cursor.js';
 import { dataPlaneResponses } from '../responses.js';
-import { sendPage } from '../send-json.js';
+import { renderKeysetPage } from '../keyset-page.js';
+import { sendRenderedJson } from '../send-json.js';
 
 export const WinPageSchema = PageOf(Type.Ref(WinSchema), 'WinPage');
 
@@ -26,10 +27,13 @@ const winRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { userId } = request.caller!;
       const { limit = PAGE_SIZES.personalWins.default, cursor } = request.query;
-      const binding = `v1:my-wins:${userId}`;
-      const before = cursor ? app.cursors.decode(binding, cursor, isString) : null;
-      const page = await pageUserWins(app.database.sql, { userId, before, limit });
-      return sendPage(reply, page, page.hasMore ? app.cursors.encode(binding, page.lastKey) : null);
+      const body = await renderKeysetPage(app, {
+        binding: `v1:my-wins:${userId}`,
+        cursor,
+        isKey: isString,
+        load: (before) => pageUserWins(app.database.sql, { userId, before, limit }),
+      });
+      return sendRenderedJson(reply, body);
     },
   );
 };

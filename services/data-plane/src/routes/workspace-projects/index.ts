@@ -5,7 +5,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { isString } from '../../domain/cursor.js';
 import { ApiError } from '../../errors.js';
 import { dataPlaneResponses, WorkspaceParams, WorkspaceProjectParams } from '../responses.js';
-import { sendPage, sendRenderedJson } from '../send-json.js';
+import { renderKeysetPage } from '../keyset-page.js';
+import { sendRenderedJson } from '../send-json.js';
 
 export const ProjectPageSchema = PageOf(Type.Ref(ProjectSchema), 'ProjectPage');
 
@@ -28,10 +29,13 @@ const workspaceProjectRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { workspaceId } = request.params;
       const { limit = PAGE_SIZES.workspaceProjects.default, cursor } = request.query;
-      const binding = `v1:projects:${workspaceId}`;
-      const after = cursor ? app.cursors.decode(binding, cursor, isString) : null;
-      const page = await pageWorkspaceProjects(app.database.sql, { workspaceId, after, limit });
-      return sendPage(reply, page, page.hasMore ? app.cursors.encode(binding, page.lastKey) : null);
+      const body = await renderKeysetPage(app, {
+        binding: `v1:projects:${workspaceId}`,
+        cursor,
+        isKey: isString,
+        load: (after) => pageWorkspaceProjects(app.database.sql, { workspaceId, after, limit }),
+      });
+      return sendRenderedJson(reply, body);
     },
   );
 

@@ -14,7 +14,8 @@ import { isString } from '../../domain/cursor.js';
 import { createRaffleOwnership } from '../../domain/raffle-ownership.js';
 import { ApiError } from '../../errors.js';
 import { dataPlaneResponses, WorkspaceParams, WorkspaceRaffleParams } from '../responses.js';
-import { sendPage, sendRenderedJson } from '../send-json.js';
+import { renderKeysetPage } from '../keyset-page.js';
+import { sendRenderedJson } from '../send-json.js';
 
 export const WorkspaceRafflePageSchema = PageOf(Type.Ref(WorkspaceRaffleItemSchema), 'WorkspaceRafflePage');
 export const WorkspaceEntryPageSchema = PageOf(Type.Ref(WorkspaceEntrySchema), 'WorkspaceEntryPage');
@@ -40,10 +41,13 @@ const workspaceRaffleRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { workspaceId } = request.params;
       const { limit = PAGE_SIZES.workspaceRaffles.default, cursor } = request.query;
-      const binding = `v1:workspace-raffles:${workspaceId}`;
-      const before = cursor ? app.cursors.decode(binding, cursor, isString) : null;
-      const page = await pageWorkspaceRaffles(app.database.sql, { workspaceId, before, limit });
-      return sendPage(reply, page, page.hasMore ? app.cursors.encode(binding, page.lastKey) : null);
+      const body = await renderKeysetPage(app, {
+        binding: `v1:workspace-raffles:${workspaceId}`,
+        cursor,
+        isKey: isString,
+        load: (before) => pageWorkspaceRaffles(app.database.sql, { workspaceId, before, limit }),
+      });
+      return sendRenderedJson(reply, body);
     },
   );
 
@@ -83,10 +87,13 @@ const workspaceRaffleRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { workspaceId, raffleId } = request.params;
       await ownership.require(workspaceId, raffleId);
       const { limit = PAGE_SIZES.workspaceRaffleEntries.default, cursor } = request.query;
-      const binding = `v1:raffle-entries:${workspaceId}:${raffleId}`;
-      const after = cursor ? app.cursors.decode(binding, cursor, isString) : null;
-      const page = await pageRaffleEntries(app.database.sql, { raffleId, after, limit });
-      return sendPage(reply, page, page.hasMore ? app.cursors.encode(binding, page.lastKey) : null);
+      const body = await renderKeysetPage(app, {
+        binding: `v1:raffle-entries:${workspaceId}:${raffleId}`,
+        cursor,
+        isKey: isString,
+        load: (after) => pageRaffleEntries(app.database.sql, { raffleId, after, limit }),
+      });
+      return sendRenderedJson(reply, body);
     },
   );
 
