@@ -7,8 +7,9 @@ import type { Config } from './config.js';
 import { createCursorCodec } from './domain/cursor.js';
 import { loggerOptions } from './logger.js';
 import authPlugin from './plugins/auth.js';
+import { clientErrorHandler } from './plugins/client-error.js';
 import databasePlugin from './plugins/database.js';
-import errorsPlugin from './plugins/errors.js';
+import errorsPlugin, { frameworkErrorHandler } from './plugins/errors.js';
 import healthPlugin from './plugins/health.js';
 import metricsPlugin from './plugins/metrics.js';
 import natsPlugin from './plugins/nats.js';
@@ -41,6 +42,9 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
     bodyLimit: config.BODY_LIMIT_BYTES,
     trustProxy: config.TRUST_PROXY,
     return503OnClosing: true,
+    frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
+    routerOptions: { ignoreTrailingSlash: true },
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: true, useDefaults: true } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 

@@ -11,17 +11,17 @@ const FRAMEWORK_ERRORS: Record<string, { code: ErrorCode; message: string }> = {
   FST_ERR_CTP_EMPTY_JSON_BODY: { code: 'MALFORMED_JSON', message: 'request body is empty but declared as JSON' },
   FST_ERR_CTP_INVALID_JSON_BODY: { code: 'MALFORMED_JSON', message: 'request body is not valid JSON' },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: 'VALIDATION_FAILED', message: 'content-length does not match the body' },
-  FST_ERR_BAD_URL: { code: 'ROUTE_NOT_FOUND', message: 'the URL is malformed' },
-  FST_ERR_ASYNC_CONSTRAINT: { code: 'ROUTE_NOT_FOUND', message: 'no route matches' },
 };
 
 const GENERIC_BY_STATUS: Record<number, ErrorCode> = {
   400: 'VALIDATION_FAILED',
+  403: 'FORBIDDEN',
   404: 'NOT_FOUND',
   405: 'METHOD_NOT_ALLOWED',
   406: 'NOT_ACCEPTABLE',
   413: 'PAYLOAD_TOO_LARGE',
   415: 'UNSUPPORTED_MEDIA_TYPE',
+  416: 'RANGE_NOT_SATISFIABLE',
   429: 'RATE_LIMITED',
 };
 
@@ -40,6 +40,15 @@ function describeValidation(error: FastifyError): { code: ErrorCode; messages: s
     return `${where} ${i.message ?? 'is invalid'}${extra}`;
   });
   return { code: 'VALIDATION_FAILED', messages: messages.length > 0 ? messages : [error.message] };
+}
+
+/** Errors the router raises before any route (and so before setErrorHandler) is involved. */
+export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  reply.header('x-request-id', request.id);
+  if (error.code === 'FST_ERR_BAD_URL') {
+    return reply.status(400).send(errorBody(request, 400, 'MALFORMED_URL', 'the URL is not valid percent-encoded UTF-8'));
+  }
+  return reply.status(404).send(errorBody(request, 404, 'ROUTE_NOT_FOUND', 'no route matches'));
 }
 
 /**
@@ -68,6 +77,10 @@ async function errorsPlugin(app: FastifyInstance) {
     const generic = GENERIC_BY_STATUS[status];
     if (status < 500 && generic) {
       return reply.status(status).send(errorBody(request, status, generic, error.message));
+    }
+    if (status < 500) {
+      // A client error from a dependency (e.g. the docs' static files) with no code of ours.
+      return reply.status(400).send(errorBody(request, 400, 'VALIDATION_FAILED', error.message));
     }
     const errno = (error as { code?: string }).code;
     if (errno && CONNECTION_FAILURES.has(errno)) {

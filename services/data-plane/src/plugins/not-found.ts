@@ -30,7 +30,8 @@ async function notFoundPlugin(app: FastifyInstance) {
     const path = q === -1 ? request.url : request.url.slice(0, q);
     const allowed = new Set<string>();
     for (const { pattern, methods } of known.values()) if (pattern.test(path)) for (const m of methods) allowed.add(m);
-    if (allowed.size > 0) {
+    // A matching route for this very method means the route ran and found nothing (static files).
+    if (allowed.size > 0 && !allowed.has(request.method)) {
       reply.header('allow', [...allowed].sort().join(', '));
       return reply
         .status(405)
