@@ -44,7 +44,8 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
     return503OnClosing: true,
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler,
-    routerOptions: { ignoreTrailingSlash: true },
+    // Long path values reach the route so its schema answers 400, rather than the router a 404.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 512 },
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: true, useDefaults: true } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 

@@ -7,6 +7,8 @@ import type { NatsHandle } from './plugins/nats.js';
 import type { AccessTableRow } from './plugins/auth.js';
 import type { Config } from './config.js';
 
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
 declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
@@ -15,6 +17,8 @@ declare module 'fastify' {
     cursors: CursorCodec;
     nats: NatsHandle;
     routeAccessTable: readonly AccessTableRow[];
+    /** The 404/405 answer for a request no route matched. */
+    answerUnmatched: (request: FastifyRequest, reply: FastifyReply) => FastifyReply;
   }
   interface FastifyRequest {
     /** Set once the presented key verified. */

@@ -57,6 +57,8 @@ export function frameworkErrorHandler(error: FastifyError, request: FastifyReque
  */
 async function errorsPlugin(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    // An unmatched request whose body failed to parse is still an unknown route (404/405).
+    if (request.is404) return app.answerUnmatched(request, reply);
     if (error instanceof ApiError) {
       if (error.statusCode === 401) reply.header('www-authenticate', 'Bearer');
       return reply.status(error.statusCode).send(errorBody(request, error.statusCode, error.code, error.message, error.extras));

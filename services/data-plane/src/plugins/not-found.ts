@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { errorBody } from './error-body.js';
 
@@ -25,7 +25,7 @@ async function notFoundPlugin(app: FastifyInstance) {
     known.set(route.url, entry);
   });
 
-  app.setNotFoundHandler((request, reply) => {
+  const answerUnmatched = (request: FastifyRequest, reply: FastifyReply) => {
     const q = request.url.indexOf('?');
     const path = q === -1 ? request.url : request.url.slice(0, q);
     const allowed = new Set<string>();
@@ -38,7 +38,9 @@ async function notFoundPlugin(app: FastifyInstance) {
         .send(errorBody(request, 405, 'METHOD_NOT_ALLOWED', `${request.method} is not allowed here; use ${[...allowed].sort().join(', ')}`));
     }
     return reply.status(404).send(errorBody(request, 404, 'ROUTE_NOT_FOUND', `no route ${request.method} ${path}`));
-  });
+  };
+  app.decorate('answerUnmatched', answerUnmatched);
+  app.setNotFoundHandler(answerUnmatched);
 }
 
 export default fp(notFoundPlugin, { name: 'not-found' });
