@@ -1,0 +1,153 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { DbActivity } from './db-activity.js';
+import type { Scenario, ScenarioId } from './scenarios.js';
+import type { WrkResult } from './wrk.js';
+
+export type ScenarioResult = {
+  id: ScenarioId;
+  label: string;
+  wrk: WrkResult;
+  /** Percent of one core during the measured run, per process group. */
+  cpu: Record<string, number>;
+  /** pg_stat_database delta of the benchmark database; `exact` when read after the statistics settled. */
+  database: { delta: DbActivity; exact: boolean } | null;
+  /** What the single pre-run request showed. */
+  probe: string;
+  /** Every round, when the run had several; the fields above are the median round's. */
+  rounds?: Array<{ requestsPerSecond: number; p50: number; p99: number; cpu: Record<string, number> }>;
+};
+
+export type Verdict = { target: string; measured: string; met: boolean };
+
+export type RunReport = {
+  startedAt: string;
+  environment: Record<string, string | number>;
+  dataset: Record<string, unknown>;
+  scenarios: ScenarioResult[];
+  verdicts: Verdict[];
+  warnings: string[];
+  /** Markdown summary of the data plane's CPU profile, when the run was profiled. */
+  profile?: string;
+};
+
+const fixed = (n: number, digits = 1) => n.toFixed(digits);
+const pct = (ratio: number) => `${(ratio * 100).toFixed(1)}%`;
+
+/** The issue's targets, evaluated on this run's numbers. */
+export function evaluateTargets(results: ScenarioResult[]): Verdict[] {
+  const by = (id: ScenarioId) => results.find((r) => r.id === id);
+  const bare = by('bare');
+  const verdicts: Verdict[] = [];
+  const ratio = (r: ScenarioResult) => (bare ? r.wrk.requestsPerSecond / bare.wrk.requestsPerSecond : NaN);
+
+  const e50 = by('entries-50');
+  if (e50 && bare) {
+    verdicts.push({
+      target: 'entries, limit 50: ≥ 8% of bare req/s and p99 < 35 ms',
+      measured: `${pct(ratio(e50))} of bare, p99 ${fixed(e50.wrk.latencyMs.p99, 2)} ms`,
+      met: ratio(e50) >= 0.08 && e50.wrk.latencyMs.p99 < 35,
+    });
+  }
+  const list = by('public-raffles');
+  if (list && bare) {
+    verdicts.push({ target: 'public raffle list: ≥ 25% of bare req/s', measured: `${pct(ratio(list))} of bare`, met: ratio(list) >= 0.25 });
+  }
+  const first = by('entries-100');
+  const deep = by('entries-deep-100');
+  if (first && deep) {
+    const throughputCost = first.wrk.requestsPerSecond / deep.wrk.requestsPerSecond;
+    const latencyCost = deep.wrk.latencyMs.p99 / first.wrk.latencyMs.p99;
+    verdicts.push({
+      target: 'deep page (900k) within 1.5x the first page (limit 100): req/s and p99',
+      measured: `first/deep req/s ${fixed(throughputCost, 2)}x, deep/first p99 ${fixed(latencyCost, 2)}x`,
+      met: throughputCost <= 1.5 && latencyCost <= 1.5,
+    });
+  }
+  const malformed = by('malformed-key');
+  if (malformed?.database) {
+    const { wrk, database } = malformed;
+    const transactions = database.delta.xactCommit + database.delta.xactRollback;
+    const all401 = wrk.errors.status === wrk.requests && wrk.errors.connect + wrk.errors.read + wrk.errors.timeout === 0;
+    verdicts.push({
+      target: 'malformed key: refused (401) without touching the database',
+      measured: `${wrk.requests.toLocaleString('en-US')} requests, ${all401 ? 'all' : 'NOT all'} ≥ 400 (probe: ${malformed.probe}); Δxact_commit ${database.delta.xactCommit}, Δxact_rollback ${database.delta.xactRollback}, Δtup_fetched ${database.delta.tupFetched}, Δtup_returned ${database.delta.tupReturned}`,
+      met: all401 && transactions === 0,
+    });
+  }
+  return verdicts;
+}
+
+/** Load that failed where it should have succeeded makes its numbers meaningless: say so. */
+export function runWarnings(results: ScenarioResult[], scenarios: Scenario[]): string[] {
+  const warnings: string[] = [];
+  for (const r of results) {
+    const scenario = scenarios.find((s) => s.id === r.id)!;
+    const { connect, read, write, status, timeout } = r.wrk.errors;
+    const failed = (scenario.expectsErrors ? 0 : status) + connect + read + write + timeout;
+    if (failed > 0) warnings.push(`${r.label}: ${failed} failed requests (${JSON.stringify(r.wrk.errors)}); its numbers are not comparable`);
+    if (r.cpu.other !== undefined && r.cpu.other > 25) {
+      warnings.push(`${r.label}: ${r.cpu.other}% of a core went to processes outside the benchmark (other load on the machine)`);
+    }
+  }
+  return warnings;
+}
+
+function scenarioTable(report: RunReport): string {
+  const bare = report.scenarios.find((r) => r.id === 'bare');
+  const header =
+    '| Scenario | req/s | p50 ms | p99 ms | vs bare | bytes/resp | DB xact/req | CPU % of a core: server / postgres / wrk / other |\n' +
+    '|---|---:|---:|---:|---:|---:|---:|---|';
+  const rows = report.scenarios.map((r) => {
+    const vsBare = bare ? pct(r.wrk.requestsPerSecond / bare.wrk.requestsPerSecond) : '–';
+    const xact = r.database ? `${fixed((r.database.delta.xactCommit + r.database.delta.xactRollback) / r.wrk.requests, 3)}${r.database.exact ? ' (exact)' : ''}` : '–';
+    const cpu = `${r.cpu.server ?? 0} / ${r.cpu.postgres ?? 0} / ${r.cpu.wrk ?? 0} / ${r.cpu.other ?? 0}`;
+    const rps = (n: number) => Math.round(n).toLocaleString('en-US');
+    const spread = r.rounds ? ` (${rps(Math.min(...r.rounds.map((x) => x.requestsPerSecond)))}–${rps(Math.max(...r.rounds.map((x) => x.requestsPerSecond)))})` : '';
+    return `| ${r.label} | ${rps(r.wrk.requestsPerSecond)}${spread} | ${fixed(r.wrk.latencyMs.p50, 2)} | ${fixed(r.wrk.latencyMs.p99, 2)} | ${vsBare} | ${r.wrk.bytesPerRequest} | ${xact} | ${cpu} |`;
+  });
+  return [header, ...rows].join('\n');
+}
+
+function verdictTable(verdicts: Verdict[]): string {
+  return [
+    '| Target (issue) | Measured | Met |',
+    '|---|---|---|',
+    ...verdicts.map((v) => `| ${v.target} | ${v.measured} | ${v.met ? 'yes' : '**no**'} |`),
+  ].join('\n');
+}
+
+export function renderMarkdown(report: RunReport): string {
+  const env = Object.entries(report.environment)
+    .map(([k, v]) => `${k}: ${v}`)
+    .join(' · ');
+  return [
+    `# Data-plane benchmark, ${report.startedAt}`,
+    '',
+    env,
+    '',
+    scenarioTable(report),
+    '',
+    verdictTable(report.verdicts),
+    '',
+    ...(report.scenarios.some((r) => r.rounds) ? ['req/s with several rounds: the median round (min–max of all rounds); its latencies are that round\'s.'] : []),
+    'DB xact/req: pg_stat_database transactions of the benchmark database per request (approximate: Postgres publishes',
+    'counters about once a second; "exact" rows waited for the counters to settle before and after).',
+    ...(report.warnings.length ? ['', '## Warnings', '', ...report.warnings.map((w) => `- ${w}`)] : []),
+    ...(report.profile ? ['', '## Profile', '', report.profile] : []),
+    '',
+  ].join('\n');
+}
+
+/** Writes a timestamped JSON + markdown pair and `latest` copies; returns the markdown path. */
+export async function writeReport(dir: string, report: RunReport): Promise<string> {
+  await mkdir(dir, { recursive: true });
+  const stamp = report.startedAt.replace(/[:.]/g, '-');
+  const json = `${JSON.stringify(report, null, 2)}\n`;
+  const markdown = renderMarkdown(report);
+  await writeFile(join(dir, `data-plane-${stamp}.json`), json);
+  await writeFile(join(dir, `data-plane-${stamp}.md`), markdown);
+  await writeFile(join(dir, 'data-plane-latest.json'), json);
+  await writeFile(join(dir, 'data-plane-latest.md'), markdown);
+  return join(dir, 'data-plane-latest.md');
+}
