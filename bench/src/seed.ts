@@ -144,8 +144,8 @@ async function seed(target: DatasetTarget, spec: DatasetSpec, log: (line: string
       }
     });
 
-    // autovacuum is off on this server: without this, the first benchmark reads would set hint
-    // bits and find no visibility map, and the planner would have no statistics.
+    // Without this (autovacuum is off on the development server, and slow to start anywhere), the
+    // first benchmark reads would set hint bits, find no visibility map and plan without statistics.
     await timer.run('vacuum analyze + checkpoint', async () => {
       await sql`vacuum (analyze) users, raffles, entries`;
       await sql`checkpoint`;
