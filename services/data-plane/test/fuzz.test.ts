@@ -92,8 +92,21 @@ const SPECIAL_SEGMENTS = [
   '${jndi:x}', '{{7*7}}', '<script>', 'me', 'entries', 'raffles', 'winners',
 ];
 
+/** Bytes that break naive code: controls (NUL above all: Postgres text refuses it), separators, quotes, BOM, overlong and 4-byte UTF-8. */
+const INJECTIONS = [
+  '%00', '%01', '%0A', '%0D%0A', '%09', '%1F', '%7F', '%C0%80', '%E2%80%8B', '%EF%BB%BF', '%F0%9F%92%A9', '%25', '%2F', '%5C',
+  "'", '%22', '%27%20OR%201%3D1--', '..', '%2e%2e', '~', '*', '%20', '+', '%3B', '%3F', '%23',
+];
+/** `value` with one injection spliced in at an arbitrary position. */
+const spliced = (values: fc.Arbitrary<string>) =>
+  fc.tuple(values, fc.nat(), fc.constantFrom(...INJECTIONS)).map(([v, i, inj]) => {
+    const at = i % (v.length + 1);
+    return v.slice(0, at) + inj + v.slice(at);
+  });
+
 /** One path segment as it goes on the wire (already percent-encoded where it should be). */
 const fuzzSegment: fc.Arbitrary<string> = fc.oneof(
+  { arbitrary: spliced(fc.string({ unit: 'grapheme-ascii', maxLength: 12 }).map(safeEncode)), weight: 2 },
   { arbitrary: fc.string({ unit: 'grapheme', maxLength: 24 }).map(safeEncode), weight: 3 },
   { arbitrary: fc.string({ unit: 'binary', maxLength: 12 }).map(safeEncode), weight: 2 },
   { arbitrary: fc.uint8Array({ minLength: 1, maxLength: 10 }).map((bytes) => [...bytes].map(hex).join('')), weight: 2 },
@@ -303,9 +316,12 @@ function paramArb(name: string, auth: Auth): fc.Arbitrary<string> {
   const otherReal = fc.constantFrom(tenant.otherWorkspace.id, tenant.owner.id, tenant.entries[0]!.id, tenant.wins[0]!.id);
   if (values.length === 0) return fuzzSegment;
   // An authentic workspace call keeps its own workspace in most runs, or it stops at the 403.
-  const realWeight = auth === 'authentic' ? (name === 'workspaceId' ? 8 : 4) : 1;
+  const workspace = name === 'workspaceId';
+  const realWeight = auth === 'authentic' ? (workspace ? 12 : 4) : 1;
   return fc.oneof(
     { arbitrary: fc.constantFrom(...values), weight: realWeight },
+    // A real value with a control byte, quote or separator spliced in: reaches the queries.
+    { arbitrary: spliced(fc.constantFrom(...values)), weight: workspace ? 1 : 3 },
     { arbitrary: fuzzSegment, weight: 2 },
     { arbitrary: otherReal, weight: 1 },
   );
@@ -420,7 +436,7 @@ describe('fuzzing every route of the access table', () => {
         if (res.statusCode >= 200 && res.statusCode < 300 && r.method === 'GET') seen.handled2xx++;
         check(res, r, describeRequest(r));
       }),
-      { seed: 0x5eed_0001, numRuns: 1200 },
+      { seed: 0x5eed_0001, numRuns: 2000 },
     );
     // About half the runs carried a real key, and those got past auth into the handlers and the database.
     expect(seen.authentic / seen.runs).toBeGreaterThan(0.35);
@@ -434,7 +450,7 @@ describe('fuzzing every route of the access table', () => {
       fc.asyncProperty(unknownRequestArb(), async (r) => {
         check(await sendInject(r), r, describeRequest(r));
       }),
-      { seed: 0x5eed_0002, numRuns: 500 },
+      { seed: 0x5eed_0002, numRuns: 600 },
     );
   });
 
@@ -449,7 +465,7 @@ describe('fuzzing every route of the access table', () => {
         });
         check(res, r, describeRequest(r));
       }),
-      { seed: 0x5eed_0003, numRuns: 400 },
+      { seed: 0x5eed_0003, numRuns: 500 },
     );
   });
 });
