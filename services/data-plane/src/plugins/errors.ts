@@ -81,8 +81,9 @@ async function errorsPlugin(app: FastifyInstance) {
       return reply.status(status).send(errorBody(request, status, generic, error.message));
     }
     if (status < 500) {
-      // A client error from a dependency (e.g. the docs' static files) with no code of ours.
-      return reply.status(400).send(errorBody(request, 400, 'VALIDATION_FAILED', error.message));
+      // A client error from a dependency (e.g. the docs' static files) with no code of ours;
+      // its message is the dependency's, so it is not passed on.
+      return reply.status(400).send(errorBody(request, 400, 'VALIDATION_FAILED', 'the request was rejected'));
     }
     const errno = (error as { code?: string }).code;
     if (errno && CONNECTION_FAILURES.has(errno)) {

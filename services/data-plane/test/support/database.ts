@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { createDatabase, runMigrations, type Database } from '@raffle/db';
 import postgres from 'postgres';
+import { inject } from 'vitest';
 
 const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const TEMPLATE = 'raffle_test_template';
 
 const urlFor = (name: string) => {
   const url = new URL(ADMIN_URL);
@@ -20,13 +20,13 @@ async function withAdmin<T>(fn: (sql: postgres.Sql) => Promise<T>): Promise<T> {
   }
 }
 
-export async function prepareTemplateDatabase(): Promise<void> {
-  await withAdmin(async (sql) => {
-    await sql`select pg_advisory_lock(4242)`;
-    await sql.unsafe(`drop database if exists ${TEMPLATE} with (force)`);
-    await sql.unsafe(`create database ${TEMPLATE}`);
-  });
-  await runMigrations(urlFor(TEMPLATE));
+export async function prepareTemplateDatabase(template: string): Promise<void> {
+  await withAdmin((sql) => sql.unsafe(`create database ${template}`));
+  await runMigrations(urlFor(template));
+}
+
+export async function dropTemplateDatabase(template: string): Promise<void> {
+  await withAdmin((sql) => sql.unsafe(`drop database if exists ${template} with (force)`));
 }
 
 export type TestDatabase = { url: string; database: Database; drop: () => Promise<void> };
@@ -34,7 +34,7 @@ export type TestDatabase = { url: string; database: Database; drop: () => Promis
 /** A fresh, migrated database for one test file. */
 export async function createTestDatabase(): Promise<TestDatabase> {
   const name = `t_${randomBytes(6).toString('hex')}`;
-  await withAdmin((sql) => sql.unsafe(`create database ${name} template ${TEMPLATE}`));
+  await withAdmin((sql) => sql.unsafe(`create database ${name} template ${inject('templateDatabase')}`));
   const url = urlFor(name);
   const database = createDatabase({ url, max: 5 });
   return {

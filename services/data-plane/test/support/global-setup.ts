@@ -1,6 +1,20 @@
-import { prepareTemplateDatabase } from './database.js';
+import { randomBytes } from 'node:crypto';
+import type { TestProject } from 'vitest/node';
+import { dropTemplateDatabase, prepareTemplateDatabase } from './database.js';
 
-/** Migrates a template database once; every test file then clones it (fast, isolated). */
-export default async function setup() {
-  await prepareTemplateDatabase();
+declare module 'vitest' {
+  export interface ProvidedContext {
+    templateDatabase: string;
+  }
+}
+
+/**
+ * Migrates one template database per run (its name is random, so concurrent runs on one
+ * machine never touch each other's); every test file then clones it.
+ */
+export default async function setup(project: TestProject) {
+  const name = `raffle_template_${randomBytes(4).toString('hex')}`;
+  await prepareTemplateDatabase(name);
+  project.provide('templateDatabase', name);
+  return async () => dropTemplateDatabase(name);
 }
