@@ -15,7 +15,6 @@ import {
   renderMarkdown,
   runWarnings,
   writeReport,
-  type PairedRun,
   type RunReport,
   type ScenarioResult,
 } from './report.js';
@@ -115,31 +114,6 @@ function profileSummaryOf(dir: string, windows: MonotonicWindow[]): string | und
 Profile: ${files[0]} (open in Chrome DevTools › Performance)`;
 }
 
-/**
- * First and deep page loaded at the same time, half the connections each. Runs at different
- * moments see different load from the rest of the machine; a pair shares whatever there is, so
- * its ratio measures the pages and not the moment.
- */
-async function runPaired(first: Scenario, deep: Scenario, server: ChildServer): Promise<PairedRun> {
-  const load = (scenario: Scenario, durationSeconds: number) => ({
-    url: server.url + scenario.path,
-    headers: scenario.headers,
-    connections: Math.max(1, Math.floor(options.connections / 2)),
-    threads: Math.max(1, Math.floor(options.threads / 2)),
-    durationSeconds,
-  });
-  log(`${first.label} and ${deep.label}, concurrently: ${options.warmupSeconds} s warm-up, ${options.durationSeconds} s measured`);
-  await Promise.all([startWrk(load(first, options.warmupSeconds)).result, startWrk(load(deep, options.warmupSeconds)).result]);
-  const [firstResult, deepResult] = await Promise.all([
-    startWrk(load(first, options.durationSeconds)).result,
-    startWrk(load(deep, options.durationSeconds)).result,
-  ]);
-  log(
-    `  first ${Math.round(firstResult.requestsPerSecond)} req/s p99 ${firstResult.latencyMs.p99} ms; deep ${Math.round(deepResult.requestsPerSecond)} req/s p99 ${deepResult.latencyMs.p99} ms`,
-  );
-  return { first: firstResult, deep: deepResult };
-}
-
 /** The round with the median req/s stands for the scenario; every round stays in the JSON. */
 function medianRun(rounds: ScenarioResult[]): ScenarioResult {
   const sorted = [...rounds].sort((a, b) => a.wrk.requestsPerSecond - b.wrk.requestsPerSecond);
@@ -180,7 +154,6 @@ async function main() {
   // elsewhere on the machine then spreads over all scenarios instead of skewing one comparison.
   const servers: Partial<Record<Scenario['server'], ChildServer>> = {};
   const runs = new Map<ScenarioId, ScenarioResult[]>();
-  const pairs: PairedRun[] = [];
   try {
     if (scenarios.some((s) => s.server === 'bare')) servers.bare = await startBareFastify();
     if (scenarios.some((s) => s.server === 'data-plane')) {
@@ -196,9 +169,6 @@ async function main() {
         runs.set(scenario.id, [...(runs.get(scenario.id) ?? []), result]);
         if (scenario.server === 'data-plane') profiledWindows.push(window);
       }
-      const first = scenarios.find((s) => s.id === 'entries-100');
-      const deep = scenarios.find((s) => s.id === 'entries-deep-100');
-      if (first && deep) pairs.push(await runPaired(first, deep, servers['data-plane']!));
     }
   } finally {
     await Promise.all(Object.values(servers).map((server) => server.stop()));
@@ -228,8 +198,7 @@ async function main() {
     },
     dataset: { ...manifest },
     scenarios: results,
-    pairs,
-    verdicts: evaluateTargets(results, pairs),
+    verdicts: evaluateTargets(results),
     warnings: runWarnings(results, scenarios),
     profile: profileDir ? profileSummaryOf(profileDir, profiledWindows) : undefined,
   };
