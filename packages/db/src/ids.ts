@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
@@ -22,6 +22,21 @@ export type IdKind = keyof typeof ID_PREFIXES;
  * `<prefix>_` + 26 Crockford base32 characters: 48 bits of milliseconds, then 80 random bits
  * (the ULID layout). Ids sort by creation time, so keyset pages in id order are arrival order.
  */
+const RANDOM_BYTES_PER_ID = 10;
+/** Random bytes are drawn from the kernel 4 KB at a time: every request gets an id, and a syscall per id showed in profiles. */
+const randomPool = Buffer.alloc(4096);
+let randomOffset = randomPool.length;
+
+function takeRandomBytes(): Buffer {
+  if (randomOffset + RANDOM_BYTES_PER_ID > randomPool.length) {
+    randomFillSync(randomPool);
+    randomOffset = 0;
+  }
+  const bytes = randomPool.subarray(randomOffset, randomOffset + RANDOM_BYTES_PER_ID);
+  randomOffset += RANDOM_BYTES_PER_ID;
+  return bytes;
+}
+
 export function newId(kind: IdKind, now: number = Date.now()): string {
   let time = '';
   let ms = now;
@@ -29,7 +44,7 @@ export function newId(kind: IdKind, now: number = Date.now()): string {
     time = CROCKFORD[ms % 32] + time;
     ms = Math.floor(ms / 32);
   }
-  const random = randomBytes(10);
+  const random = takeRandomBytes();
   let rest = '';
   // 80 random bits as 16 base32 digits, 5 bits at a time.
   let acc = 0;
