@@ -18,10 +18,6 @@ export const ID_PREFIXES = {
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 
-/**
- * `<prefix>_` + 26 Crockford base32 characters: 48 bits of milliseconds, then 80 random bits
- * (the ULID layout). Ids sort by creation time, so keyset pages in id order are arrival order.
- */
 const RANDOM_BYTES_PER_ID = 10;
 /** Random bytes are drawn from the kernel 4 KB at a time: every request gets an id, and a syscall per id showed in profiles. */
 const randomPool = Buffer.alloc(4096);
@@ -37,29 +33,33 @@ function takeRandomBytes(): Buffer {
   return bytes;
 }
 
-export function newId(kind: IdKind, now: number = Date.now()): string {
+/**
+ * `<prefix>_` + 26 Crockford base32 characters: 48 bits of milliseconds, then 80 bits (the
+ * ULID layout). Ids sort by creation time, so keyset pages in id order are arrival order.
+ */
+export function composeId(kind: IdKind, ms: number, random: Uint8Array): string {
   let time = '';
-  let ms = now;
+  let rest = ms;
   for (let i = 0; i < 10; i++) {
-    time = CROCKFORD[ms % 32] + time;
-    ms = Math.floor(ms / 32);
+    time = CROCKFORD[rest % 32] + time;
+    rest = Math.floor(rest / 32);
   }
-  const random = takeRandomBytes();
-  let rest = '';
-  // 80 random bits as 16 base32 digits, 5 bits at a time.
+  let tail = '';
   let acc = 0;
   let bits = 0;
-  for (const byte of random) {
+  for (const byte of random.subarray(0, RANDOM_BYTES_PER_ID)) {
     acc = (acc << 8) | byte;
     bits += 8;
     while (bits >= 5) {
       bits -= 5;
-      rest += CROCKFORD[(acc >> bits) & 31];
+      tail += CROCKFORD[(acc >> bits) & 31];
     }
     acc &= (1 << bits) - 1;
   }
-  return `${ID_PREFIXES[kind]}_${time}${rest}`;
+  return `${ID_PREFIXES[kind]}_${time}${tail}`;
 }
+
+export const newId = (kind: IdKind, now: number = Date.now()): string => composeId(kind, now, takeRandomBytes());
 
 const ID_BODY = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 

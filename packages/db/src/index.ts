@@ -18,6 +18,7 @@ export * from './render/project.js';
 export * from './render/raffle.js';
 export * from './render/win.js';
 export * from './writes/api-keys.js';
+export * from './writes/api-key-lifecycle.js';
 export * from './writes/entries.js';
 export * from './writes/projects.js';
 export * from './writes/raffles.js';

@@ -1,5 +1,5 @@
 import { createHash, createHmac } from 'node:crypto';
-import { ID_PREFIXES, type IdKind } from '../ids.js';
+import { composeId, type IdKind } from '../ids.js';
 
 /**
  * Every demo id, key, seed and address is derived from this string, so each load of the
@@ -7,7 +7,6 @@ import { ID_PREFIXES, type IdKind } from '../ids.js';
  */
 const DEMO_SEED = 'raffle-platform demo dataset v1';
 
-const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 
@@ -30,25 +29,7 @@ export const sha256Hex = (data: Buffer | string): string => createHash('sha256')
  * keyset pages and the draw's canonical order rely on.
  */
 export function demoId(kind: IdKind, label: string, at: Date): string {
-  let time = '';
-  let ms = at.getTime();
-  for (let i = 0; i < 10; i++) {
-    time = CROCKFORD[ms % 32] + time;
-    ms = Math.floor(ms / 32);
-  }
-  let rest = '';
-  let acc = 0;
-  let bits = 0;
-  for (const byte of demoBytes(`id:${kind}:${label}`, 10)) {
-    acc = (acc << 8) | byte;
-    bits += 8;
-    while (bits >= 5) {
-      bits -= 5;
-      rest += CROCKFORD[(acc >> bits) & 31];
-    }
-    acc &= (1 << bits) - 1;
-  }
-  return `${ID_PREFIXES[kind]}_${time}${rest}`;
+  return composeId(kind, at.getTime(), demoBytes(`id:${kind}:${label}`, 10));
 }
 
 /** `length` base62 characters fixed by `label`, each equally likely (as in `generateApiKey`). */
