@@ -73,8 +73,8 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
       apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
     },
   });
-  await app.register(healthPlugin);
   await app.register(metricsPlugin, { service: 'data-plane' });
+  await app.register(healthPlugin);
   await app.register(authPlugin);
   await app.register(rateLimitPlugin);
   await app.register(pageLimitPlugin);
