@@ -5,6 +5,8 @@ import { createDatabase, isDemoDatasetLoaded, loadDemoDataset, runMigrations, ty
 import { printDemoKeys, writeDemoKeysFile } from './platform/demo-keys-output.js';
 import { startEmbeddedPostgres, type RunningPostgres } from './platform/embedded-postgres.js';
 import { writeLinesWithPrefix } from './platform/prefixed-output.js';
+import { DEV_JWT_SECRET } from '../services/management/src/config.js';
+import { signDevToken } from '../services/management/src/domain/dev-token.js';
 import {
   killServicesNow,
   serviceExists,
@@ -18,6 +20,7 @@ import {
 /** One row per service. A row whose server.ts does not exist yet is skipped, so rows can come first. */
 const SERVICES: ServiceDefinition[] = [
   { name: 'data-plane', entry: 'services/data-plane/src/server.ts', port: { variable: 'DATA_PLANE_PORT', default: 3000 } },
+  { name: 'management', entry: 'services/management/src/server.ts', port: { variable: 'MANAGEMENT_PORT', default: 3001 }, env: { JWT_SECRET: process.env.JWT_SECRET ?? DEV_JWT_SECRET } },
 ];
 
 const DEV_CURSOR_SECRET = 'development-only-cursor-secret-never-use-in-production';
@@ -88,6 +91,13 @@ async function loadDemo(databaseUrl: string): Promise<DemoKeys> {
   }
 }
 
+/** A 12-hour dashboard JWT for alice, signed as the management service will verify it. */
+function printDevToken(userId: string, managementUrl: string): void {
+  const token = signDevToken(SERVICES.find((s) => s.name === 'management')!.env!.JWT_SECRET!, { sub: userId, ttlSeconds: 12 * 3600 });
+  console.log(`Dashboard JWT for alice (12 h; mint more with \`pnpm --filter @raffle/management token --user <id>\`):\n\n${token}\n`);
+  console.log(`Try:\n\ncurl -s ${managementUrl}/api/developer/personal/api-keys -H 'Authorization: Bearer ${token}'\n`);
+}
+
 async function start(): Promise<void> {
   const databaseUrl = await startDatabase();
   await runMigrations(databaseUrl);
@@ -97,6 +107,7 @@ async function start(): Promise<void> {
   const urls = Object.fromEntries(SERVICES.map((s) => [s.name, `http://${host}:${servicePort(s, env)}`]));
   await writeDemoKeysFile(path.join(repoRoot, '.demo-keys.json'), demo, urls);
   printDemoKeys(demo, urls['data-plane']!);
+  printDevToken(demo.users.alice.id, urls.management!);
 
   const serviceEnv = {
     DATABASE_URL: databaseUrl,

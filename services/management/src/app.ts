@@ -1,0 +1,79 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Database } from '@raffle/db';
+import Fastify, { type FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { DestinationStream } from 'pino';
+import type { Config } from './config.js';
+import { loggerOptions } from './logger.js';
+import authPlugin from './plugins/auth.js';
+import { clientErrorHandler } from './plugins/client-error.js';
+import databasePlugin from './plugins/database.js';
+import errorsPlugin, { frameworkErrorHandler } from './plugins/errors.js';
+import healthPlugin from './plugins/health.js';
+import metricsPlugin from './plugins/metrics.js';
+import natsPlugin from './plugins/nats.js';
+import notFoundPlugin from './plugins/not-found.js';
+import openApiPlugin from './plugins/openapi.js';
+import requestIdPlugin, { requestIdOf } from './plugins/request-id.js';
+import capabilityRoutes from './routes/capabilities/index.js';
+import personalApiKeyRoutes from './routes/personal-api-keys/index.js';
+import workspaceApiKeyRoutes from './routes/workspace-api-keys/index.js';
+
+export type AppDependencies = {
+  /** A database pool to use instead of opening one from config (tests share one per file). */
+  database?: Database;
+  /** Where logs go instead of stdout. */
+  logStream?: DestinationStream;
+};
+
+export const API_VERSION = '1.0.0';
+
+/** Builds the management app: plugins, then routes. Never listens and never reads the environment. */
+export async function buildApp(config: Config, deps: AppDependencies = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: loggerOptions({ level: config.LOG_LEVEL, stream: deps.logStream, pretty: process.stdout.isTTY && config.NODE_ENV === 'development' }),
+    genReqId: requestIdOf,
+    bodyLimit: config.BODY_LIMIT_BYTES,
+    trustProxy: config.TRUST_PROXY,
+    return503OnClosing: true,
+    frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 512 },
+    // Bodies are validated as sent: no coercion ("name": 5 is not a name) and no silent removal
+    // of unknown fields (an extra field is a 400, not ignored).
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: true, allErrors: true } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  await app.register(
+    fp(
+      async (instance) => {
+        instance.decorate('config', config);
+      },
+      { name: 'config' },
+    ),
+  );
+  await app.register(errorsPlugin);
+  await app.register(notFoundPlugin);
+  await app.register(requestIdPlugin);
+  await app.register(databasePlugin, { database: deps.database });
+  await app.register(natsPlugin);
+  await app.register(openApiPlugin, {
+    title: 'Raffle Developer API — management',
+    description:
+      'Creates, lists, rolls and revokes API keys and lists the scopes and webhook event types that can be chosen. Authenticated by the dashboard session JWT; API keys are refused.',
+    version: API_VERSION,
+    securitySchemes: {
+      dashboardJwt: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Authorization: Bearer <dashboard session JWT>' },
+    },
+  });
+  await app.register(healthPlugin);
+  await app.register(metricsPlugin, { service: 'management' });
+  await app.register(authPlugin);
+
+  await app.register(capabilityRoutes);
+  await app.register(personalApiKeyRoutes);
+  await app.register(workspaceApiKeyRoutes);
+
+  await app.ready();
+  return app;
+}

@@ -1,0 +1,56 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+
+/** Outside production only: lets `pnpm start` and the token CLI work with no setup. */
+export const DEV_JWT_SECRET = 'development-only-jwt-secret-never-use-in-production';
+
+export const ConfigSchema = Type.Object({
+  NODE_ENV: Type.Union([Type.Literal('development'), Type.Literal('production'), Type.Literal('test')], {
+    default: 'development',
+  }),
+  HOST: Type.String({ default: '127.0.0.1' }),
+  PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3001 }),
+  DATABASE_URL: Type.String({ minLength: 1 }),
+  DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, default: 10 }),
+  NATS_URL: Type.String({ default: 'nats://127.0.0.1:4222' }),
+  /** HS256 secret of the dashboard's session JWTs. */
+  JWT_SECRET: Type.String({ minLength: 32, default: DEV_JWT_SECRET }),
+  /** When set, a token's `iss` must equal it. */
+  JWT_ISSUER: Type.Optional(Type.String({ minLength: 1 })),
+  /** When set, a token's `aud` must include it. */
+  JWT_AUDIENCE: Type.Optional(Type.String({ minLength: 1 })),
+  JWT_CLOCK_TOLERANCE_SECONDS: Type.Integer({ minimum: 0, maximum: 300, default: 5 }),
+  /** Active (unrevoked, unexpired) keys one user may hold; the same cap applies per workspace. */
+  MAX_ACTIVE_KEYS_PER_USER: Type.Integer({ minimum: 1, default: 50 }),
+  LOG_LEVEL: Type.Union(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
+    { default: 'info' },
+  ),
+  BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 16_384 }),
+  TRUST_PROXY: Type.Boolean({ default: false }),
+});
+
+export type Config = Static<typeof ConfigSchema>;
+
+export class ConfigError extends Error {}
+
+/** Reads the environment once; every problem is reported together, by variable name. */
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const raw: Record<string, unknown> = {};
+  for (const key of Object.keys(ConfigSchema.properties)) {
+    const value = env[key];
+    if (value !== undefined && value !== '') raw[key] = value;
+  }
+  const converted = Value.Convert(ConfigSchema, Value.Default(ConfigSchema, raw));
+  const errors = [...Value.Errors(ConfigSchema, converted)];
+  if (errors.length > 0) {
+    // Values are never echoed: JWT_SECRET is one of them.
+    const lines = errors.map((e) => `  ${e.path.slice(1) || '(config)'}: ${e.message}`);
+    throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
+  }
+  const config = converted as Config;
+  if (config.NODE_ENV === 'production' && config.JWT_SECRET === DEV_JWT_SECRET) {
+    throw new ConfigError('invalid configuration:\n  JWT_SECRET: must be set in production');
+  }
+  return config;
+}

@@ -1,0 +1,81 @@
+import fastifyJwt from '@fastify/jwt';
+import { API_KEY_PATTERN } from '@raffle/contracts';
+import { userExists } from '@raffle/db';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { unauthorized } from '../errors.js';
+
+export const MANAGEMENT_PREFIX = '/api/developer';
+
+export const SECURITY_REQUIREMENT: Array<Record<string, string[]>> = [{ dashboardJwt: [] }];
+
+/** One row per /api/developer route: the list the "API key as bearer" tests walk. */
+export type ManagedRoute = { method: string; url: string };
+
+type DashboardClaims = { sub?: unknown; exp?: unknown };
+
+function bearerToken(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (typeof header !== 'string') return null;
+  const match = /^Bearer +(\S+) *$/i.exec(header);
+  return match ? match[1]! : null;
+}
+
+/**
+ * Dashboard-JWT authentication for every /api/developer route, never API keys. Only HS256 is
+ * accepted (so `alg: none` and RS/HS confusion are refused by the verifier itself); `exp` and
+ * `sub` are required; `iss`/`aud` are enforced when configured; `sub` must name an existing user.
+ * Every failure is one 401 whose message does not say which check failed.
+ */
+async function authPlugin(app: FastifyInstance) {
+  const config = app.config;
+  await app.register(fastifyJwt, {
+    secret: config.JWT_SECRET,
+    sign: { algorithm: 'HS256' },
+    verify: {
+      algorithms: ['HS256'],
+      // fast-jwt checks iss/aud only when present, so configured ones are also required.
+      requiredClaims: ['exp', 'sub', ...(config.JWT_ISSUER ? ['iss'] : []), ...(config.JWT_AUDIENCE ? ['aud'] : [])],
+      clockTolerance: config.JWT_CLOCK_TOLERANCE_SECONDS * 1000,
+      ...(config.JWT_ISSUER ? { allowedIss: config.JWT_ISSUER } : {}),
+      ...(config.JWT_AUDIENCE ? { allowedAud: config.JWT_AUDIENCE } : {}),
+    },
+  });
+  app.decorateRequest('dashboardUserId', null);
+
+  const routes: ManagedRoute[] = [];
+  app.decorate('managedRoutes', routes);
+
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith(MANAGEMENT_PREFIX)) return;
+    for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push({ method, url: route.url });
+    route.schema = {
+      ...route.schema,
+      security: SECURITY_REQUIREMENT,
+      description: [route.schema?.description, 'Requires a dashboard session JWT (`Authorization: Bearer <JWT>`); API keys are refused.']
+        .filter(Boolean)
+        .join('\n\n'),
+    };
+  });
+
+  app.addHook('onRequest', async (request) => {
+    const url = request.routeOptions.url;
+    if (!url || !url.startsWith(MANAGEMENT_PREFIX)) return;
+    const token = bearerToken(request);
+    if (!token) throw unauthorized('send a dashboard session JWT as "Authorization: Bearer <token>"');
+    if (API_KEY_PATTERN.test(token)) throw unauthorized('API keys are not accepted here; send a dashboard session JWT');
+    let claims: DashboardClaims;
+    try {
+      claims = app.jwt.verify<DashboardClaims>(token);
+    } catch {
+      throw unauthorized('the session token is invalid or expired');
+    }
+    if (typeof claims.sub !== 'string' || claims.sub.length === 0 || claims.sub.length > 128) {
+      throw unauthorized('the session token is invalid or expired');
+    }
+    if (!(await userExists(app.database.db, claims.sub))) throw unauthorized('the session token is invalid or expired');
+    request.dashboardUserId = claims.sub;
+  });
+}
+
+export default fp(authPlugin, { name: 'auth', dependencies: ['config', 'database'] });

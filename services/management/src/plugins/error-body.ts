@@ -1,0 +1,17 @@
+import { STATUS_CODES } from 'node:http';
+import type { ManagementErrorBody } from '@raffle/contracts';
+import type { FastifyRequest } from 'fastify';
+
+/** The management error body (no `code`); `path` is the request path without its query string. */
+export function errorBody(request: FastifyRequest, statusCode: number, message: string | string[]): ManagementErrorBody {
+  const url = request.url;
+  const q = url.indexOf('?');
+  return {
+    statusCode,
+    error: STATUS_CODES[statusCode] ?? 'Error',
+    message,
+    requestId: request.id ?? null,
+    timestamp: new Date().toISOString(),
+    path: q === -1 ? url : url.slice(0, q),
+  };
+}

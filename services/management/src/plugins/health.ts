@@ -1,0 +1,54 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+
+const CheckState = Type.Union([Type.Literal('ok'), Type.Literal('unavailable')]);
+const ReadinessSchema = Type.Object({
+  status: Type.Union([Type.Literal('ready'), Type.Literal('unavailable')]),
+  checks: Type.Object({ database: CheckState, nats: CheckState }),
+});
+
+const DATABASE_CHECK_TIMEOUT_MS = 1000;
+
+/**
+ * Liveness says the process answers; readiness says it can serve. Management serves
+ * without NATS (only revocation broadcasts ride on it), so NATS is reported but does not
+ * take an instance out of rotation; the database does.
+ */
+async function healthPlugin(app: FastifyInstance) {
+  app.get(
+    '/health/live',
+    {
+      schema: {
+        operationId: 'getLiveness',
+        tags: ['Operations'],
+        summary: 'Liveness probe',
+        response: { 200: Type.Object({ status: Type.Literal('ok') }) },
+      },
+    },
+    async () => ({ status: 'ok' as const }),
+  );
+
+  app.get(
+    '/health/ready',
+    {
+      schema: {
+        operationId: 'getReadiness',
+        tags: ['Operations'],
+        summary: 'Readiness probe: database and NATS',
+        response: { 200: ReadinessSchema, 503: ReadinessSchema },
+      },
+    },
+    async (_request, reply) => {
+      const database = await Promise.race([
+        app.database.sql`select 1`.then(() => 'ok' as const),
+        new Promise<'unavailable'>((resolve) => setTimeout(() => resolve('unavailable'), DATABASE_CHECK_TIMEOUT_MS).unref()),
+      ]).catch(() => 'unavailable' as const);
+      const nats = app.nats.isConnected() ? ('ok' as const) : ('unavailable' as const);
+      const ready = database === 'ok';
+      return reply.status(ready ? 200 : 503).send({ status: ready ? 'ready' : 'unavailable', checks: { database, nats } });
+    },
+  );
+}
+
+export default fp(healthPlugin, { name: 'health', dependencies: ['database', 'nats'] });

@@ -1,0 +1,41 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+
+/** Prometheus metrics on a registry of the app's own, so several apps can live in one process. */
+async function metricsPlugin(app: FastifyInstance, options: { service: string }) {
+  const registry = new Registry();
+  registry.setDefaultLabels({ service: options.service });
+  collectDefaultMetrics({ register: registry });
+  const duration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request duration by route template and status',
+    labelNames: ['method', 'route', 'status_code'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [registry],
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    duration.observe(
+      { method: request.method, route: request.routeOptions.url ?? 'unmatched', status_code: String(reply.statusCode) },
+      reply.elapsedTime / 1000,
+    );
+  });
+
+  app.get(
+    '/metrics',
+    {
+      schema: {
+        operationId: 'getMetrics',
+        tags: ['Operations'],
+        summary: 'Prometheus metrics (text exposition format)',
+        produces: ['text/plain'],
+        response: { 200: Type.String() },
+      },
+    },
+    async (_request, reply) => reply.type(registry.contentType).send(await registry.metrics()),
+  );
+}
+
+export default fp(metricsPlugin, { name: 'metrics' });

@@ -1,0 +1,68 @@
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+
+export type NatsHandle = {
+  /** The live connection, or null while NATS is unreachable. */
+  connection: () => NatsConnection | null;
+  isConnected: () => boolean;
+};
+
+const RETRY_DELAY_MS = 2000;
+
+/**
+ * NATS is optional at start: the service serves without it, logs one line saying so, and
+ * keeps trying in the background. Once connected, the client's own reconnect loop takes over.
+ */
+async function natsPlugin(app: FastifyInstance) {
+  let connection: NatsConnection | null = null;
+  let stopped = false;
+  let retryTimer: NodeJS.Timeout | undefined;
+  let warned = false;
+  let up = false;
+
+  const attempt = async () => {
+    try {
+      const nc = await connect({
+        servers: app.config.NATS_URL,
+        name: 'management',
+        timeout: 2000,
+        reconnect: true,
+        maxReconnectAttempts: -1,
+      });
+      if (stopped) return void (await nc.close());
+      connection = nc;
+      up = true;
+      void (async () => {
+        for await (const status of nc.status()) {
+          if (status.type === 'disconnect') up = false;
+          else if (status.type === 'reconnect') up = true;
+        }
+      })();
+      if (warned) app.log.info({ nats: app.config.NATS_URL }, 'NATS connected');
+    } catch (error) {
+      if (!warned) {
+        warned = true;
+        app.log.warn(
+          { nats: app.config.NATS_URL, reason: (error as Error).message },
+          'NATS is unreachable: serving without it and retrying in the background',
+        );
+      }
+      if (!stopped) retryTimer = setTimeout(() => void attempt(), RETRY_DELAY_MS);
+    }
+  };
+  await attempt();
+
+  app.decorate('nats', {
+    connection: () => connection,
+    isConnected: () => up && connection !== null && !connection.isClosed(),
+  } satisfies NatsHandle);
+
+  app.addHook('onClose', async () => {
+    stopped = true;
+    clearTimeout(retryTimer);
+    if (connection && !connection.isClosed()) await connection.drain().catch(() => connection?.close());
+  });
+}
+
+export default fp(natsPlugin, { name: 'nats', dependencies: ['config'] });

@@ -1,0 +1,44 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { errorBody } from './error-body.js';
+
+type KnownPath = { pattern: RegExp; methods: Set<string> };
+
+function patternOf(url: string): RegExp {
+  const escaped = url
+    .split('/')
+    .map((part) => (part.startsWith(':') ? '[^/]+' : part === '*' ? '.*' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('/');
+  return new RegExp(`^${escaped}/?$`);
+}
+
+/**
+ * Unknown paths answer 404; a known path asked with another method answers 405 with the
+ * `Allow` header, both in the management error body.
+ */
+async function notFoundPlugin(app: FastifyInstance) {
+  const known = new Map<string, KnownPath>();
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const entry = known.get(route.url) ?? { pattern: patternOf(route.url), methods: new Set<string>() };
+    for (const m of methods) entry.methods.add(m.toUpperCase());
+    known.set(route.url, entry);
+  });
+
+  const answerUnmatched = (request: FastifyRequest, reply: FastifyReply) => {
+    const q = request.url.indexOf('?');
+    const path = q === -1 ? request.url : request.url.slice(0, q);
+    const allowed = new Set<string>();
+    for (const { pattern, methods } of known.values()) if (pattern.test(path)) for (const m of methods) allowed.add(m);
+    if (allowed.size > 0 && !allowed.has(request.method)) {
+      const allow = [...allowed].sort().join(', ');
+      reply.header('allow', allow);
+      return reply.status(405).send(errorBody(request, 405, `${request.method} is not allowed here; use ${allow}`));
+    }
+    return reply.status(404).send(errorBody(request, 404, `no route ${request.method} ${path}`));
+  };
+  app.decorate('answerUnmatched', answerUnmatched);
+  app.setNotFoundHandler(answerUnmatched);
+}
+
+export default fp(notFoundPlugin, { name: 'not-found' });
