@@ -1,9 +1,8 @@
-import type { Database } from '@raffle/db';
+import '@raffle/service-kit';
 import type { ApiError } from './errors.js';
 import type { ApiKeyVerifier } from './domain/api-key-verifier.js';
 import type { Caller, RouteAccess } from './domain/caller.js';
 import type { CursorCodec } from './domain/cursor.js';
-import type { NatsHandle } from './plugins/nats.js';
 import type { AccessTableRow } from './plugins/auth.js';
 import type { Config } from './config.js';
 
@@ -12,10 +11,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
-    database: Database;
     apiKeys: ApiKeyVerifier;
     cursors: CursorCodec;
-    nats: NatsHandle;
     routeAccessTable: readonly AccessTableRow[];
     /** The 404/405 answer for a request no route matched. */
     answerUnmatched: (request: FastifyRequest, reply: FastifyReply) => FastifyReply;

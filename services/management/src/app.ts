@@ -3,18 +3,21 @@ import type { Database } from '@raffle/db';
 import Fastify, { type FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { DestinationStream } from 'pino';
+import {
+  databasePlugin,
+  healthPlugin,
+  loggerOptions,
+  metricsPlugin,
+  natsPlugin,
+  openApiPlugin,
+  requestIdOf,
+  requestIdPlugin,
+} from '@raffle/service-kit';
 import type { Config } from './config.js';
-import { loggerOptions } from './logger.js';
 import authPlugin from './plugins/auth.js';
 import { clientErrorHandler } from './plugins/client-error.js';
-import databasePlugin from './plugins/database.js';
 import errorsPlugin, { frameworkErrorHandler } from './plugins/errors.js';
-import healthPlugin from './plugins/health.js';
-import metricsPlugin from './plugins/metrics.js';
-import natsPlugin from './plugins/nats.js';
 import notFoundPlugin from './plugins/not-found.js';
-import openApiPlugin from './plugins/openapi.js';
-import requestIdPlugin, { requestIdOf } from './plugins/request-id.js';
 import capabilityRoutes from './routes/capabilities/index.js';
 import personalApiKeyRoutes from './routes/personal-api-keys/index.js';
 import workspaceApiKeyRoutes from './routes/workspace-api-keys/index.js';
@@ -55,8 +58,13 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   await app.register(errorsPlugin);
   await app.register(notFoundPlugin);
   await app.register(requestIdPlugin);
-  await app.register(databasePlugin, { database: deps.database });
-  await app.register(natsPlugin);
+  await app.register(databasePlugin, {
+    url: config.DATABASE_URL,
+    poolSize: config.DATABASE_POOL_SIZE,
+    applicationName: 'management',
+    database: deps.database,
+  });
+  await app.register(natsPlugin, { url: config.NATS_URL, name: 'management' });
   await app.register(openApiPlugin, {
     title: 'Raffle Developer API — management',
     description:

@@ -1,14 +1,11 @@
-import type { Database } from '@raffle/db';
+import '@raffle/service-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from './config.js';
 import type { ManagedRoute } from './plugins/auth.js';
-import type { NatsHandle } from './plugins/nats.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
-    database: Database;
-    nats: NatsHandle;
     /** Every /api/developer route; all of them require a dashboard JWT. */
     managedRoutes: readonly ManagedRoute[];
     /** The 404/405 answer for a request no route matched. */

@@ -12,6 +12,7 @@ export const REDACTED_PATHS = [
   'secret',
   '*.secret',
   'token',
+  '*.jwt',
   '*.token',
 ];
 

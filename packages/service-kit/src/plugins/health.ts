@@ -11,9 +11,10 @@ const ReadinessSchema = Type.Object({
 const DATABASE_CHECK_TIMEOUT_MS = 1000;
 
 /**
- * Liveness says the process answers; readiness says it can serve. Management serves
- * without NATS (only revocation broadcasts ride on it), so NATS is reported but does not
- * take an instance out of rotation; the database does.
+ * Liveness says the process answers; readiness says it can serve. The services serve without
+ * NATS (events wait in the outbox, revocations fall back to the short key cache), so NATS is
+ * reported but does not take an instance out of rotation; the database does
+ * (docs/decisions/0005).
  */
 async function healthPlugin(app: FastifyInstance) {
   app.get(

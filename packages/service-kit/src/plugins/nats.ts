@@ -14,7 +14,7 @@ const RETRY_DELAY_MS = 2000;
  * NATS is optional at start: the service serves without it, logs one line saying so, and
  * keeps trying in the background. Once connected, the client's own reconnect loop takes over.
  */
-async function natsPlugin(app: FastifyInstance) {
+async function natsPlugin(app: FastifyInstance, options: { url: string; name: string }) {
   let connection: NatsConnection | null = null;
   let stopped = false;
   let retryTimer: NodeJS.Timeout | undefined;
@@ -24,8 +24,8 @@ async function natsPlugin(app: FastifyInstance) {
   const attempt = async () => {
     try {
       const nc = await connect({
-        servers: app.config.NATS_URL,
-        name: 'data-plane',
+        servers: options.url,
+        name: options.name,
         timeout: 2000,
         reconnect: true,
         maxReconnectAttempts: -1,
@@ -39,12 +39,12 @@ async function natsPlugin(app: FastifyInstance) {
           else if (status.type === 'reconnect') up = true;
         }
       })();
-      if (warned) app.log.info({ nats: app.config.NATS_URL }, 'NATS connected');
+      if (warned) app.log.info({ nats: options.url }, 'NATS connected');
     } catch (error) {
       if (!warned) {
         warned = true;
         app.log.warn(
-          { nats: app.config.NATS_URL, reason: (error as Error).message },
+          { nats: options.url, reason: (error as Error).message },
           'NATS is unreachable: serving without it and retrying in the background',
         );
       }
@@ -65,4 +65,4 @@ async function natsPlugin(app: FastifyInstance) {
   });
 }
 
-export default fp(natsPlugin, { name: 'nats', dependencies: ['config'] });
+export default fp(natsPlugin, { name: 'nats' });
