@@ -7,3 +7,5 @@ export { default as natsPlugin, type NatsHandle } from './plugins/nats.js';
 export { default as openApiPlugin, type OpenApiInfo } from './plugins/openapi.js';
 export { default as requestIdPlugin, requestIdOf } from './plugins/request-id.js';
 export { loggerOptions, REDACTED_PATHS, type LoggerOptions } from './logger.js';
+export { ConfigError, readConfig } from './config.js';
+export { serve } from './serve.js';

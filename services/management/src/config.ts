@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Value } from '@sinclair/typebox/value';
+import { ConfigError, readConfig } from '@raffle/service-kit';
 
 /** Outside production only: lets `pnpm start` and the token CLI work with no setup. */
 export const DEV_JWT_SECRET = 'development-only-jwt-secret-never-use-in-production';
@@ -32,23 +32,11 @@ export const ConfigSchema = Type.Object({
 
 export type Config = Static<typeof ConfigSchema>;
 
-export class ConfigError extends Error {}
+export { ConfigError };
 
 /** Reads the environment once; every problem is reported together, by variable name. */
 export function loadConfig(env: Record<string, string | undefined>): Config {
-  const raw: Record<string, unknown> = {};
-  for (const key of Object.keys(ConfigSchema.properties)) {
-    const value = env[key];
-    if (value !== undefined && value !== '') raw[key] = value;
-  }
-  const converted = Value.Convert(ConfigSchema, Value.Default(ConfigSchema, raw));
-  const errors = [...Value.Errors(ConfigSchema, converted)];
-  if (errors.length > 0) {
-    // Values are never echoed: JWT_SECRET is one of them.
-    const lines = errors.map((e) => `  ${e.path.slice(1) || '(config)'}: ${e.message}`);
-    throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
-  }
-  const config = converted as Config;
+  const config = readConfig(ConfigSchema, env);
   if (config.NODE_ENV === 'production' && config.JWT_SECRET === DEV_JWT_SECRET) {
     throw new ConfigError('invalid configuration:\n  JWT_SECRET: must be set in production');
   }

@@ -1,0 +1,24 @@
+import type { Static, TObject } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+
+export class ConfigError extends Error {}
+
+/**
+ * Reads a service's variables from the environment once, with defaults and type conversion;
+ * every problem is reported together, by variable name, and values are never echoed (some
+ * are secrets).
+ */
+export function readConfig<S extends TObject>(schema: S, env: Record<string, string | undefined>): Static<S> {
+  const raw: Record<string, unknown> = {};
+  for (const key of Object.keys(schema.properties)) {
+    const value = env[key];
+    if (value !== undefined && value !== '') raw[key] = value;
+  }
+  const converted = Value.Convert(schema, Value.Default(schema, raw));
+  const errors = [...Value.Errors(schema, converted)];
+  if (errors.length > 0) {
+    const lines = errors.map((e) => `  ${e.path.slice(1) || '(config)'}: ${e.message}`);
+    throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
+  }
+  return converted as Static<S>;
+}

@@ -1,0 +1,29 @@
+import closeWithGrace from 'close-with-grace';
+import type { FastifyInstance } from 'fastify';
+import { ConfigError } from './config.js';
+
+/**
+ * A service's whole `server.ts`: read the config (exit 2 with the reasons when it is invalid),
+ * build the app, listen; on a signal, finish in-flight requests (new ones get 503) and exit;
+ * a second signal or 10 s forces the exit.
+ */
+export async function serve<C extends { HOST: string; PORT: number }>(
+  loadConfig: (env: Record<string, string | undefined>) => C,
+  buildApp: (config: C) => Promise<FastifyInstance>,
+): Promise<void> {
+  let config: C;
+  try {
+    config = loadConfig(process.env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(error.message);
+    process.exit(2);
+  }
+  const app = await buildApp(config);
+  closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
+    if (err) app.log.error({ err }, 'shutting down after an error');
+    else app.log.info({ signal }, 'shutting down');
+    await app.close();
+  });
+  await app.listen({ host: config.HOST, port: config.PORT });
+}

@@ -1,0 +1,29 @@
+import { Writable } from 'node:stream';
+import { afterAll, expect } from 'vitest';
+
+/**
+ * Every app a test file builds logs here (at debug level, request headers included), and
+ * after the file's last test its whole log must hold no key material: neither anything in
+ * the API-key format nor any plaintext a test registered as secret.
+ */
+export const capturedLogLines: string[] = [];
+const secrets = new Set<string>();
+
+export const testLogStream = new Writable({
+  write(chunk, _encoding, done) {
+    capturedLogLines.push(chunk.toString());
+    done();
+  },
+});
+
+export function registerSecret(secret: string): string {
+  secrets.add(secret);
+  return secret;
+}
+
+const KEY_MATERIAL = /svc_[uw]_[0-9A-Za-z]{8,}/;
+
+afterAll(() => {
+  const leaks = capturedLogLines.filter((line) => KEY_MATERIAL.test(line) || [...secrets].some((s) => line.includes(s)));
+  expect(leaks, 'log lines containing key material').toEqual([]);
+});
