@@ -22,6 +22,7 @@ export * from './events.js';
 export * from './pagination.js';
 export * from './primitives.js';
 export * from './scopes.js';
+export * from './subjects.js';
 export * from './api-key-format.js';
 export * from './resources/api-key.js';
 export * from './resources/capabilities.js';

@@ -21,6 +21,7 @@ import errorsPlugin, { frameworkErrorHandler } from './plugins/errors.js';
 import notFoundPlugin from './plugins/not-found.js';
 import pageLimitPlugin from './plugins/page-limit.js';
 import rateLimitPlugin from './plugins/rate-limit.js';
+import revocationListenerPlugin from './plugins/revocation-listener.js';
 import entryRoutes from './routes/entries/index.js';
 import meRoutes from './routes/me/index.js';
 import raffleRoutes from './routes/raffles/index.js';
@@ -84,6 +85,7 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   await app.register(metricsPlugin, { service: 'data-plane' });
   await app.register(healthPlugin);
   await app.register(authPlugin);
+  await app.register(revocationListenerPlugin);
   await app.register(rateLimitPlugin);
   await app.register(pageLimitPlugin);
 

@@ -6,6 +6,11 @@ export type NatsHandle = {
   /** The live connection, or null while NATS is unreachable. */
   connection: () => NatsConnection | null;
   isConnected: () => boolean;
+  /**
+   * Runs `setup` with the connection once it exists (at once if it already does). Core
+   * subscriptions made there survive the client's reconnects.
+   */
+  whenConnected: (setup: (connection: NatsConnection) => void) => void;
 };
 
 const RETRY_DELAY_MS = 2000;
@@ -20,6 +25,7 @@ async function natsPlugin(app: FastifyInstance, options: { url: string; name: st
   let retryTimer: NodeJS.Timeout | undefined;
   let warned = false;
   let up = false;
+  const pendingSetups: ((connection: NatsConnection) => void)[] = [];
 
   const attempt = async () => {
     try {
@@ -32,6 +38,7 @@ async function natsPlugin(app: FastifyInstance, options: { url: string; name: st
       });
       if (stopped) return void (await nc.close());
       connection = nc;
+      for (const setup of pendingSetups.splice(0)) setup(nc);
       up = true;
       void (async () => {
         for await (const status of nc.status()) {
@@ -56,6 +63,10 @@ async function natsPlugin(app: FastifyInstance, options: { url: string; name: st
   app.decorate('nats', {
     connection: () => connection,
     isConnected: () => up && connection !== null && !connection.isClosed(),
+    whenConnected: (setup) => {
+      if (connection) setup(connection);
+      else pendingSetups.push(setup);
+    },
   } satisfies NatsHandle);
 
   app.addHook('onClose', async () => {

@@ -1,7 +1,6 @@
+import { API_KEY_REVOKED_SUBJECT, type ApiKeyRevokedMessage } from '@raffle/contracts';
 import type { FastifyInstance } from 'fastify';
 
-/** The subject data-plane instances can listen on to drop a revoked key from their caches early. */
-export const API_KEY_REVOKED_SUBJECT = 'raffle.api-keys.revoked';
 
 /**
  * Best effort: the data plane's 1 s verification cache bounds revocation delay without it, so
@@ -9,7 +8,7 @@ export const API_KEY_REVOKED_SUBJECT = 'raffle.api-keys.revoked';
  */
 export function broadcastRevocation(app: FastifyInstance, keyId: string): void {
   try {
-    app.nats.connection()?.publish(API_KEY_REVOKED_SUBJECT, JSON.stringify({ keyId }));
+    app.nats.connection()?.publish(API_KEY_REVOKED_SUBJECT, JSON.stringify({ keyId } satisfies ApiKeyRevokedMessage));
   } catch (error) {
     app.log.warn({ reason: (error as Error).message, keyId }, 'revocation broadcast failed');
   }

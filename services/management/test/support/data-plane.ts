@@ -35,7 +35,12 @@ const dataPlaneConfig = (url: string) => ({
   TRUST_PROXY: false,
 });
 
-export async function buildDataPlaneApp(database: Database, url: string, logStream: DestinationStream): Promise<FastifyInstance> {
+export async function buildDataPlaneApp(
+  database: Database,
+  url: string,
+  logStream: DestinationStream,
+  overrides: Record<string, unknown> = {},
+): Promise<FastifyInstance> {
   const { buildApp } = (await import(DATA_PLANE)) as DataPlaneModule;
-  return buildApp(dataPlaneConfig(url), { database, logStream });
+  return buildApp({ ...dataPlaneConfig(url), ...overrides }, { database, logStream });
 }

@@ -81,7 +81,8 @@ const personalApiKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
         keyId: request.params.keyId,
         expireOldInSeconds: request.body.expireOldInSeconds ?? 0,
       });
-      if ((request.body.expireOldInSeconds ?? 0) === 0) broadcastRevocation(app, request.params.keyId);
+      // The old key's expiry changed either way: instances must re-read it.
+      broadcastRevocation(app, request.params.keyId);
       return reply.status(201).send(created);
     },
   );
