@@ -91,11 +91,35 @@ async function loadDemo(databaseUrl: string): Promise<DemoKeys> {
   }
 }
 
-/** A 12-hour dashboard JWT for alice, signed as the management service will verify it. */
-function printDevToken(userId: string, managementUrl: string): void {
-  const token = signDevToken(SERVICES.find((s) => s.name === 'management')!.env!.JWT_SECRET!, { sub: userId, ttlSeconds: 12 * 3600 });
-  console.log(`Dashboard JWT for alice (12 h; mint more with \`pnpm --filter @raffle/management token --user <id>\`):\n\n${token}\n`);
-  console.log(`Try:\n\ncurl -s ${managementUrl}/api/developer/personal/api-keys -H 'Authorization: Bearer ${token}'\n`);
+const DEV_TOKEN_TTL_SECONDS = 12 * 3600;
+
+/**
+ * A 12-hour dashboard JWT for each demo user, signed as the management service will verify it
+ * (its JWT_SECRET, and JWT_ISSUER / JWT_AUDIENCE when set). With JWT_JWKS_URL set the service
+ * verifies only the identity provider's tokens, so there is nothing we could sign.
+ */
+function printDevTokens(users: DemoKeys['users'], managementUrl: string): void {
+  if (env.JWT_JWKS_URL) {
+    say('JWT_JWKS_URL is set: management verifies tokens against that JWKS, so no dashboard JWTs are printed');
+    return;
+  }
+  const secret = SERVICES.find((s) => s.name === 'management')!.env!.JWT_SECRET!;
+  const tokens = Object.entries(users).map(([name, user]) => ({
+    name,
+    token: signDevToken(secret, {
+      sub: user.id,
+      ttlSeconds: DEV_TOKEN_TTL_SECONDS,
+      iss: env.JWT_ISSUER || undefined,
+      aud: env.JWT_AUDIENCE || undefined,
+    }),
+  }));
+  const width = Math.max(...tokens.map((t) => t.name.length));
+  console.log(
+    `Dashboard JWTs (12 h; mint more with \`pnpm --filter @raffle/management token --user <id>\`):\n\n` +
+      `${tokens.map((t) => `${t.name.padEnd(width)}  ${t.token}`).join('\n')}\n`,
+  );
+  const alice = tokens.find((t) => t.name === 'alice') ?? tokens[0]!;
+  console.log(`Try (as ${alice.name}):\n\ncurl -s ${managementUrl}/api/developer/personal/api-keys -H 'Authorization: Bearer ${alice.token}'\n`);
 }
 
 async function start(): Promise<void> {
@@ -107,7 +131,7 @@ async function start(): Promise<void> {
   const urls = Object.fromEntries(SERVICES.map((s) => [s.name, `http://${host}:${servicePort(s, env)}`]));
   await writeDemoKeysFile(path.join(repoRoot, '.demo-keys.json'), demo, urls);
   printDemoKeys(demo, urls['data-plane']!);
-  printDevToken(demo.users.alice.id, urls.management!);
+  printDevTokens(demo.users, urls.management!);
 
   const serviceEnv = {
     DATABASE_URL: databaseUrl,

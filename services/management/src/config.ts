@@ -13,8 +13,12 @@ export const ConfigSchema = Type.Object({
   DATABASE_URL: Type.String({ minLength: 1 }),
   DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, default: 10 }),
   NATS_URL: Type.String({ default: 'nats://127.0.0.1:4222' }),
-  /** HS256 secret of the dashboard's session JWTs. */
+  /** HS256 secret of the dashboard's session JWTs; unused when JWT_JWKS_URL is set. */
   JWT_SECRET: Type.String({ minLength: 32, default: DEV_JWT_SECRET }),
+  /** When set, tokens are RS256/ES256, verified with the key named by their `kid` in this JWKS. */
+  JWT_JWKS_URL: Type.Optional(Type.String({ minLength: 1 })),
+  /** How long a fetched JWKS is used before it is fetched again. */
+  JWT_JWKS_CACHE_TTL_SECONDS: Type.Integer({ minimum: 1, maximum: 86_400, default: 300 }),
   /** When set, a token's `iss` must equal it. */
   JWT_ISSUER: Type.Optional(Type.String({ minLength: 1 })),
   /** When set, a token's `aud` must include it. */
@@ -37,8 +41,24 @@ export { ConfigError };
 /** Reads the environment once; every problem is reported together, by variable name. */
 export function loadConfig(env: Record<string, string | undefined>): Config {
   const config = readConfig(ConfigSchema, env);
-  if (config.NODE_ENV === 'production' && config.JWT_SECRET === DEV_JWT_SECRET) {
-    throw new ConfigError('invalid configuration:\n  JWT_SECRET: must be set in production');
+  if (config.JWT_JWKS_URL !== undefined) {
+    const problem = jwksUrlProblem(config.JWT_JWKS_URL, config.NODE_ENV);
+    if (problem) throw new ConfigError(`invalid configuration:\n  JWT_JWKS_URL: ${problem}`);
+  } else if (config.NODE_ENV === 'production' && config.JWT_SECRET === DEV_JWT_SECRET) {
+    throw new ConfigError('invalid configuration:\n  JWT_SECRET: must be set in production (or set JWT_JWKS_URL)');
   }
   return config;
+}
+
+/** The JWKS decides who may sign in, so production fetches it over https only. */
+function jwksUrlProblem(value: string, nodeEnv: Config['NODE_ENV']): string | null {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return 'must be an http(s) URL';
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'must be an http(s) URL';
+  if (nodeEnv === 'production' && url.protocol !== 'https:') return 'must be an https URL in production';
+  return null;
 }

@@ -22,4 +22,21 @@ describe('config', () => {
       expect((error as Error).message).not.toContain('short-secret');
     }
   });
+  it('reads JWT_JWKS_URL and its cache TTL (300 s by default)', () => {
+    const config = loadConfig({ DATABASE_URL: 'postgres://x', JWT_JWKS_URL: 'http://127.0.0.1:9000/jwks.json' });
+    expect(config.JWT_JWKS_URL).toBe('http://127.0.0.1:9000/jwks.json');
+    expect(config.JWT_JWKS_CACHE_TTL_SECONDS).toBe(300);
+    expect(loadConfig({ DATABASE_URL: 'postgres://x' }).JWT_JWKS_URL).toBeUndefined();
+  });
+  it('with JWT_JWKS_URL, production needs no JWT_SECRET but an https JWKS', () => {
+    const production = { NODE_ENV: 'production', DATABASE_URL: 'postgres://x' };
+    expect(loadConfig({ ...production, JWT_JWKS_URL: 'https://login.example/jwks.json' }).JWT_JWKS_URL).toBe('https://login.example/jwks.json');
+    expect(() => loadConfig({ ...production, JWT_JWKS_URL: 'http://login.example/jwks.json' })).toThrow(/JWT_JWKS_URL/);
+  });
+  it('refuses a JWT_JWKS_URL that is not an http(s) URL', () => {
+    for (const value of ['not a url', 'file:///etc/jwks.json', 'ftp://example.com/jwks']) {
+      expect(() => loadConfig({ DATABASE_URL: 'postgres://x', JWT_JWKS_URL: value })).toThrow(/JWT_JWKS_URL/);
+    }
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://x', JWT_JWKS_CACHE_TTL_SECONDS: '0' })).toThrow(/JWT_JWKS_CACHE_TTL_SECONDS/);
+  });
 });

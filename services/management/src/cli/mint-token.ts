@@ -29,4 +29,9 @@ try {
   process.exit(2);
 }
 
+if (config.JWT_JWKS_URL) {
+  console.error('JWT_JWKS_URL is set: management verifies only tokens signed by a key in that JWKS, so an HS256 token from here would be refused');
+  process.exit(2);
+}
+
 console.log(signDevToken(config.JWT_SECRET, { sub: values.user, ttlSeconds: ttl, iss: config.JWT_ISSUER, aud: config.JWT_AUDIENCE }));

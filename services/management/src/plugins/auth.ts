@@ -1,9 +1,10 @@
-import fastifyJwt from '@fastify/jwt';
+import fastifyJwt, { type TokenOrHeader } from '@fastify/jwt';
 import { API_KEY_PATTERN } from '@raffle/contracts';
 import { userExists } from '@raffle/db';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { unauthorized } from '../errors.js';
+import { JWKS_ALGORITHMS, JwksKeyError, JwksKeyStore, isJwksAlgorithm } from './jwks.js';
 
 export const MANAGEMENT_PREFIX = '/api/developer';
 
@@ -22,25 +23,52 @@ function bearerToken(request: FastifyRequest): string | null {
 }
 
 /**
- * Dashboard-JWT authentication for every /api/developer route, never API keys. Only HS256 is
- * accepted (so `alg: none` and RS/HS confusion are refused by the verifier itself); `exp` and
- * `sub` are required; `iss`/`aud` are enforced when configured; `sub` must name an existing user.
- * Every failure is one 401 whose message does not say which check failed.
+ * Dashboard-JWT authentication for every /api/developer route, never API keys. Either HS256 with
+ * `JWT_SECRET`, or, when `JWT_JWKS_URL` is set, RS256/ES256 with the JWKS key named by the
+ * token's `kid` (and `JWT_SECRET` unused). Each mode accepts only its own algorithms, so `alg:
+ * none` and RS/HS confusion are refused by the verifier itself; `exp` and `sub` are required;
+ * `iss`/`aud` are enforced when configured; `sub` must name an existing user. Every failure
+ * (an unknown kid and an unreachable JWKS included) is one 401 whose message does not say which
+ * check failed.
  */
 async function authPlugin(app: FastifyInstance) {
   const config = app.config;
-  await app.register(fastifyJwt, {
-    secret: config.JWT_SECRET,
-    sign: { algorithm: 'HS256' },
-    verify: {
-      algorithms: ['HS256'],
-      // fast-jwt checks iss/aud only when present, so configured ones are also required.
-      requiredClaims: ['exp', 'sub', ...(config.JWT_ISSUER ? ['iss'] : []), ...(config.JWT_AUDIENCE ? ['aud'] : [])],
-      clockTolerance: config.JWT_CLOCK_TOLERANCE_SECONDS * 1000,
-      ...(config.JWT_ISSUER ? { allowedIss: config.JWT_ISSUER } : {}),
-      ...(config.JWT_AUDIENCE ? { allowedAud: config.JWT_AUDIENCE } : {}),
-    },
-  });
+  const verify = {
+    // The bearer token the hook below has already parsed, not @fastify/jwt's stricter header split.
+    extractToken: (request: FastifyRequest) => bearerToken(request) ?? undefined,
+    // fast-jwt checks iss/aud only when present, so configured ones are also required.
+    requiredClaims: ['exp', 'sub', ...(config.JWT_ISSUER ? ['iss'] : []), ...(config.JWT_AUDIENCE ? ['aud'] : [])],
+    clockTolerance: config.JWT_CLOCK_TOLERANCE_SECONDS * 1000,
+    ...(config.JWT_ISSUER ? { allowedIss: config.JWT_ISSUER } : {}),
+    ...(config.JWT_AUDIENCE ? { allowedAud: config.JWT_AUDIENCE } : {}),
+  };
+  if (config.JWT_JWKS_URL) {
+    const jwks = new JwksKeyStore({
+      url: config.JWT_JWKS_URL,
+      cacheTtlMs: config.JWT_JWKS_CACHE_TTL_SECONDS * 1000,
+      log: app.log.child({ component: 'jwks' }),
+    });
+    await app.register(fastifyJwt, {
+      // Verify-only: the key is looked up per token by its (required) kid; the header is only
+      // trusted to pick a key, and the verifier re-checks the algorithm against the allow-list.
+      secret: {
+        public: async (_request: FastifyRequest, decoded: TokenOrHeader): Promise<string> => {
+          const header = 'header' in decoded ? decoded.header : decoded;
+          if (!isJwksAlgorithm(header.alg)) throw new JwksKeyError('algorithm not allowed');
+          if (typeof header.kid !== 'string') throw new JwksKeyError('kid missing');
+          return jwks.publicKeyPem(header.kid, header.alg);
+        },
+      },
+      decode: { complete: true },
+      verify: { ...verify, algorithms: [...JWKS_ALGORITHMS] },
+    });
+  } else {
+    await app.register(fastifyJwt, {
+      secret: config.JWT_SECRET,
+      sign: { algorithm: 'HS256' },
+      verify: { ...verify, algorithms: ['HS256'] },
+    });
+  }
   app.decorateRequest('dashboardUserId', null);
 
   const routes: ManagedRoute[] = [];
@@ -66,7 +94,7 @@ async function authPlugin(app: FastifyInstance) {
     if (API_KEY_PATTERN.test(token)) throw unauthorized('API keys are not accepted here; send a dashboard session JWT');
     let claims: DashboardClaims;
     try {
-      claims = app.jwt.verify<DashboardClaims>(token);
+      claims = await request.jwtVerify<DashboardClaims>();
     } catch {
       throw unauthorized('the session token is invalid or expired');
     }
