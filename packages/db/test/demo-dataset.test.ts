@@ -15,7 +15,7 @@ import {
   WIN_STATUSES,
 } from '@raffle/contracts';
 import { createDatabase, hashApiKey, isIdOf, loadDemoDataset, runMigrations, type Database, type DemoKeys } from '../src/index.js';
-import { drawCommitment, entriesDigest, rankEntries } from '../src/seed/weighted-draw.js';
+import { drawCommitment, entriesDigest, rankEntries } from '@raffle/sdk';
 
 const ADMIN_URL = process.env.TEST_ADMIN_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const TABLES = [

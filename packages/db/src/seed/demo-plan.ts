@@ -8,7 +8,7 @@ import { entrants, namedPeople } from './demo-people.js';
 import { demoRaffleCatalogue, type DemoRaffleSpec } from './demo-raffle-catalogue.js';
 import { planWins, type PlannedWin } from './demo-wins.js';
 import { raffleTimeline } from './raffle-timeline.js';
-import { drawCommitment } from './weighted-draw.js';
+import { drawCommitment } from '@raffle/sdk';
 
 export type PlannedRaffle = {
   spec: DemoRaffleSpec;

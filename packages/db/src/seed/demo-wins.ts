@@ -5,7 +5,7 @@ import { demoBytes, demoHex, demoId } from './demo-derive.js';
 import type { PlannedEntry } from './demo-entries.js';
 import type { DemoRaffleSpec } from './demo-raffle-catalogue.js';
 import type { RaffleTimeline } from './raffle-timeline.js';
-import { entriesDigest, rankEntries, type DrawEntry } from './weighted-draw.js';
+import { entriesDigest, rankEntries, type DrawEntry } from '@raffle/sdk';
 
 export type PlannedWin = NewWin & { id: string };
 
