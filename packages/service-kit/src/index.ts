@@ -4,6 +4,7 @@ export { default as databasePlugin, type DatabasePluginOptions } from './plugins
 export { default as healthPlugin } from './plugins/health.js';
 export { default as metricsPlugin } from './plugins/metrics.js';
 export { default as natsPlugin, type NatsHandle } from './plugins/nats.js';
+export { default as notFoundPlugin, type UnmatchedBody } from './plugins/not-found.js';
 export { default as openApiPlugin, type OpenApiInfo } from './plugins/openapi.js';
 export { default as requestIdPlugin, requestIdOf } from './plugins/request-id.js';
 export { loggerOptions, REDACTED_PATHS, type LoggerOptions } from './logger.js';

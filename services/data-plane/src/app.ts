@@ -9,6 +9,7 @@ import {
   loggerOptions,
   metricsPlugin,
   natsPlugin,
+  notFoundPlugin,
   openApiPlugin,
   requestIdOf,
   requestIdPlugin,
@@ -17,8 +18,8 @@ import type { Config } from './config.js';
 import { createCursorCodec } from './domain/cursor.js';
 import authPlugin from './plugins/auth.js';
 import { clientErrorHandler } from './plugins/client-error.js';
+import { errorBody } from './plugins/error-body.js';
 import errorsPlugin, { frameworkErrorHandler } from './plugins/errors.js';
-import notFoundPlugin from './plugins/not-found.js';
 import pageLimitPlugin from './plugins/page-limit.js';
 import rateLimitPlugin from './plugins/rate-limit.js';
 import revocationListenerPlugin from './plugins/revocation-listener.js';
@@ -63,7 +64,9 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   );
   app.decorate('cursors', createCursorCodec(config.CURSOR_SECRET));
   await app.register(errorsPlugin);
-  await app.register(notFoundPlugin);
+  await app.register(notFoundPlugin, {
+    body: (request, status, message) => errorBody(request, status, status === 405 ? 'METHOD_NOT_ALLOWED' : 'ROUTE_NOT_FOUND', message),
+  });
   await app.register(requestIdPlugin);
   await app.register(databasePlugin, {
     url: config.DATABASE_URL,

@@ -14,8 +14,6 @@ declare module 'fastify' {
     apiKeys: ApiKeyVerifier;
     cursors: CursorCodec;
     routeAccessTable: readonly AccessTableRow[];
-    /** The 404/405 answer for a request no route matched. */
-    answerUnmatched: (request: FastifyRequest, reply: FastifyReply) => FastifyReply;
   }
   interface FastifyRequest {
     /** Set once the presented key verified. */

@@ -9,6 +9,7 @@ import {
   loggerOptions,
   metricsPlugin,
   natsPlugin,
+  notFoundPlugin,
   openApiPlugin,
   requestIdOf,
   requestIdPlugin,
@@ -16,8 +17,8 @@ import {
 import type { Config } from './config.js';
 import authPlugin from './plugins/auth.js';
 import { clientErrorHandler } from './plugins/client-error.js';
+import { errorBody } from './plugins/error-body.js';
 import errorsPlugin, { frameworkErrorHandler } from './plugins/errors.js';
-import notFoundPlugin from './plugins/not-found.js';
 import capabilityRoutes from './routes/capabilities/index.js';
 import personalApiKeyRoutes from './routes/personal-api-keys/index.js';
 import workspaceApiKeyRoutes from './routes/workspace-api-keys/index.js';
@@ -56,7 +57,7 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
     ),
   );
   await app.register(errorsPlugin);
-  await app.register(notFoundPlugin);
+  await app.register(notFoundPlugin, { body: (request, status, message) => errorBody(request, status, message) });
   await app.register(requestIdPlugin);
   await app.register(databasePlugin, {
     url: config.DATABASE_URL,

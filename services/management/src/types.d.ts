@@ -8,8 +8,6 @@ declare module 'fastify' {
     config: Config;
     /** Every /api/developer route; all of them require a dashboard JWT. */
     managedRoutes: readonly ManagedRoute[];
-    /** The 404/405 answer for a request no route matched. */
-    answerUnmatched: (request: FastifyRequest, reply: FastifyReply) => FastifyReply;
   }
   interface FastifyRequest {
     /** The verified JWT's `sub`, set before any /api/developer handler runs. */

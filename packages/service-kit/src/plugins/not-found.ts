@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { errorBody } from './error-body.js';
 
 type KnownPath = { pattern: RegExp; methods: Set<string> };
+
+export type UnmatchedBody = (request: FastifyRequest, status: 404 | 405, message: string) => unknown;
 
 function patternOf(url: string): RegExp {
   const escaped = url
@@ -13,10 +14,10 @@ function patternOf(url: string): RegExp {
 }
 
 /**
- * Unknown paths answer 404 ROUTE_NOT_FOUND; a known path asked with another method answers
- * 405 METHOD_NOT_ALLOWED with the `Allow` header, both in the spec's error body.
+ * Unknown paths answer 404; a known path asked with another method answers 405 with the
+ * `Allow` header. The body is the service's own error body, built by `body`.
  */
-async function notFoundPlugin(app: FastifyInstance) {
+async function notFoundPlugin(app: FastifyInstance, options: { body: UnmatchedBody }) {
   const known = new Map<string, KnownPath>();
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
@@ -32,12 +33,11 @@ async function notFoundPlugin(app: FastifyInstance) {
     for (const { pattern, methods } of known.values()) if (pattern.test(path)) for (const m of methods) allowed.add(m);
     // A matching route for this very method means the route ran and found nothing (static files).
     if (allowed.size > 0 && !allowed.has(request.method)) {
-      reply.header('allow', [...allowed].sort().join(', '));
-      return reply
-        .status(405)
-        .send(errorBody(request, 405, 'METHOD_NOT_ALLOWED', `${request.method} is not allowed here; use ${[...allowed].sort().join(', ')}`));
+      const allow = [...allowed].sort().join(', ');
+      reply.header('allow', allow);
+      return reply.status(405).send(options.body(request, 405, `${request.method} is not allowed here; use ${allow}`));
     }
-    return reply.status(404).send(errorBody(request, 404, 'ROUTE_NOT_FOUND', `no route ${request.method} ${path}`));
+    return reply.status(404).send(options.body(request, 404, `no route ${request.method} ${path}`));
   };
   app.decorate('answerUnmatched', answerUnmatched);
   app.setNotFoundHandler(answerUnmatched);
