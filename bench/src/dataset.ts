@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { schema } from '@raffle/db';
 import {
+  buildRaffleRow,
   buildEntryRow,
   newId,
   renderEntryColumns,
@@ -114,7 +115,7 @@ export function planRaffles(spec: DatasetSpec, workspaces: WorkspaceWithProjects
             : PUBLISHED_RAFFLE_STATUSES[cycle % PUBLISHED_RAFFLE_STATUSES.length]!;
     const visibility = i === 0 ? 'public' : i % 20 === 5 ? 'unlisted' : i % 20 === 6 ? 'private' : 'public';
     const project = i % 3 === 0 || projects.length === 0 ? null : projects[i % projects.length]!;
-    const row: RaffleRow = {
+    const row = buildRaffleRow({
       id: newId('raffle', createdAt.getTime()),
       workspaceId: workspace.id,
       slug: i === 0 ? 'bench-big-raffle' : `bench-raffle-${i}`,
@@ -133,21 +134,9 @@ export function planRaffles(spec: DatasetSpec, workspaces: WorkspaceWithProjects
           : [],
       settings: { autoDraw: i % 2 === 0, autoFinalize: false, excludeFlaggedDuplicates: i % 3 === 0 },
       canonicalProjectId: project?.id ?? null,
-      startsAt: null,
-      endsAt: null,
-      publishedAt: null,
-      openedAt: null,
-      closedAt: null,
-      drawnAt: null,
-      finalizedAt: null,
-      cancelledAt: null,
-      drawSeed: null,
-      drawCommitment: null,
-      entriesDigest: null,
       createdAt,
-      updatedAt: createdAt,
       ...lifecycle(status, publishedAt),
-    };
+    });
     rows.push({ ...row, ...renderRaffleColumns(row, { workspace, canonicalProject: project }) });
   }
   return rows;

@@ -25,9 +25,10 @@ export async function loadRaffleContext(tx: DbOrTx, row: Pick<RaffleRow, 'worksp
   return { workspace, canonicalProject };
 }
 
-export async function insertRaffle(tx: DbOrTx, input: NewRaffle) {
+/** The full row for a new raffle: unset fields get their defaults. */
+export function buildRaffleRow(input: NewRaffle): RaffleRow {
   const now = input.createdAt ?? new Date();
-  const row: RaffleRow = {
+  return {
     id: input.id ?? newId('raffle', now.getTime()),
     description: null,
     status: 'draft',
@@ -51,6 +52,10 @@ export async function insertRaffle(tx: DbOrTx, input: NewRaffle) {
     ...input,
     createdAt: now,
   };
+}
+
+export async function insertRaffle(tx: DbOrTx, input: NewRaffle) {
+  const row = buildRaffleRow(input);
   const context = await loadRaffleContext(tx, row);
   const [raffle] = await tx
     .insert(raffles)
