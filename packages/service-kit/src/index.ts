@@ -10,3 +10,4 @@ export { default as requestIdPlugin, requestIdOf } from './plugins/request-id.js
 export { loggerOptions, REDACTED_PATHS, type LoggerOptions } from './logger.js';
 export { ConfigError, readConfig } from './config.js';
 export { serve } from './serve.js';
+export { createClientErrorHandler, type ClientErrorBody, type ParserFailure } from './client-error.js';
