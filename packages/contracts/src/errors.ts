@@ -30,7 +30,24 @@ export const ERROR_CODES = {
   METHOD_NOT_ALLOWED: 405,
   NOT_ACCEPTABLE: 406,
   REQUEST_TIMEOUT: 408,
+  WORKSPACE_NOT_FOUND: 404,
+  MEMBER_NOT_FOUND: 404,
+  WIN_NOT_FOUND: 404,
   ALREADY_ENTERED: 409,
+  SLUG_TAKEN: 409,
+  LAST_OWNER: 409,
+  RAFFLE_CANNOT_UPDATE: 409,
+  RAFFLE_CANNOT_PUBLISH: 409,
+  RAFFLE_CANNOT_OPEN: 409,
+  RAFFLE_CANNOT_CLOSE: 409,
+  RAFFLE_CANNOT_DRAW: 409,
+  RAFFLE_CANNOT_FINALIZE: 409,
+  RAFFLE_CANNOT_CANCEL: 409,
+  ENTRY_CANNOT_DISQUALIFY: 409,
+  WIN_CANNOT_DISQUALIFY: 409,
+  WIN_CANNOT_REROLL: 409,
+  WIN_CANNOT_UPDATE_DELIVERY: 409,
+  NO_ELIGIBLE_ENTRIES: 409,
   RAFFLE_NOT_OPEN: 409,
   RAFFLE_FULL: 409,
   ENTRY_NOT_WITHDRAWABLE: 409,
@@ -44,6 +61,8 @@ export const ERROR_CODES = {
   HEADERS_TOO_LARGE: 431,
   INTERNAL_ERROR: 500,
   SERVICE_UNAVAILABLE: 503,
+  USER_NOT_FOUND: 404,
+  ALREADY_MEMBER: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
@@ -89,5 +108,7 @@ export const ManagementErrorBodySchema = Type.Object(errorBodyFields, {
   additionalProperties: false,
 });
 export type ManagementErrorBody = Static<typeof ManagementErrorBodySchema>;
+
+export type RequirementFailure = Static<typeof RequirementFailureSchema>;
 
 export { RequirementFailureSchema };

@@ -14,7 +14,29 @@ import {
   WorkspaceRaffleSchema,
   WorkspaceSummarySchema,
 } from './resources/raffle.js';
+import {
+  CreateRaffleBodySchema,
+  DashboardRaffleSchema,
+  DrawRaffleBodySchema,
+  RaffleRequirementSchema,
+  RaffleSettingsSchema,
+  ReasonBodySchema,
+  RerollWinBodySchema,
+  SetDeliveryBodySchema,
+  UpdateRaffleBodySchema,
+} from './resources/dashboard-raffle.js';
 import { IdentitySnapshotSchema, WinnerSchema, WinRaffleSchema, WinSchema } from './resources/win.js';
+import { CreateProjectBodySchema, DashboardProjectPageSchema, UpdateProjectBodySchema } from './resources/dashboard-project.js';
+import {
+  AddWorkspaceMemberBodySchema,
+  CreateWorkspaceBodySchema,
+  DashboardWorkspacePageSchema,
+  DashboardWorkspaceSchema,
+  UpdateWorkspaceBodySchema,
+  UpdateWorkspaceMemberBodySchema,
+  WorkspaceMemberPageSchema,
+  WorkspaceMemberSchema,
+} from './resources/dashboard-workspace.js';
 
 export * from './domain-values.js';
 export * from './errors.js';
@@ -31,6 +53,10 @@ export * from './resources/profile.js';
 export * from './resources/project.js';
 export * from './resources/raffle.js';
 export * from './resources/win.js';
+export * from './resources/dashboard-raffle.js';
+export * from './resources/dashboard-fields.js';
+export * from './resources/dashboard-project.js';
+export * from './resources/dashboard-workspace.js';
 
 /**
  * Every schema with an `$id`, in dependency order. Services register these once
@@ -64,4 +90,24 @@ export const SHARED_SCHEMAS = [
   CreateApiKeyBodySchema,
   CapabilitiesSchema,
   EventEnvelopeSchema,
+  RaffleRequirementSchema,
+  RaffleSettingsSchema,
+  CreateRaffleBodySchema,
+  UpdateRaffleBodySchema,
+  DashboardRaffleSchema,
+  DrawRaffleBodySchema,
+  ReasonBodySchema,
+  RerollWinBodySchema,
+  SetDeliveryBodySchema,
+  DashboardWorkspaceSchema,
+  DashboardWorkspacePageSchema,
+  CreateWorkspaceBodySchema,
+  UpdateWorkspaceBodySchema,
+  WorkspaceMemberSchema,
+  WorkspaceMemberPageSchema,
+  AddWorkspaceMemberBodySchema,
+  UpdateWorkspaceMemberBodySchema,
+  DashboardProjectPageSchema,
+  CreateProjectBodySchema,
+  UpdateProjectBodySchema,
 ] as const;

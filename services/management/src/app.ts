@@ -22,6 +22,8 @@ import errorsPlugin, { frameworkErrorHandler } from './plugins/errors.js';
 import capabilityRoutes from './routes/capabilities/index.js';
 import personalApiKeyRoutes from './routes/personal-api-keys/index.js';
 import workspaceApiKeyRoutes from './routes/workspace-api-keys/index.js';
+import dashboardWorkspaceRoutes from './routes/dashboard-workspaces/index.js';
+import dashboardProjectRoutes from './routes/dashboard-projects/index.js';
 
 export type AppDependencies = {
   /** A database pool to use instead of opening one from config (tests share one per file). */
@@ -82,6 +84,8 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   await app.register(capabilityRoutes);
   await app.register(personalApiKeyRoutes);
   await app.register(workspaceApiKeyRoutes);
+  await app.register(dashboardWorkspaceRoutes);
+  await app.register(dashboardProjectRoutes);
 
   await app.ready();
   return app;

@@ -8,3 +8,5 @@ export * from './users.js';
 export * from './webhooks.js';
 export * from './wins.js';
 export * from './workspaces.js';
+export * from './community-roles.js';
+export * from './draws.js';

@@ -1,3 +1,4 @@
+import { eq } from 'drizzle-orm';
 import type { DuplicateFlags, RequirementResult } from '@raffle/contracts';
 import type { DbOrTx } from '../client.js';
 import { newId } from '../ids.js';
@@ -60,4 +61,48 @@ export async function insertEntry(tx: DbOrTx, input: NewEntry) {
     );
   }
   return entry!;
+}
+
+/** The requirement verdicts the entrant sees, in the raffle's order of its requirements. */
+async function loadEntryRequirementResults(tx: DbOrTx, entryId: string, order: readonly { id: string }[]): Promise<RequirementResult[]> {
+  const rows = await tx
+    .select({
+      requirementId: entryRequirementEvaluations.requirementId,
+      type: entryRequirementEvaluations.type,
+      label: entryRequirementEvaluations.label,
+      passed: entryRequirementEvaluations.passed,
+    })
+    .from(entryRequirementEvaluations)
+    .where(eq(entryRequirementEvaluations.entryId, entryId));
+  const rank = new Map(order.map((r, i) => [r.id, i]));
+  rows.sort((a, b) => (rank.get(a.requirementId) ?? 1e9) - (rank.get(b.requirementId) ?? 1e9));
+  return rows.map(({ type, label, passed }) => ({ type: type as RequirementResult['type'], label, passed }));
+}
+
+/** Replaces an entry's verdicts (a re-check at draw), keeping the evidence private. */
+export async function replaceEntryEvaluations(tx: DbOrTx, entryId: string, evaluations: RequirementEvaluation[], at: Date) {
+  await tx.delete(entryRequirementEvaluations).where(eq(entryRequirementEvaluations.entryId, entryId));
+  if (evaluations.length === 0) return;
+  await tx.insert(entryRequirementEvaluations).values(
+    evaluations.map((e) => ({ entryId, requirementId: e.requirementId, type: e.type, label: e.label, passed: e.passed, evidence: e.evidence ?? {}, evaluatedAt: at })),
+  );
+}
+
+/** Applies `changes` to an entry and re-renders both stored views of it. */
+export async function updateEntry(
+  tx: DbOrTx,
+  entryId: string,
+  raffle: { slug: string; requirements: readonly { id: string }[] },
+  changes: Partial<Pick<EntryRow, 'status' | 'statusReason' | 'duplicateFlags' | 'entryWeight'>> & { updatedAt: Date },
+) {
+  const [current] = await tx.select().from(entries).where(eq(entries.id, entryId)).for('update');
+  if (!current) return null;
+  const next: EntryRow = { ...current, ...changes };
+  const requirements = await loadEntryRequirementResults(tx, entryId, raffle.requirements);
+  const [updated] = await tx
+    .update(entries)
+    .set({ ...changes, ...renderEntryColumns(next, raffle.slug, requirements) })
+    .where(eq(entries.id, entryId))
+    .returning();
+  return updated!;
 }

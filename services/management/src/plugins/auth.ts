@@ -7,6 +7,10 @@ import { unauthorized } from '../errors.js';
 import { JWKS_ALGORITHMS, JwksKeyError, JwksKeyStore, isJwksAlgorithm } from './jwks.js';
 
 export const MANAGEMENT_PREFIX = '/api/developer';
+/** The dashboard's own routes take the same session JWT. */
+export const DASHBOARD_PREFIX = '/api/dashboard';
+
+const requiresSession = (url: string) => url.startsWith(MANAGEMENT_PREFIX) || url.startsWith(DASHBOARD_PREFIX);
 
 export const SECURITY_REQUIREMENT: Array<Record<string, string[]>> = [{ dashboardJwt: [] }];
 
@@ -75,7 +79,7 @@ async function authPlugin(app: FastifyInstance) {
   app.decorate('managedRoutes', routes);
 
   app.addHook('onRoute', (route) => {
-    if (!route.url.startsWith(MANAGEMENT_PREFIX)) return;
+    if (!requiresSession(route.url)) return;
     for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push({ method, url: route.url });
     route.schema = {
       ...route.schema,
@@ -88,7 +92,7 @@ async function authPlugin(app: FastifyInstance) {
 
   app.addHook('onRequest', async (request) => {
     const url = request.routeOptions.url;
-    if (!url || !url.startsWith(MANAGEMENT_PREFIX)) return;
+    if (!url || !requiresSession(url)) return;
     const token = bearerToken(request);
     if (!token) throw unauthorized('send a dashboard session JWT as "Authorization: Bearer <token>"');
     if (API_KEY_PATTERN.test(token)) throw unauthorized('API keys are not accepted here; send a dashboard session JWT');

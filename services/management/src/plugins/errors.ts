@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { isDomainError } from '@raffle/domain';
 import { ManagementError } from '../errors.js';
 import { errorBody } from './error-body.js';
 
@@ -44,6 +45,14 @@ async function errorsPlugin(app: FastifyInstance) {
     if (error instanceof ManagementError) {
       if (error.statusCode === 401) reply.header('www-authenticate', 'Bearer');
       return reply.status(error.statusCode).send(errorBody(request, error.statusCode, error.message));
+    }
+    if (isDomainError(error)) {
+      // The management body has no `code`: the message leads with it so clients can still branch
+      // on it. Its statuses stop at 409, so a 422 (requirements not met) is answered as a conflict.
+      const status = error.statusCode === 422 ? 409 : error.statusCode;
+      const failed = error.failedRequirements?.map((f) => f.label).join('; ');
+      const message = `${error.code}: ${error.message}${failed ? ` (${failed})` : ''}`;
+      return reply.status(status).send(errorBody(request, status, message));
     }
     if (error.validation) {
       return reply.status(400).send(errorBody(request, 400, validationMessages(error)));

@@ -1,0 +1,111 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { ALLOCATION_TYPES, DELIVERY_STATUSES, RAFFLE_MECHANICS, RAFFLE_VISIBILITIES, REQUIREMENT_TYPES } from '../domain-values.js';
+import { DateTime, Nullable, StringEnum } from '../primitives.js';
+import { WorkspaceRaffleSchema } from './raffle.js';
+
+const Slug = Type.String({ minLength: 3, maxLength: 64, pattern: '^[a-z0-9]+(-[a-z0-9]+)*$', description: 'Globally unique; lowercase words joined by hyphens.' });
+
+export const RaffleRequirementSchema = Type.Object(
+  {
+    id: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' }),
+    type: StringEnum(REQUIREMENT_TYPES),
+    label: Type.String({ minLength: 1, maxLength: 200 }),
+    params: Type.Record(Type.String(), Type.Unknown(), {
+      default: {},
+      description:
+        'Per type: wallet_connected {chain}, account_age_days {min}, holds_role {role}; email_verified and workspace_member take none. Any requirement may set optional: true, and then a multiplier (1–100) applied to the entry weight when it passes.',
+    }),
+  },
+  { $id: 'RaffleRequirement', additionalProperties: false },
+);
+export type RaffleRequirementInput = Static<typeof RaffleRequirementSchema>;
+
+export const RaffleSettingsSchema = Type.Object(
+  {
+    autoDraw: Type.Boolean({ description: 'Draw as soon as the raffle closes (not for application raffles).' }),
+    autoFinalize: Type.Boolean({ description: 'Finalize as soon as the raffle is drawn.' }),
+    excludeFlaggedDuplicates: Type.Boolean({ description: 'Leave entries with duplicate flags out of the draw.' }),
+  },
+  { $id: 'RaffleSettings', additionalProperties: false },
+);
+export type RaffleSettingsValue = Static<typeof RaffleSettingsSchema>;
+
+const editableFields = {
+  title: Type.String({ minLength: 1, maxLength: 200 }),
+  description: Nullable(Type.String({ maxLength: 10_000 })),
+  allocationType: StringEnum(ALLOCATION_TYPES),
+  visibility: StringEnum(RAFFLE_VISIBILITIES),
+  spots: Type.Integer({ minimum: 1, maximum: 100_000 }),
+  chain: Nullable(Type.String({ minLength: 1, maxLength: 32, pattern: '^[a-z0-9-]+$' })),
+  allowAutoEntry: Type.Boolean(),
+  requirements: Type.Array(Type.Ref(RaffleRequirementSchema), { maxItems: 20 }),
+  settings: Type.Partial(Type.Object(RaffleSettingsSchema.properties), { additionalProperties: false }),
+  canonicalProjectId: Nullable(Type.String({ maxLength: 64 })),
+  startsAt: Nullable(DateTime('When the scheduler opens the raffle; null or past opens it at publish.')),
+  endsAt: Nullable(DateTime('When the scheduler closes the raffle; null means it is closed by hand.')),
+};
+
+export const CreateRaffleBodySchema = Type.Object(
+  {
+    slug: Slug,
+    mechanic: StringEnum(RAFFLE_MECHANICS),
+    title: editableFields.title,
+    allocationType: editableFields.allocationType,
+    visibility: editableFields.visibility,
+    spots: editableFields.spots,
+    description: Type.Optional(editableFields.description),
+    chain: Type.Optional(editableFields.chain),
+    allowAutoEntry: Type.Optional(editableFields.allowAutoEntry),
+    requirements: Type.Optional(editableFields.requirements),
+    settings: Type.Optional(editableFields.settings),
+    canonicalProjectId: Type.Optional(editableFields.canonicalProjectId),
+    startsAt: Type.Optional(editableFields.startsAt),
+    endsAt: Type.Optional(editableFields.endsAt),
+  },
+  { $id: 'CreateRaffleBody', additionalProperties: false },
+);
+export type CreateRaffleBody = Static<typeof CreateRaffleBodySchema>;
+
+/** Any subset; which fields may still change depends on the status (see the route's description). */
+export const UpdateRaffleBodySchema = Type.Partial(
+  Type.Object({ slug: Slug, mechanic: StringEnum(RAFFLE_MECHANICS), ...editableFields }),
+  { $id: 'UpdateRaffleBody', additionalProperties: false, minProperties: 1 },
+);
+export type UpdateRaffleBody = Static<typeof UpdateRaffleBodySchema>;
+
+/** A raffle as its team sees it: the workspace raffle plus settings, full requirements and every lifecycle time. */
+export const DashboardRaffleSchema = Type.Object(
+  {
+    ...WorkspaceRaffleSchema.properties,
+    requirements: Type.Array(Type.Ref(RaffleRequirementSchema)),
+    settings: Type.Ref(RaffleSettingsSchema),
+    drawnAt: Nullable(DateTime()),
+    cancelledAt: Nullable(DateTime()),
+    entriesDigest: Nullable(Type.String({ description: 'sha256 of the drawn entries; set at draw.' })),
+  },
+  { $id: 'DashboardRaffle', additionalProperties: false },
+);
+export type DashboardRaffle = Static<typeof DashboardRaffleSchema>;
+
+export const DrawRaffleBodySchema = Type.Object(
+  { entryIds: Type.Optional(Type.Array(Type.String({ maxLength: 64 }), { minItems: 1, maxItems: 100_000, description: 'Application raffles only: the selected entries in position order.' })) },
+  { $id: 'DrawRaffleBody', additionalProperties: false },
+);
+
+export const ReasonBodySchema = Type.Object(
+  { reason: Type.String({ minLength: 1, maxLength: 500 }) },
+  { $id: 'ReasonBody', additionalProperties: false },
+);
+
+export const RerollWinBodySchema = Type.Object(
+  { entryId: Type.Optional(Type.String({ maxLength: 64, description: 'Application raffles only: the replacement entry.' })) },
+  { $id: 'RerollWinBody', additionalProperties: false },
+);
+
+export const SetDeliveryBodySchema = Type.Object(
+  {
+    deliveryStatus: StringEnum(DELIVERY_STATUSES.filter((s) => s !== 'not_applicable')),
+    deliveryNote: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))),
+  },
+  { $id: 'SetDeliveryBody', additionalProperties: false },
+);

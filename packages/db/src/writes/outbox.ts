@@ -1,0 +1,37 @@
+import type { WebhookEventType } from '@raffle/contracts';
+import type { DbOrTx } from '../client.js';
+import { newId } from '../ids.js';
+import { eventOutbox } from '../schema/outbox.js';
+
+/** Who receives an event: the personal endpoints of one user, or the endpoints of one workspace. */
+export type EventAudience = { userId: string } | { workspaceId: string };
+
+export type NewEvent = {
+  type: WebhookEventType;
+  audience: EventAudience;
+  /** The resource exactly as the data plane renders it for this audience. */
+  data: unknown;
+  at: Date;
+};
+
+/**
+ * Records an event in the outbox. Call it inside the transaction that makes the state change:
+ * the row then exists exactly when the change committed, and the relay publishes it later.
+ * `data` may be a pre-rendered JSON string (the stored representations are), spliced in as is.
+ */
+export async function appendEvents(tx: DbOrTx, events: NewEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  const rows = events.map((e) => {
+    const data = typeof e.data === 'string' ? e.data : JSON.stringify(e.data);
+    return {
+      id: newId('event', e.at.getTime()),
+      type: e.type,
+      userId: 'userId' in e.audience ? e.audience.userId : null,
+      workspaceId: 'workspaceId' in e.audience ? e.audience.workspaceId : null,
+      payload: `{"type":${JSON.stringify(e.type)},"timestamp":${JSON.stringify(e.at.toISOString())},"data":${data}}`,
+      createdAt: e.at,
+    };
+  });
+  // Large draws emit thousands of events: insert in chunks well under the bind-parameter limit.
+  for (let i = 0; i < rows.length; i += 5000) await tx.insert(eventOutbox).values(rows.slice(i, i + 5000));
+}

@@ -1,0 +1,120 @@
+import type { EntrySource } from '@raffle/contracts';
+import { appendEvents, insertEntry, schema, type Db, type NewEvent } from '@raffle/db';
+import { and, count, desc, eq, inArray } from 'drizzle-orm';
+import { systemClock, type Clock } from '../clock.js';
+import { DomainError } from '../errors.js';
+import { entryEvents } from '../events/resource-events.js';
+import { closeRaffleIn } from '../raffles/lifecycle.js';
+import type { RaffleRecord } from '../raffles/raffle-locks.js';
+import { evaluateRequirements } from '../requirements/evaluate.js';
+import { createWins } from '../wins/create-wins.js';
+import { LIVE_WIN_STATUSES, type WinRecord } from '../wins/win-transitions.js';
+import { findDuplicates, flagEarlierEntries, lockDuplicateSignals } from './duplicate-check.js';
+import { lockEntrableRaffle, type RaffleRef } from './find-entrable-raffle.js';
+import { isUniqueViolation } from './unique-violation.js';
+
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+export type EntryRecord = typeof schema.entries.$inferSelect;
+
+export type EnterRaffleArgs = {
+  raffle: RaffleRef;
+  userId: string;
+  source: EntrySource;
+  /** The keyed hash of the entrant's IP (see hashIp), when the request had one. */
+  ipHash?: string | null;
+  clock?: Clock;
+};
+
+export type EnteredRaffle = { entry: EntryRecord; win: WinRecord | null; raffle: RaffleRecord };
+
+function assertAcceptingEntries(raffle: RaffleRecord, now: Date): void {
+  if (raffle.status !== 'open') {
+    throw new DomainError('RAFFLE_NOT_OPEN', `the raffle is ${raffle.status}; entries are accepted only while it is open`);
+  }
+  if (raffle.endsAt && raffle.endsAt <= now) throw new DomainError('RAFFLE_NOT_OPEN', `entries closed at ${raffle.endsAt.toISOString()}`);
+}
+
+async function assertSpotLeft(tx: Tx, raffle: RaffleRecord): Promise<number> {
+  const { wins, entries } = schema;
+  const [taken] =
+    raffle.mechanic === 'fcfs'
+      ? await tx.select({ n: count() }).from(wins).where(and(eq(wins.raffleId, raffle.id), inArray(wins.status, [...LIVE_WIN_STATUSES])))
+      : await tx.select({ n: count() }).from(entries).where(and(eq(entries.raffleId, raffle.id), eq(entries.status, 'valid')));
+  if (taken!.n >= raffle.spots) throw new DomainError('RAFFLE_FULL', `all ${raffle.spots} spots are taken`);
+  return taken!.n;
+}
+
+async function walletOnChain(tx: Tx, userId: string, chain: string | null): Promise<string | null> {
+  if (!chain) return null;
+  const { userWallets } = schema;
+  const [wallet] = await tx
+    .select({ address: userWallets.address })
+    .from(userWallets)
+    .where(and(eq(userWallets.userId, userId), eq(userWallets.chain, chain)))
+    .orderBy(desc(userWallets.verified), userWallets.createdAt)
+    .limit(1);
+  return wallet?.address ?? null;
+}
+
+async function enterIn(tx: Tx, args: EnterRaffleArgs, now: Date): Promise<EnteredRaffle> {
+  const raffle = await lockEntrableRaffle(tx, args.raffle, args.userId);
+  assertAcceptingEntries(raffle, now);
+  const { entries } = schema;
+  const [existing] = await tx.select({ id: entries.id }).from(entries).where(and(eq(entries.raffleId, raffle.id), eq(entries.userId, args.userId)));
+  if (existing) throw new DomainError('ALREADY_ENTERED', `you already entered this raffle (entry ${existing.id})`);
+
+  const verdicts = await evaluateRequirements(tx, raffle, args.userId, now);
+  if (verdicts.failed.length > 0) {
+    throw new DomainError('REQUIREMENTS_NOT_MET', 'you do not meet every requirement of this raffle', { failedRequirements: verdicts.failed });
+  }
+  const taken = raffle.mechanic === 'fcfs' || raffle.mechanic === 'collection' ? await assertSpotLeft(tx, raffle) : 0;
+
+  const signals = { walletSnapshot: await walletOnChain(tx, args.userId, raffle.chain), ipHash: args.ipHash ?? null };
+  await lockDuplicateSignals(tx, raffle.id, signals);
+  const duplicateFlags = await findDuplicates(tx, raffle.id, signals);
+  const entry = await insertEntry(tx, {
+    raffle,
+    userId: args.userId,
+    status: 'valid',
+    source: args.source,
+    entryWeight: verdicts.weight,
+    walletSnapshot: signals.walletSnapshot,
+    duplicateFlags,
+    ipHash: signals.ipHash,
+    createdAt: now,
+    evaluations: verdicts.evaluations,
+  });
+  const events: NewEvent[] = [
+    ...entryEvents('entry.created', entry, raffle.workspaceId, now),
+    ...(await flagEarlierEntries(tx, raffle, entry.id, duplicateFlags, now)),
+  ];
+
+  let win: WinRecord | null = null;
+  let current = raffle;
+  if (raffle.mechanic === 'fcfs') {
+    // Arrival order is lock order: the raffle row is held exclusively, so positions never collide.
+    const created = await createWins(tx, raffle, [{ entry, position: taken + 1, source: 'fcfs' }], now);
+    win = created.wins[0]!;
+    events.push(...created.events);
+  }
+  await appendEvents(tx, events);
+  if (raffle.mechanic === 'fcfs' && taken + 1 >= raffle.spots) current = await closeRaffleIn(tx, raffle, now);
+  return { entry, win, raffle: current };
+}
+
+/**
+ * A user enters a raffle: it must be open and visible to them, they must not have entered
+ * before, and they must meet its requirements (422 naming the failed ones otherwise). FCFS
+ * entries win on arrival until `spots` are filled, and the entry that fills the last spot closes
+ * the raffle.
+ */
+export async function enterRaffle(db: Db, args: EnterRaffleArgs): Promise<EnteredRaffle> {
+  const now = (args.clock ?? systemClock).now();
+  try {
+    return await db.transaction((tx) => enterIn(tx, args, now));
+  } catch (error) {
+    // Two requests of one user at once: the unique index lets one commit and refuses the other.
+    if (isUniqueViolation(error, 'entries_one_per_user_idx')) throw new DomainError('ALREADY_ENTERED', 'you already entered this raffle');
+    throw error;
+  }
+}

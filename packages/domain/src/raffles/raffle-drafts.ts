@@ -1,0 +1,118 @@
+import type { CreateRaffleBody, UpdateRaffleBody } from '@raffle/contracts';
+import { DEFAULT_RAFFLE_SETTINGS, insertRaffle, schema, updateRaffle, type Db, type DbOrTx } from '@raffle/db';
+import { and, eq } from 'drizzle-orm';
+import { systemClock, type Clock } from '../clock.js';
+import { isUniqueViolation } from '../entries/unique-violation.js';
+import { DomainError } from '../errors.js';
+import { requirementProblems } from '../requirements/evaluate.js';
+import { lockRaffle, type RaffleRecord } from './raffle-locks.js';
+import { assertRaffleCan } from './transitions.js';
+
+type Settings = schema.RaffleSettings;
+
+/**
+ * What may still change in each status. Before publish everything; once scheduled, not what
+ * addresses or defines the raffle (slug, mechanic); once open, not what entries were judged
+ * against (requirements, chain, spots) or what already happened (startsAt).
+ */
+const EDITABLE: Record<string, ReadonlySet<keyof UpdateRaffleBody> | 'all'> = {
+  draft: 'all',
+  scheduled: new Set<keyof UpdateRaffleBody>([
+    'title', 'description', 'allocationType', 'visibility', 'spots', 'chain', 'allowAutoEntry', 'requirements', 'settings', 'canonicalProjectId', 'startsAt', 'endsAt',
+  ]),
+  open: new Set<keyof UpdateRaffleBody>(['title', 'description', 'allocationType', 'visibility', 'allowAutoEntry', 'settings', 'canonicalProjectId', 'endsAt']),
+};
+
+const date = (value: string | null | undefined) => (value === undefined ? undefined : value === null ? null : new Date(value));
+
+type Shape = { mechanic: string; requirements: schema.RaffleRequirement[]; settings: Settings; startsAt: Date | null; endsAt: Date | null };
+
+async function problemsOf(tx: DbOrTx, workspaceId: string, shape: Shape, canonicalProjectId: string | null | undefined): Promise<string[]> {
+  const problems = requirementProblems(shape.requirements);
+  if (shape.mechanic === 'application' && shape.settings.autoDraw) {
+    problems.push('settings.autoDraw cannot be set on an application raffle: its winners are selected by hand');
+  }
+  if (shape.startsAt && shape.endsAt && shape.endsAt <= shape.startsAt) problems.push('endsAt must be after startsAt');
+  if (canonicalProjectId) {
+    const { projects } = schema;
+    const [project] = await tx.select({ id: projects.id }).from(projects).where(and(eq(projects.id, canonicalProjectId), eq(projects.workspaceId, workspaceId)));
+    if (!project) problems.push(`canonicalProjectId ${canonicalProjectId} is not a project of this workspace`);
+  }
+  return problems;
+}
+
+function refuse(problems: string[]): void {
+  if (problems.length > 0) throw new DomainError('VALIDATION_FAILED', problems.join('; '));
+}
+
+async function slugSafe<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (isUniqueViolation(error, 'raffles_slug_unique')) throw new DomainError('SLUG_TAKEN', 'another raffle already uses this slug');
+    throw error;
+  }
+}
+
+/** A new draft. Nothing is announced until it is published, so no event is recorded. */
+export function createRaffle(db: Db, args: { workspaceId: string; body: CreateRaffleBody; clock?: Clock }): Promise<RaffleRecord> {
+  const now = (args.clock ?? systemClock).now();
+  const b = args.body;
+  return slugSafe(() =>
+    db.transaction(async (tx) => {
+      const shape: Shape = {
+        mechanic: b.mechanic,
+        requirements: (b.requirements ?? []) as schema.RaffleRequirement[],
+        settings: { ...DEFAULT_RAFFLE_SETTINGS, ...b.settings },
+        startsAt: date(b.startsAt) ?? null,
+        endsAt: date(b.endsAt) ?? null,
+      };
+      refuse(await problemsOf(tx, args.workspaceId, shape, b.canonicalProjectId));
+      return insertRaffle(tx, {
+        workspaceId: args.workspaceId,
+        slug: b.slug,
+        title: b.title,
+        allocationType: b.allocationType,
+        visibility: b.visibility,
+        spots: b.spots,
+        description: b.description ?? null,
+        chain: b.chain ?? null,
+        allowAutoEntry: b.allowAutoEntry ?? false,
+        canonicalProjectId: b.canonicalProjectId ?? null,
+        ...shape,
+        createdAt: now,
+      });
+    }),
+  );
+}
+
+/** Changes a draft, scheduled or open raffle within what its status still allows (see EDITABLE). */
+export function editRaffle(db: Db, args: { workspaceId: string; raffleId: string; body: UpdateRaffleBody; clock?: Clock }): Promise<RaffleRecord> {
+  const now = (args.clock ?? systemClock).now();
+  const b = args.body;
+  return slugSafe(() =>
+    db.transaction(async (tx) => {
+      const raffle = await lockRaffle(tx, args);
+      assertRaffleCan('update', raffle.status);
+      const editable = EDITABLE[raffle.status]!;
+      const frozen = (Object.keys(b) as (keyof UpdateRaffleBody)[]).filter((k) => editable !== 'all' && !editable.has(k));
+      if (frozen.length > 0) throw new DomainError('RAFFLE_CANNOT_UPDATE', `${frozen.join(', ')} cannot change once a raffle is ${raffle.status}`);
+      const shape: Shape = {
+        mechanic: b.mechanic ?? raffle.mechanic,
+        requirements: (b.requirements ?? raffle.requirements) as schema.RaffleRequirement[],
+        settings: { ...raffle.settings, ...b.settings },
+        startsAt: b.startsAt === undefined ? raffle.startsAt : date(b.startsAt)!,
+        endsAt: b.endsAt === undefined ? raffle.endsAt : date(b.endsAt)!,
+      };
+      const problems = await problemsOf(tx, args.workspaceId, shape, b.canonicalProjectId);
+      if (raffle.status !== 'draft' && b.endsAt !== undefined && shape.endsAt && shape.endsAt <= now) problems.push('endsAt must be in the future');
+      if (raffle.status === 'scheduled' && b.startsAt !== undefined && (!shape.startsAt || shape.startsAt <= now)) {
+        problems.push('startsAt of a scheduled raffle must stay in the future; open it instead');
+      }
+      refuse(problems);
+      const { settings: _settings, requirements: _requirements, startsAt: _s, endsAt: _e, ...plain } = b;
+      const updated = await updateRaffle(tx, raffle.id, { ...plain, ...shape, updatedAt: now } as Partial<RaffleRecord>);
+      return updated!;
+    }),
+  );
+}

@@ -1,0 +1,123 @@
+import { REQUIREMENT_TYPES, type RequirementFailure, type RequirementType } from '@raffle/contracts';
+import type { DbOrTx, RequirementEvaluation, schema } from '@raffle/db';
+import { sql, type SQL } from 'drizzle-orm';
+import { REQUIREMENT_DEFINITIONS, type EvaluationSubject } from './requirement-types.js';
+
+type RaffleRequirement = schema.RaffleRequirement;
+
+const KNOWN_TYPES = new Set<string>(REQUIREMENT_TYPES);
+const MAX_REQUIREMENTS = 20;
+
+const isOptional = (r: RaffleRequirement) => r.params.optional === true;
+
+/** Everything wrong with a raffle's requirement list, so one 400 reports it all. */
+export function requirementProblems(requirements: RaffleRequirement[]): string[] {
+  const problems: string[] = [];
+  if (requirements.length > MAX_REQUIREMENTS) problems.push(`at most ${MAX_REQUIREMENTS} requirements`);
+  const ids = new Set<string>();
+  requirements.forEach((r, i) => {
+    const at = `requirements[${i}]`;
+    if (ids.has(r.id)) problems.push(`${at}.id ${JSON.stringify(r.id)} repeats`);
+    ids.add(r.id);
+    if (!KNOWN_TYPES.has(r.type)) {
+      problems.push(`${at}.type must be one of ${REQUIREMENT_TYPES.join(', ')}`);
+      return;
+    }
+    if ('optional' in r.params && typeof r.params.optional !== 'boolean') problems.push(`${at}.params.optional must be a boolean`);
+    if ('multiplier' in r.params) {
+      const m = r.params.multiplier;
+      if (!isOptional(r)) problems.push(`${at}.params.multiplier needs params.optional: only an optional requirement adds weight`);
+      else if (typeof m !== 'number' || !(m >= 1) || m > 100) problems.push(`${at}.params.multiplier must be a number from 1 to 100`);
+    }
+    for (const p of REQUIREMENT_DEFINITIONS[r.type as RequirementType].paramProblems(r.params)) problems.push(`${at}.${p}`);
+  });
+  return problems;
+}
+
+export type RequirementVerdicts = {
+  evaluations: RequirementEvaluation[];
+  /** The requirements that must pass and did not. */
+  failed: RequirementFailure[];
+  /** "1" times the multiplier of every optional requirement that passed. */
+  weight: string;
+};
+
+/** Multiplies exactly in millionths (numeric(20,6)), so a weight is the same decimal everywhere. */
+export function weightOf(requirements: RaffleRequirement[], passed: boolean[]): string {
+  let micro = 1_000_000n;
+  requirements.forEach((r, i) => {
+    if (!isOptional(r) || !passed[i] || typeof r.params.multiplier !== 'number') return;
+    micro = (micro * BigInt(Math.round(r.params.multiplier * 1_000_000))) / 1_000_000n;
+  });
+  const whole = micro / 1_000_000n;
+  const fraction = (micro % 1_000_000n).toString().padStart(6, '0').replace(/0+$/, '');
+  return fraction ? `${whole}.${fraction}` : `${whole}`;
+}
+
+export function verdictsOf(requirements: RaffleRequirement[], passed: boolean[], evidence: Record<string, unknown>[]): RequirementVerdicts {
+  const evaluations = requirements.map((r, i) => ({
+    requirementId: r.id,
+    type: r.type as RequirementType,
+    label: r.label,
+    passed: passed[i]!,
+    evidence: { ...evidence[i] },
+  }));
+  const failed = requirements.filter((r, i) => !isOptional(r) && !passed[i]).map((r) => ({ type: r.type, label: r.label }));
+  return { evaluations, failed, weight: weightOf(requirements, passed) };
+}
+
+/** Evaluates every requirement of a raffle for one user in one query. */
+export async function evaluateRequirements(
+  tx: DbOrTx,
+  raffle: { workspaceId: string; requirements: RaffleRequirement[] },
+  userId: string,
+  at: Date,
+): Promise<RequirementVerdicts> {
+  const reqs = raffle.requirements;
+  if (reqs.length === 0) return { evaluations: [], failed: [], weight: '1' };
+  const subject: EvaluationSubject = { userId: sql`${userId}`, workspaceId: raffle.workspaceId, at };
+  const columns = reqs.map((r, i) => {
+    const def = REQUIREMENT_DEFINITIONS[r.type as RequirementType];
+    return sql`coalesce(${def.passes(r.params, subject)}, false) as ${sql.raw(`p${i}`)}, ${def.evidence(r.params, subject)} as ${sql.raw(`e${i}`)}`;
+  });
+  const rows = (await tx.execute(sql`select ${sql.join(columns, sql`, `)}`)) as unknown as Record<string, unknown>[];
+  const row = rows[0]!;
+  return verdictsOf(
+    reqs,
+    reqs.map((_, i) => row[`p${i}`] === true),
+    reqs.map((_, i) => (row[`e${i}`] ?? {}) as Record<string, unknown>),
+  );
+}
+
+/**
+ * The valid entries of a raffle that no longer meet a required requirement, with every verdict:
+ * the draw's re-check, one set-based query however many entries there are.
+ */
+export async function entriesFailingRequirements(
+  tx: DbOrTx,
+  raffle: { id: string; workspaceId: string; requirements: RaffleRequirement[] },
+  at: Date,
+): Promise<{ entryId: string; passed: boolean[]; evidence: Record<string, unknown>[] }[]> {
+  const reqs = raffle.requirements;
+  const required = reqs.map((r, i) => ({ r, i })).filter(({ r }) => !isOptional(r));
+  if (required.length === 0) return [];
+  const subject: EvaluationSubject = { userId: sql`e.user_id`, workspaceId: raffle.workspaceId, at };
+  const passes = (r: RaffleRequirement): SQL => sql`coalesce(${REQUIREMENT_DEFINITIONS[r.type as RequirementType].passes(r.params, subject)}, false)`;
+  const columns = reqs.map(
+    (r, i) =>
+      sql`${passes(r)} as ${sql.raw(`p${i}`)}, ${REQUIREMENT_DEFINITIONS[r.type as RequirementType].evidence(r.params, subject)} as ${sql.raw(`e${i}`)}`,
+  );
+  const allRequired = sql.join(required.map(({ r }) => passes(r)), sql` and `);
+  const rows = (await tx.execute(sql`
+    select e.id as "entryId", ${sql.join(columns, sql`, `)}
+    from entries e
+    where e.raffle_id = ${raffle.id} and e.status = 'valid' and not (${allRequired})`)) as unknown as Record<string, unknown>[];
+  return rows.map((row) => ({
+    entryId: row.entryId as string,
+    passed: reqs.map((_, i) => row[`p${i}`] === true),
+    evidence: reqs.map((_, i) => (row[`e${i}`] ?? {}) as Record<string, unknown>),
+  }));
+}
+
+export const failedRequirementsReason = (failed: RequirementFailure[]): string =>
+  `Requirements not met: ${failed.map((f) => f.label).join('; ')}`;

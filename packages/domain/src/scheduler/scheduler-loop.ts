@@ -1,0 +1,61 @@
+import type { Db } from '@raffle/db';
+import type { Clock } from '../clock.js';
+import { runDueTransitions, type SchedulerPass } from './due-transitions.js';
+
+export type RaffleScheduler = {
+  /** Runs one pass now (after any pass in progress); tests and the start-up catch-up use it. */
+  tick(): Promise<SchedulerPass>;
+  /** Stops the timer and waits for a pass in progress to finish. */
+  stop(): Promise<void>;
+};
+
+/**
+ * Runs a pass every `intervalMs`, never two at once in one process. The first pass runs at
+ * start, which is the catch-up after downtime: every deadline missed meanwhile is due.
+ */
+export function startRaffleScheduler(options: {
+  db: Db;
+  clock: Clock;
+  intervalMs: number;
+  onPass?: (pass: SchedulerPass) => void;
+  onError?: (raffleId: string | null, error: unknown) => void;
+}): RaffleScheduler {
+  let running: Promise<SchedulerPass> | null = null;
+  let timer: NodeJS.Timeout | null = null;
+  let stopped = false;
+
+  const tick = async (): Promise<SchedulerPass> => {
+    while (running) await running.catch(() => undefined);
+    running = runDueTransitions(options.db, { clock: options.clock, onError: options.onError });
+    try {
+      const pass = await running;
+      options.onPass?.(pass);
+      return pass;
+    } finally {
+      running = null;
+    }
+  };
+
+  const schedule = () => {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      tick()
+        .catch((error) => options.onError?.(null, error))
+        .finally(schedule);
+    }, options.intervalMs);
+    timer.unref();
+  };
+
+  void tick()
+    .catch((error) => options.onError?.(null, error))
+    .finally(schedule);
+
+  return {
+    tick,
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      while (running) await running.catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,113 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import {
+  CreateProjectBodySchema,
+  DashboardPageQuerySchema,
+  DashboardProjectPageSchema,
+  ProjectSchema,
+  UpdateProjectBodySchema,
+} from '@raffle/contracts';
+import { createProject, deleteProject, getProject, listProjects, updateProject } from '@raffle/domain';
+import { Type } from '@sinclair/typebox';
+import { managementResponses } from '../responses.js';
+import { noContentResponses } from '../dashboard-workspaces/no-content.js';
+import { DashboardWorkspaceParams, pageRequestOf, WorkspaceProjectParams } from '../dashboard-workspaces/params.js';
+import { requireWorkspaceAccess } from '../dashboard-workspaces/workspace-access.js';
+
+const BASE = '/api/dashboard/workspaces/:workspaceId/projects';
+const TAGS = ['Dashboard projects'];
+
+const dashboardProjectRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const scope = (request: { params: { workspaceId: string }; dashboardUserId: string | null }) => ({
+    workspaceId: request.params.workspaceId,
+    userId: request.dashboardUserId!,
+  });
+
+  app.post(
+    BASE,
+    {
+      schema: {
+        operationId: 'createProject',
+        tags: TAGS,
+        summary: 'Create a project in the workspace',
+        description: 'Owners and admins only. Records a `project.created` webhook event.',
+        params: DashboardWorkspaceParams,
+        body: Type.Ref(CreateProjectBodySchema),
+        response: managementResponses(201, Type.Ref(ProjectSchema)),
+      },
+      preParsing: requireWorkspaceAccess(app, 'manage'),
+    },
+    async (request, reply) => {
+      const project = await createProject(app.database.db, { ...scope(request), body: request.body });
+      return reply.status(201).send(project);
+    },
+  );
+
+  app.get(
+    BASE,
+    {
+      schema: {
+        operationId: 'listProjects',
+        tags: TAGS,
+        summary: "The workspace's projects, oldest first",
+        params: DashboardWorkspaceParams,
+        querystring: DashboardPageQuerySchema,
+        response: managementResponses(200, Type.Ref(DashboardProjectPageSchema)),
+      },
+      preParsing: requireWorkspaceAccess(app, 'view'),
+    },
+    async (request) => listProjects(app.database.db, { ...scope(request), ...pageRequestOf(request.query) }),
+  );
+
+  app.get(
+    `${BASE}/:projectId`,
+    {
+      schema: {
+        operationId: 'getProject',
+        tags: TAGS,
+        summary: 'One project of the workspace, as the data plane shows it',
+        params: WorkspaceProjectParams,
+        response: managementResponses(200, Type.Ref(ProjectSchema)),
+      },
+      preParsing: requireWorkspaceAccess(app, 'view'),
+    },
+    async (request) => getProject(app.database.db, { ...scope(request), projectId: request.params.projectId }),
+  );
+
+  app.patch(
+    `${BASE}/:projectId`,
+    {
+      schema: {
+        operationId: 'updateProject',
+        tags: TAGS,
+        summary: "Change some of a project's fields; null clears an optional one",
+        description: 'Owners and admins only. Records a `project.updated` webhook event when something changed.',
+        params: WorkspaceProjectParams,
+        body: Type.Ref(UpdateProjectBodySchema),
+        response: managementResponses(200, Type.Ref(ProjectSchema)),
+      },
+      preParsing: requireWorkspaceAccess(app, 'manage'),
+    },
+    async (request) => updateProject(app.database.db, { ...scope(request), projectId: request.params.projectId, body: request.body }),
+  );
+
+  app.delete(
+    `${BASE}/:projectId`,
+    {
+      schema: {
+        operationId: 'deleteProject',
+        tags: TAGS,
+        summary: 'Delete a project; raffles naming it lose their canonical project',
+        description: 'Owners and admins only.',
+        params: WorkspaceProjectParams,
+        response: noContentResponses(),
+      },
+      preParsing: requireWorkspaceAccess(app, 'manage'),
+    },
+    async (request, reply) => {
+      await deleteProject(app.database.db, { ...scope(request), projectId: request.params.projectId });
+      return reply.status(204).send(null);
+    },
+  );
+};
+
+export default dashboardProjectRoutes;
