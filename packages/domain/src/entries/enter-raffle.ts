@@ -17,6 +17,8 @@ type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 export type EntryRecord = typeof schema.entries.$inferSelect;
 
 export type EnterRaffleArgs = {
+  /** Only for imports and the demo, which carry their own (time-sortable) ids; otherwise generated. */
+  id?: string;
   raffle: RaffleRef;
   userId: string;
   source: EntrySource;
@@ -73,6 +75,7 @@ async function enterIn(tx: Tx, args: EnterRaffleArgs, now: Date): Promise<Entere
   await lockDuplicateSignals(tx, raffle.id, signals);
   const duplicateFlags = await findDuplicates(tx, raffle.id, signals);
   const entry = await insertEntry(tx, {
+    id: args.id,
     raffle,
     userId: args.userId,
     status: 'valid',
