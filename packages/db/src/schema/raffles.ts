@@ -51,6 +51,8 @@ export const raffles = pgTable(
   },
   (t) => [
     index('raffles_workspace_page_idx').on(t.workspaceId, t.id),
+    // A project rename or delete re-renders the raffles that name it.
+    index('raffles_canonical_project_idx').on(t.canonicalProjectId).where(sql`${t.canonicalProjectId} is not null`),
     index('raffles_public_page_idx')
       .on(t.publishedAt.desc(), t.id.desc())
       .where(sql`${t.visibility} = 'public' and ${t.status} in ('scheduled', 'open', 'closed', 'drawn', 'finalized')`),

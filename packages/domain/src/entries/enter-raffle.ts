@@ -11,7 +11,7 @@ import { createWins } from '../wins/create-wins.js';
 import { LIVE_WIN_STATUSES, type WinRecord } from '../wins/win-transitions.js';
 import { findDuplicates, flagEarlierEntries, lockDuplicateSignals } from './duplicate-check.js';
 import { lockEntrableRaffle, type RaffleRef } from './find-entrable-raffle.js';
-import { isUniqueViolation } from './unique-violation.js';
+import { isUniqueViolation } from '../unique-violation.js';
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 export type EntryRecord = typeof schema.entries.$inferSelect;

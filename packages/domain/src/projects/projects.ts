@@ -5,7 +5,7 @@ import { DomainError } from '../errors.js';
 import { requireWorkspaceRole } from '../workspaces/access.js';
 import { readPageRequest, toPage, type Page, type PageRequest } from '../workspaces/keyset-page.js';
 import { rerenderRaffles } from '../workspaces/rerender-raffles.js';
-import { isUniqueViolation } from '../workspaces/unique-violation.js';
+import { isUniqueViolation } from '../unique-violation.js';
 import { assertSlug } from '../workspaces/slug.js';
 
 const { projects, raffles } = schema;

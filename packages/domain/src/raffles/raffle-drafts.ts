@@ -2,7 +2,7 @@ import type { CreateRaffleBody, UpdateRaffleBody } from '@raffle/contracts';
 import { DEFAULT_RAFFLE_SETTINGS, insertRaffle, schema, updateRaffle, type Db, type DbOrTx } from '@raffle/db';
 import { and, eq } from 'drizzle-orm';
 import { systemClock, type Clock } from '../clock.js';
-import { isUniqueViolation } from '../entries/unique-violation.js';
+import { isUniqueViolation } from '../unique-violation.js';
 import { DomainError } from '../errors.js';
 import { requirementProblems } from '../requirements/evaluate.js';
 import { lockRaffle, type RaffleRecord } from './raffle-locks.js';

@@ -6,7 +6,7 @@ import { lockWorkspaceAs, requireWorkspaceRole } from './access.js';
 import { readPageRequest, toPage, type Page, type PageRequest } from './keyset-page.js';
 import { rerenderRaffles } from './rerender-raffles.js';
 import { assertSlug } from './slug.js';
-import { isUniqueViolation } from './unique-violation.js';
+import { isUniqueViolation } from '../unique-violation.js';
 
 const { workspaces, workspaceMembers } = schema;
 
