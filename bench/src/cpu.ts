@@ -45,6 +45,12 @@ export function snapshotCpu(): CpuSnapshot {
   return { atMs: performance.now(), procs, machineBusy, machineTotal: machineBusy + idle! + iowait! };
 }
 
+/** CPU seconds (user + system, all threads) a process has used so far; null once it is gone. */
+export function processCpuSeconds(pid: number): number | null {
+  const proc = readProc(pid);
+  return proc ? proc.ticks / TICKS_PER_SECOND : null;
+}
+
 /** The postmaster is the parent of any backend; its children are all of that server's processes. */
 export function parentPid(pid: number): number {
   const proc = readProc(pid);

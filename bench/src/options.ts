@@ -1,18 +1,23 @@
-import { parseArgs } from 'node:util';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { DEFAULT_SPEC, type DatasetSpec } from './dataset.js';
 
-export type BenchOptions = {
+/** Where the dataset lives and what it holds: every command seeds (or reuses) the same one. */
+export type DatasetOptions = {
+  reseed: boolean;
+  postgresUrl: string;
+  databaseName: string;
+  spec: DatasetSpec;
+};
+
+/** A wrk run against the data plane (the read routes, or entering raffles). */
+export type LoadOptions = DatasetOptions & {
   durationSeconds: number;
   warmupSeconds: number;
   connections: number;
   threads: number;
-  reseed: boolean;
   /** `dist` builds the data plane and runs compiled JS (production); `tsx` runs the sources. */
   mode: 'dist' | 'tsx';
-  postgresUrl: string;
-  databaseName: string;
   databasePoolSize: number;
-  spec: DatasetSpec;
   /** Each scenario is measured this many times, round-robin; the median round is reported. */
   rounds: number;
   /** Run only these scenario ids (targets whose inputs are missing are skipped). */
@@ -21,84 +26,161 @@ export type BenchOptions = {
   profile: boolean;
 };
 
-const USAGE = `pnpm bench [-- options]   (each option also reads BENCH_<NAME> from the environment)
-  --duration=10        seconds measured per scenario
+export type BenchOptions = LoadOptions;
+
+export type EntryLoadOptions = LoadOptions & {
+  /** Entrants, each with a personal key: one entry per key per raffle, so this bounds a round's 201s. */
+  entrantKeys: number;
+};
+
+export type DrawOptions = DatasetOptions & {
+  rounds: number;
+  /** Winners the draw selects (the raffle's spots). */
+  spots: number;
+  /** After the measured rounds, one more draw under `--cpu-prof`, summarised. */
+  profile: boolean;
+};
+
+const DATASET_USAGE = `  --reseed             drop and seed the benchmark database even if it holds the dataset
+  --postgres-url=postgres://postgres@127.0.0.1:5432
+  --database=raffle_bench
+  --entries=1000000    entries in the big raffle (smaller values make a quick trial run)
+  --raffles=10000`;
+
+const LOAD_USAGE = `  --duration=10        seconds measured per scenario
   --warmup=3           seconds of discarded load before each measurement
   --connections=50     wrk connections
   --threads=2          wrk threads
   --rounds=1           measure every scenario this many times, round-robin, and report the median
-  --reseed             drop and seed the benchmark database even if it holds the dataset
   --mode=dist|tsx      run the built data plane (default; falls back to tsx if the build fails) or its sources
-  --postgres-url=postgres://postgres@127.0.0.1:5432
-  --database=raffle_bench
-  --pool-size=16       DATABASE_POOL_SIZE of the data plane
-  --entries=1000000    entries in the big raffle (smaller values make a quick trial run)
-  --raffles=10000
+  --pool-size=16       DATABASE_POOL_SIZE of the data plane`;
+
+const DATA_PLANE_USAGE = `pnpm bench [-- options]   (each option also reads BENCH_<NAME> from the environment)
+${LOAD_USAGE}
+${DATASET_USAGE}
   --only=bare,entries-50   run only these scenarios (bare, entries-50, entries-100, entries-250,
                        entries-deep-100, public-raffles, malformed-key)
   --profile            CPU-profile the data plane (results/profiles/) and print where its time went`;
 
-function positiveNumber(name: string, value: string | undefined, fallback: number): number {
+const ENTRY_LOAD_USAGE = `pnpm bench:entries [-- options]   (each option also reads BENCH_<NAME> from the environment)
+${LOAD_USAGE}
+${DATASET_USAGE}
+  --keys=100000        entrants with a personal key (entries:write); a round sends each key at most once
+  --only=entries-post,entries-post-fcfs   run only these scenarios (entries-post, entries-post-fcfs,
+                       entries-post-one-ip)
+  --profile            CPU-profile the data plane (results/profiles/) and print where its time went`;
+
+const DRAW_USAGE = `pnpm bench:draw [-- options]   (each option also reads BENCH_<NAME> from the environment)
+  --rounds=3           draws measured (each in a fresh child process, rolled back); medians reported
+  --spots=100          winners drawn
+  --profile            one more draw under node --cpu-prof, summarised (results/profiles/)
+${DATASET_USAGE}`;
+
+const DATASET_FLAGS = {
+  reseed: { type: 'boolean' },
+  'postgres-url': { type: 'string' },
+  database: { type: 'string' },
+  entries: { type: 'string' },
+  raffles: { type: 'string' },
+  help: { type: 'boolean' },
+} as const satisfies ParseArgsConfig['options'];
+
+const LOAD_FLAGS = {
+  ...DATASET_FLAGS,
+  duration: { type: 'string' },
+  warmup: { type: 'string' },
+  connections: { type: 'string' },
+  threads: { type: 'string' },
+  rounds: { type: 'string' },
+  mode: { type: 'string' },
+  'pool-size': { type: 'string' },
+  only: { type: 'string' },
+  profile: { type: 'boolean' },
+} as const satisfies ParseArgsConfig['options'];
+
+type Values = Record<string, string | boolean | undefined>;
+
+function parse(argv: string[], options: ParseArgsConfig['options'], usage: string): Values {
+  const values = parseArgs({ args: argv.filter((a) => a !== '--'), options }).values as Values;
+  if (values.help) {
+    console.log(usage);
+    process.exit(0);
+  }
+  return values;
+}
+
+function positiveNumber(name: string, value: string | undefined, fallback: number, usage: string): number {
   if (value === undefined || value === '') return fallback;
   const n = Number(value.replace(/s$/, ''));
-  if (!Number.isFinite(n) || n <= 0) throw new Error(`--${name} must be a positive number, got "${value}"\n\n${USAGE}`);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`--${name} must be a positive number, got "${value}"\n\n${usage}`);
   return n;
 }
 
 /** Flags win over BENCH_* environment variables, which win over defaults. */
-export function readOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptions {
-  const { values } = parseArgs({
-    args: argv.filter((a) => a !== '--'),
-    options: {
-      duration: { type: 'string' },
-      warmup: { type: 'string' },
-      connections: { type: 'string' },
-      threads: { type: 'string' },
-      rounds: { type: 'string' },
-      reseed: { type: 'boolean' },
-      mode: { type: 'string' },
-      'postgres-url': { type: 'string' },
-      database: { type: 'string' },
-      'pool-size': { type: 'string' },
-      entries: { type: 'string' },
-      raffles: { type: 'string' },
-      only: { type: 'string' },
-      profile: { type: 'boolean' },
-      help: { type: 'boolean' },
-    },
-  });
-  if (values.help) {
-    console.log(USAGE);
-    process.exit(0);
-  }
-  const pick = (flag: string | undefined, name: string) => flag ?? env[`BENCH_${name}`];
-  const mode = pick(values.mode, 'MODE') ?? 'dist';
-  if (mode !== 'dist' && mode !== 'tsx') throw new Error(`--mode must be dist or tsx, got "${mode}"`);
-  const postgresUrl = (pick(values['postgres-url'], 'POSTGRES_URL') ?? 'postgres://postgres@127.0.0.1:5432').replace(/\/$/, '');
+function reader(values: Values, env: NodeJS.ProcessEnv, usage: string) {
+  const string = (flag: string, name: string) => (values[flag] as string | undefined) ?? env[`BENCH_${name}`];
+  const flag = (name: string, envName: string) => (values[name] as boolean | undefined) ?? ['1', 'true'].includes(env[`BENCH_${envName}`] ?? '');
+  const number = (name: string, envName: string, fallback: number) => positiveNumber(name, string(name, envName), fallback, usage);
+  const integer = (name: string, envName: string, fallback: number) => Math.round(number(name, envName, fallback));
+  return { string, flag, number, integer };
+}
+
+function datasetOptions(read: ReturnType<typeof reader>): DatasetOptions {
+  const postgresUrl = (read.string('postgres-url', 'POSTGRES_URL') ?? 'postgres://postgres@127.0.0.1:5432').replace(/\/$/, '');
   if (!/@(127\.0\.0\.1|localhost)(:\d+)?$/.test(postgresUrl)) {
     throw new Error(`the benchmark drops and recreates its database: it only targets a local server, not ${postgresUrl}`);
   }
-  const databaseName = pick(values.database, 'DATABASE') ?? 'raffle_bench';
+  const databaseName = read.string('database', 'DATABASE') ?? 'raffle_bench';
   if (!/^[a-z_][a-z0-9_]*$/.test(databaseName)) throw new Error(`--database must be a plain identifier, got "${databaseName}"`);
-
-  const only = pick(values.only, 'ONLY');
   return {
-    durationSeconds: positiveNumber('duration', pick(values.duration, 'DURATION'), 10),
-    warmupSeconds: positiveNumber('warmup', pick(values.warmup, 'WARMUP'), 3),
-    connections: Math.round(positiveNumber('connections', pick(values.connections, 'CONNECTIONS'), 50)),
-    threads: Math.round(positiveNumber('threads', pick(values.threads, 'THREADS'), 2)),
-    rounds: Math.round(positiveNumber('rounds', pick(values.rounds, 'ROUNDS'), 1)),
-    reseed: values.reseed ?? ['1', 'true'].includes(env.BENCH_RESEED ?? ''),
-    mode,
+    reseed: read.flag('reseed', 'RESEED'),
     postgresUrl,
     databaseName,
-    databasePoolSize: Math.round(positiveNumber('pool-size', pick(values['pool-size'], 'POOL_SIZE'), 16)),
     spec: {
       ...DEFAULT_SPEC,
-      bigRaffleEntries: Math.round(positiveNumber('entries', pick(values.entries, 'ENTRIES'), DEFAULT_SPEC.bigRaffleEntries)),
-      raffles: Math.round(positiveNumber('raffles', pick(values.raffles, 'RAFFLES'), DEFAULT_SPEC.raffles)),
+      bigRaffleEntries: read.integer('entries', 'ENTRIES', DEFAULT_SPEC.bigRaffleEntries),
+      raffles: read.integer('raffles', 'RAFFLES', DEFAULT_SPEC.raffles),
     },
+  };
+}
+
+function loadOptions(read: ReturnType<typeof reader>): LoadOptions {
+  const mode = read.string('mode', 'MODE') ?? 'dist';
+  if (mode !== 'dist' && mode !== 'tsx') throw new Error(`--mode must be dist or tsx, got "${mode}"`);
+  const only = read.string('only', 'ONLY');
+  return {
+    ...datasetOptions(read),
+    durationSeconds: read.number('duration', 'DURATION', 10),
+    warmupSeconds: read.number('warmup', 'WARMUP', 3),
+    connections: read.integer('connections', 'CONNECTIONS', 50),
+    threads: read.integer('threads', 'THREADS', 2),
+    rounds: read.integer('rounds', 'ROUNDS', 1),
+    mode,
+    databasePoolSize: read.integer('pool-size', 'POOL_SIZE', 16),
     only: only ? only.split(',').map((id) => id.trim()) : null,
-    profile: values.profile ?? ['1', 'true'].includes(env.BENCH_PROFILE ?? ''),
+    profile: read.flag('profile', 'PROFILE'),
+  };
+}
+
+/** `pnpm bench`: the read routes. */
+export function readOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptions {
+  return loadOptions(reader(parse(argv, LOAD_FLAGS, DATA_PLANE_USAGE), env, DATA_PLANE_USAGE));
+}
+
+/** `pnpm bench:entries`: entering raffles under load. */
+export function readEntryLoadOptions(argv: string[], env: NodeJS.ProcessEnv): EntryLoadOptions {
+  const read = reader(parse(argv, { ...LOAD_FLAGS, keys: { type: 'string' } }, ENTRY_LOAD_USAGE), env, ENTRY_LOAD_USAGE);
+  return { ...loadOptions(read), entrantKeys: read.integer('keys', 'KEYS', 100_000) };
+}
+
+/** `pnpm bench:draw`: the draw of the big raffle. */
+export function readDrawOptions(argv: string[], env: NodeJS.ProcessEnv): DrawOptions {
+  const flags = { ...DATASET_FLAGS, rounds: { type: 'string' }, spots: { type: 'string' }, profile: { type: 'boolean' } } as const;
+  const read = reader(parse(argv, flags, DRAW_USAGE), env, DRAW_USAGE);
+  return {
+    ...datasetOptions(read),
+    rounds: read.integer('rounds', 'ROUNDS', 3),
+    spots: read.integer('spots', 'SPOTS', 100),
+    profile: read.flag('profile', 'PROFILE'),
   };
 }

@@ -144,15 +144,18 @@ export function renderMarkdown(report: RunReport): string {
   ].join('\n');
 }
 
-/** Writes a timestamped JSON + markdown pair and `latest` copies; returns the markdown path. */
-export async function writeReport(dir: string, report: RunReport): Promise<string> {
+/** Writes `<name>-<timestamp>.json/.md` and `<name>-latest.*` copies; returns the latest markdown's path. */
+export async function writeResultFiles(dir: string, name: string, startedAt: string, report: unknown, markdown: string): Promise<string> {
   await mkdir(dir, { recursive: true });
-  const stamp = report.startedAt.replace(/[:.]/g, '-');
+  const stamp = startedAt.replace(/[:.]/g, '-');
   const json = `${JSON.stringify(report, null, 2)}\n`;
-  const markdown = renderMarkdown(report);
-  await writeFile(join(dir, `data-plane-${stamp}.json`), json);
-  await writeFile(join(dir, `data-plane-${stamp}.md`), markdown);
-  await writeFile(join(dir, 'data-plane-latest.json'), json);
-  await writeFile(join(dir, 'data-plane-latest.md'), markdown);
-  return join(dir, 'data-plane-latest.md');
+  await writeFile(join(dir, `${name}-${stamp}.json`), json);
+  await writeFile(join(dir, `${name}-${stamp}.md`), markdown);
+  await writeFile(join(dir, `${name}-latest.json`), json);
+  await writeFile(join(dir, `${name}-latest.md`), markdown);
+  return join(dir, `${name}-latest.md`);
+}
+
+export function writeReport(dir: string, report: RunReport): Promise<string> {
+  return writeResultFiles(dir, 'data-plane', report.startedAt, report, renderMarkdown(report));
 }

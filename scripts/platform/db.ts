@@ -1,2 +1,3 @@
-export { createDatabase, formatDemoKeys, isDemoDatasetLoaded, loadDemoDataset, runMigrations } from '@raffle/db';
-export type { DemoApiKey, DemoKeys } from '@raffle/db';
+export { createDatabase, runMigrations } from '@raffle/db';
+export { formatDemoKeys, isDemoDatasetLoaded, loadDemoDataset } from '@raffle/demo';
+export type { DemoApiKey, DemoKeys } from '@raffle/demo';

@@ -26,6 +26,9 @@ import {
   UpdateRaffleBodySchema,
 } from './resources/dashboard-raffle.js';
 import { IdentitySnapshotSchema, WinnerSchema, WinRaffleSchema, WinSchema } from './resources/win.js';
+import { DrawProofSchema } from './resources/draw-proof.js';
+import { DashboardEntryPageSchema, DashboardRafflePageSchema, DashboardWinPageSchema } from './resources/dashboard-raffle-lists.js';
+import { DashboardWinSchema, RerolledWinSchema } from './resources/dashboard-win.js';
 import { CreateProjectBodySchema, DashboardProjectPageSchema, UpdateProjectBodySchema } from './resources/dashboard-project.js';
 import {
   AddWorkspaceMemberBodySchema,
@@ -53,7 +56,10 @@ export * from './resources/profile.js';
 export * from './resources/project.js';
 export * from './resources/raffle.js';
 export * from './resources/win.js';
+export * from './resources/draw-proof.js';
 export * from './resources/dashboard-raffle.js';
+export * from './resources/dashboard-win.js';
+export * from './resources/dashboard-raffle-lists.js';
 export * from './resources/dashboard-fields.js';
 export * from './resources/dashboard-project.js';
 export * from './resources/dashboard-workspace.js';
@@ -83,6 +89,7 @@ export const SHARED_SCHEMAS = [
   WinSchema,
   IdentitySnapshotSchema,
   WinnerSchema,
+  DrawProofSchema,
   WalletSchema,
   ProfileSchema,
   ApiKeyRecordSchema,
@@ -99,6 +106,11 @@ export const SHARED_SCHEMAS = [
   ReasonBodySchema,
   RerollWinBodySchema,
   SetDeliveryBodySchema,
+  DashboardWinSchema,
+  RerolledWinSchema,
+  DashboardRafflePageSchema,
+  DashboardEntryPageSchema,
+  DashboardWinPageSchema,
   DashboardWorkspaceSchema,
   DashboardWorkspacePageSchema,
   CreateWorkspaceBodySchema,

@@ -27,5 +27,3 @@ export * from './writes/raffles.js';
 export * from './writes/users.js';
 export * from './writes/wins.js';
 export * from './writes/workspaces.js';
-export * from './seed/demo-dataset.js';
-export * from './seed/format-demo-keys.js';

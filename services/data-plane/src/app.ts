@@ -20,6 +20,7 @@ import authPlugin from './plugins/auth.js';
 import { clientErrorHandler } from './plugins/client-error.js';
 import { errorBody } from './plugins/error-body.js';
 import errorsPlugin, { frameworkErrorHandler } from './plugins/errors.js';
+import idempotencyPlugin from './plugins/idempotency.js';
 import pageLimitPlugin from './plugins/page-limit.js';
 import rateLimitPlugin from './plugins/rate-limit.js';
 import revocationListenerPlugin from './plugins/revocation-listener.js';
@@ -91,6 +92,7 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   await app.register(revocationListenerPlugin);
   await app.register(rateLimitPlugin);
   await app.register(pageLimitPlugin);
+  await app.register(idempotencyPlugin);
 
   await app.register(meRoutes);
   await app.register(raffleRoutes);

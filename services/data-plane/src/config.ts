@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { ConfigError, readConfig } from '@raffle/service-kit';
 
 const DEV_CURSOR_SECRET = 'development-only-cursor-secret-change-me';
+const DEV_IP_HASH_SECRET = 'development-only-ip-hash-secret-change-me';
 
 export const ConfigSchema = Type.Object({
   NODE_ENV: Type.Union([Type.Literal('development'), Type.Literal('production'), Type.Literal('test')], {
@@ -16,6 +17,8 @@ export const ConfigSchema = Type.Object({
   REDIS_URL: Type.Optional(Type.String({ minLength: 1 })),
   /** Signs pagination cursors; every instance of one deployment needs the same value. */
   CURSOR_SECRET: Type.String({ minLength: 16, default: DEV_CURSOR_SECRET }),
+  /** Keys the hash entrants' IPs are stored as (duplicate detection); the same on every instance. */
+  IP_HASH_SECRET: Type.String({ minLength: 16, default: DEV_IP_HASH_SECRET }),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info' },
@@ -40,8 +43,12 @@ export { ConfigError };
 /** Reads the environment once; every problem is reported together, by variable name. */
 export function loadConfig(env: Record<string, string | undefined>): Config {
   const config = readConfig(ConfigSchema, env);
-  if (config.NODE_ENV === 'production' && config.CURSOR_SECRET === DEV_CURSOR_SECRET) {
-    throw new ConfigError('invalid configuration:\n  CURSOR_SECRET: must be set in production');
+  if (config.NODE_ENV === 'production') {
+    const unset = [
+      config.CURSOR_SECRET === DEV_CURSOR_SECRET && 'CURSOR_SECRET',
+      config.IP_HASH_SECRET === DEV_IP_HASH_SECRET && 'IP_HASH_SECRET',
+    ].filter((name): name is string => Boolean(name));
+    if (unset.length > 0) throw new ConfigError(`invalid configuration:\n${unset.map((name) => `  ${name}: must be set in production`).join('\n')}`);
   }
   return config;
 }

@@ -24,6 +24,8 @@ import personalApiKeyRoutes from './routes/personal-api-keys/index.js';
 import workspaceApiKeyRoutes from './routes/workspace-api-keys/index.js';
 import dashboardWorkspaceRoutes from './routes/dashboard-workspaces/index.js';
 import dashboardProjectRoutes from './routes/dashboard-projects/index.js';
+import dashboardRaffleRoutes from './routes/dashboard-raffles/index.js';
+import raffleSchedulerPlugin from './plugins/raffle-scheduler.js';
 
 export type AppDependencies = {
   /** A database pool to use instead of opening one from config (tests share one per file). */
@@ -80,12 +82,14 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   await app.register(healthPlugin);
   await app.register(metricsPlugin, { service: 'management' });
   await app.register(authPlugin);
+  await app.register(raffleSchedulerPlugin);
 
   await app.register(capabilityRoutes);
   await app.register(personalApiKeyRoutes);
   await app.register(workspaceApiKeyRoutes);
   await app.register(dashboardWorkspaceRoutes);
   await app.register(dashboardProjectRoutes);
+  await app.register(dashboardRaffleRoutes);
 
   await app.ready();
   return app;

@@ -4,6 +4,9 @@ import { ConfigError, readConfig } from '@raffle/service-kit';
 /** Outside production only: lets `pnpm start` and the token CLI work with no setup. */
 export const DEV_JWT_SECRET = 'development-only-jwt-secret-never-use-in-production';
 
+/** Outside production only: keys the hash of entrants' IPs (duplicate detection) when none is set. */
+export const DEV_IP_HASH_SECRET = 'development-only-ip-hash-secret-change-me';
+
 export const ConfigSchema = Type.Object({
   NODE_ENV: Type.Union([Type.Literal('development'), Type.Literal('production'), Type.Literal('test')], {
     default: 'development',
@@ -31,6 +34,15 @@ export const ConfigSchema = Type.Object({
     { default: 'info' },
   ),
   BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 16_384 }),
+  /**
+   * Keys the HMAC under which entrants' IPs are stored (web entries' duplicate detection). Every
+   * instance needs the same value, and changing it stops new entries matching older ones.
+   */
+  IP_HASH_SECRET: Type.String({ minLength: 16, default: DEV_IP_HASH_SECRET }),
+  /** Runs the lifecycle scheduler (startsAt/endsAt, autoDraw, autoFinalize). Off by default when NODE_ENV=test. */
+  SCHEDULER_ENABLED: Type.Boolean({ default: true }),
+  /** Pause between two scheduler passes; every instance may run one, row locks keep them apart. */
+  SCHEDULER_INTERVAL_MS: Type.Integer({ minimum: 50, maximum: 3_600_000, default: 1000 }),
   TRUST_PROXY: Type.Boolean({ default: false }),
 });
 
@@ -41,6 +53,11 @@ export { ConfigError };
 /** Reads the environment once; every problem is reported together, by variable name. */
 export function loadConfig(env: Record<string, string | undefined>): Config {
   const config = readConfig(ConfigSchema, env);
+  // Tests build many apps on shared databases: a scheduler nobody asked for would move their raffles.
+  if (config.NODE_ENV === 'test' && (env.SCHEDULER_ENABLED === undefined || env.SCHEDULER_ENABLED === '')) config.SCHEDULER_ENABLED = false;
+  if (config.NODE_ENV === 'production' && config.IP_HASH_SECRET === DEV_IP_HASH_SECRET) {
+    throw new ConfigError('invalid configuration:\n  IP_HASH_SECRET: must be set in production');
+  }
   if (config.JWT_JWKS_URL !== undefined) {
     const problem = jwksUrlProblem(config.JWT_JWKS_URL, config.NODE_ENV);
     if (problem) throw new ConfigError(`invalid configuration:\n  JWT_JWKS_URL: ${problem}`);

@@ -54,8 +54,11 @@ async function slugSafe<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-/** A new draft. Nothing is announced until it is published, so no event is recorded. */
-export function createRaffle(db: Db, args: { workspaceId: string; body: CreateRaffleBody; clock?: Clock }): Promise<RaffleRecord> {
+/**
+ * A new draft. Nothing is announced until it is published, so no event is recorded. `id` is only
+ * for imports and the demo, which carry their own (time-sortable) ids; otherwise generated.
+ */
+export function createRaffle(db: Db, args: { workspaceId: string; body: CreateRaffleBody; id?: string; clock?: Clock }): Promise<RaffleRecord> {
   const now = (args.clock ?? systemClock).now();
   const b = args.body;
   return slugSafe(() =>
@@ -69,6 +72,8 @@ export function createRaffle(db: Db, args: { workspaceId: string; body: CreateRa
       };
       refuse(await problemsOf(tx, args.workspaceId, shape, b.canonicalProjectId));
       return insertRaffle(tx, {
+        // Spread only when set: buildRaffleRow spreads its input, so an undefined id would win.
+        ...(args.id ? { id: args.id } : {}),
         workspaceId: args.workspaceId,
         slug: b.slug,
         title: b.title,

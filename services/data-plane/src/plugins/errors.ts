@@ -1,4 +1,5 @@
 import type { ErrorCode } from '@raffle/contracts';
+import { isDomainError } from '@raffle/domain';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiError } from '../errors.js';
@@ -34,6 +35,8 @@ function describeValidation(error: FastifyError): { code: ErrorCode; messages: s
   if (limitIssue) return { code: 'INVALID_LIMIT', messages: ['limit must be an integer within the endpoint\'s page-size range'] };
   const cursorIssue = context === 'querystring' && issues.some((i) => i.instancePath === '/cursor');
   if (cursorIssue) return { code: 'INVALID_CURSOR', messages: ['cursor must be the single nextCursor value of the previous page'] };
+  const idempotencyKeyIssue = context === 'headers' && issues.some((i) => i.instancePath === '/idempotency-key');
+  if (idempotencyKeyIssue) return { code: 'INVALID_IDEMPOTENCY_KEY', messages: ['Idempotency-Key must be 1 to 255 printable ASCII characters'] };
   const messages = issues.map((i) => {
     const where = i.instancePath ? `${context}${i.instancePath.replaceAll('/', '.')}` : context;
     const extra = i.keyword === 'additionalProperties' ? ` (${String(i.params.additionalProperty)})` : '';
@@ -52,8 +55,9 @@ export function frameworkErrorHandler(error: FastifyError, request: FastifyReque
 }
 
 /**
- * One handler turns every failure into the spec's error body: typed ApiErrors, validation
- * errors, Fastify's parser errors, and anything unexpected (logged, answered 500 with no detail).
+ * One handler turns every failure into the spec's error body: typed ApiErrors, the domain's
+ * refusals (DomainError, with the requirements that failed), validation errors, Fastify's parser
+ * errors, and anything unexpected (logged, answered 500 with no detail).
  */
 async function errorsPlugin(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
@@ -62,6 +66,10 @@ async function errorsPlugin(app: FastifyInstance) {
     if (error instanceof ApiError) {
       if (error.statusCode === 401) reply.header('www-authenticate', 'Bearer');
       return reply.status(error.statusCode).send(errorBody(request, error.statusCode, error.code, error.message, error.extras));
+    }
+    if (isDomainError(error)) {
+      const extras = error.failedRequirements ? { failedRequirements: error.failedRequirements.map(({ type, label }) => ({ type, label })) } : {};
+      return reply.status(error.statusCode).send(errorBody(request, error.statusCode, error.code, error.message, extras));
     }
     if (error.validation) {
       const { code, messages } = describeValidation(error);

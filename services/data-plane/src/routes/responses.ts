@@ -1,10 +1,19 @@
 import { DATA_PLANE_ROUTE_ERROR_STATUSES, ErrorBodySchema } from '@raffle/contracts';
 import { Type, type TSchema } from '@sinclair/typebox';
 
+type ErrorResponses = Record<(typeof DATA_PLANE_ROUTE_ERROR_STATUSES)[number], TSchema>;
+
+const errorResponses = (): ErrorResponses =>
+  Object.fromEntries(DATA_PLANE_ROUTE_ERROR_STATUSES.map((status) => [status, Type.Ref(ErrorBodySchema)])) as ErrorResponses;
+
 /** A route's 200 schema plus the spec's eight error statuses, each with the error body. */
 export function dataPlaneResponses<T extends TSchema>(ok: T) {
-  const errors = Object.fromEntries(DATA_PLANE_ROUTE_ERROR_STATUSES.map((status) => [status, Type.Ref(ErrorBodySchema)]));
-  return { 200: ok, ...errors } as { 200: T } & Record<(typeof DATA_PLANE_ROUTE_ERROR_STATUSES)[number], TSchema>;
+  return { 200: ok, ...errorResponses() } as { 200: T } & ErrorResponses;
+}
+
+/** The same for a route that creates: 201 with the created resource. */
+export function dataPlaneCreatedResponses<T extends TSchema>(created: T) {
+  return { 201: created, ...errorResponses() } as { 201: T } & ErrorResponses;
 }
 
 /** Path values reach SQL as parameters; Postgres text cannot hold NUL, so control characters are refused up front. */

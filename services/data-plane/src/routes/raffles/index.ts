@@ -1,7 +1,8 @@
-import { PageOf, PAGE_SIZES, PageQuerySchema, PublicRaffleItemSchema, PublicRaffleSchema } from '@raffle/contracts';
+import { DrawProofSchema, PageOf, PAGE_SIZES, PageQuerySchema, PublicRaffleItemSchema, PublicRaffleSchema } from '@raffle/contracts';
 import { findPublicRaffleById, findRaffleIdVisibleToUser, pagePublicRaffles, type PublicRaffleKey } from '@raffle/db';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { renderDrawProof } from '../../domain/draw-proof.js';
 import { createSharedResponseCache } from '../../domain/shared-response-cache.js';
 import { ApiError } from '../../errors.js';
 import { dataPlaneResponses, SlugParams } from '../responses.js';
@@ -67,6 +68,29 @@ const raffleRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const raffle = raffleId ? await findPublicRaffleById(app.database.db, raffleId) : null;
       if (!raffle) throw new ApiError('RAFFLE_NOT_FOUND', `no raffle with slug "${request.params.slug}"`);
       return raffle;
+    },
+  );
+
+  app.get(
+    '/api/v1/raffles/:slug/draw',
+    {
+      config: { access: { keyType: 'personal', scope: 'raffles:read' } },
+      schema: {
+        operationId: 'getDrawProof',
+        tags: ['Personal'],
+        summary: 'The proof of a drawn raffle: seed, eligible entries and winners, to recompute the draw',
+        description:
+          'Available once a `raffle`-mechanic raffle is drawn (404 `DRAW_NOT_AVAILABLE` before, and for other mechanics). ' +
+          'Check it with `verifyDraw(proof)` from `@raffle/sdk`, or the `raffle-verify-draw` command: sha256(seed) must equal the commitment published with the raffle, ' +
+          'the entries must hash to `entriesDigest`, and ranking them by the seed must give the winners.',
+        params: SlugParams,
+        response: dataPlaneResponses(Type.Ref(DrawProofSchema)),
+      },
+    },
+    async (request, reply) => {
+      const raffleId = await findRaffleIdVisibleToUser(app.database.sql, { slug: request.params.slug, userId: request.caller!.userId });
+      if (!raffleId) throw new ApiError('RAFFLE_NOT_FOUND', `no raffle with slug "${request.params.slug}"`);
+      return sendRenderedJson(reply, await renderDrawProof(app.database.sql, raffleId));
     },
   );
 };

@@ -1,0 +1,33 @@
+import { Type, type Static } from '@sinclair/typebox';
+
+const Sha256Hex = (description: string) => Type.String({ pattern: '^[0-9a-f]{64}$', description });
+
+/**
+ * Everything needed to recompute a weighted draw (product.md, "Verifiable draws"): the seed the
+ * commitment promised, the frozen eligible set the digest covers, and the winners it produced.
+ */
+export const DrawProofSchema = Type.Object(
+  {
+    algorithm: Type.String({ description: 'The draw algorithm; `es-hmac-sha256-v1` (Efraimidis–Spirakis keys from HMAC-SHA256).' }),
+    drawCommitment: Sha256Hex('sha256 of the seed, public since the raffle was published.'),
+    seed: Sha256Hex('The 32-byte secret seed (hex), revealed once the raffle is drawn.'),
+    entriesDigest: Sha256Hex('sha256 of the eligible entries\' canonical lines `id:userId:weight\\n`, in id order.'),
+    entries: Type.Array(
+      Type.Object(
+        {
+          id: Type.String(),
+          userId: Type.String(),
+          weight: Type.String({ pattern: '^[0-9]+(\\.[0-9]+)?$', description: 'Decimal string, as in the canonical line.' }),
+        },
+        { additionalProperties: false },
+      ),
+      { description: 'Every eligible entry of the draw, in id order, as frozen when it ran.' },
+    ),
+    winners: Type.Array(
+      Type.Object({ entryId: Type.String(), position: Type.Integer({ minimum: 1 }) }, { additionalProperties: false }),
+      { description: 'The winners the draw selected, by position; later disqualifications do not change them.' },
+    ),
+  },
+  { $id: 'DrawProof', additionalProperties: false },
+);
+export type DrawProofBody = Static<typeof DrawProofSchema>;

@@ -1,0 +1,4 @@
+export { isDemoDatasetLoaded, loadDemoDataset } from './demo-dataset.js';
+export type { DemoApiKey, DemoKeys, DemoKeyStatus, DemoRaffleRef } from './demo-keys.js';
+export { formatDemoKeys } from './format-demo-keys.js';
+export { planDemoDataset, type DemoPlan, type PlannedRaffle } from './plan/demo-plan.js';

@@ -1,0 +1,319 @@
+import { Ajv } from 'ajv';
+import ajvFormats from 'ajv-formats';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ALLOCATION_TYPES,
+  DELIVERY_STATUSES,
+  ENTRY_STATUSES,
+  parseApiKey,
+  RAFFLE_MECHANICS,
+  RAFFLE_STATUSES,
+  RAFFLE_VISIBILITIES,
+  SHARED_SCHEMAS,
+  WIN_STATUSES,
+} from '@raffle/contracts';
+import { hashApiKey, isIdOf, type Database } from '@raffle/db';
+import { drawCommitment, parseEntryLines, rankEntries, verifyDraw, type DrawProof } from '@raffle/sdk';
+import { loadDemoDataset, planDemoDataset, type DemoKeys, type PlannedRaffle } from '../src/index.js';
+import { createTestDatabase, type TestDatabase } from './support/database.js';
+
+const TABLES = [
+  'users',
+  'user_wallets',
+  'workspaces',
+  'workspace_members',
+  'projects',
+  'raffles',
+  'entries',
+  'entry_requirement_evaluations',
+  'community_roles',
+  'wins',
+  'raffle_draw_snapshots',
+  'api_keys',
+  'event_outbox',
+] as const;
+
+let testDb: TestDatabase;
+let database: Database;
+let firstLoad: DemoKeys;
+let secondLoad: DemoKeys;
+let countsAfterFirst: Record<string, number>;
+let countsAfterSecond: Record<string, number>;
+
+async function countOf(query: Promise<readonly { n: number }[]>): Promise<number> {
+  const [row] = await query;
+  return row!.n;
+}
+
+async function rowCounts(): Promise<Record<string, number>> {
+  const counts: Record<string, number> = {};
+  for (const table of TABLES) {
+    counts[table] = await countOf(database.sql<{ n: number }[]>`select count(*)::int as n from ${database.sql(table)}`);
+  }
+  return counts;
+}
+
+beforeAll(async () => {
+  testDb = await createTestDatabase();
+  database = testDb.database;
+  firstLoad = await loadDemoDataset(database.db);
+  countsAfterFirst = await rowCounts();
+  secondLoad = await loadDemoDataset(database.db);
+  countsAfterSecond = await rowCounts();
+});
+
+afterAll(() => testDb?.drop());
+
+const planned = (label: string): PlannedRaffle => planDemoDataset().raffles.find((r) => r.spec.label === label)!;
+
+/** The proof `GET /api/v1/raffles/{slug}/draw` serves, built from the same rows. */
+async function proofOf(raffleId: string): Promise<DrawProof> {
+  const [raffle] = await database.sql<{ seed: string; commitment: string; digest: string }[]>`
+    select draw_seed as seed, draw_commitment as commitment, entries_digest as digest from raffles where id = ${raffleId}`;
+  const [snapshot] = await database.sql<{ algorithm: string; lines: string }[]>`
+    select algorithm, entry_lines as lines from raffle_draw_snapshots where raffle_id = ${raffleId}`;
+  const winners = await database.sql<{ entryId: string; position: number }[]>`
+    select entry_id as "entryId", position from wins where raffle_id = ${raffleId} and source = 'draw' order by position`;
+  return {
+    algorithm: snapshot!.algorithm,
+    drawCommitment: raffle!.commitment,
+    seed: raffle!.seed,
+    entriesDigest: raffle!.digest,
+    entries: parseEntryLines(snapshot!.lines),
+    winners: [...winners],
+  };
+}
+
+describe('loading the demo dataset', () => {
+  it('changes nothing the second time and returns the same keys', () => {
+    expect(countsAfterFirst.users).toBeGreaterThan(300);
+    expect(countsAfterSecond).toEqual(countsAfterFirst);
+    expect(secondLoad).toEqual(firstLoad);
+  });
+
+  it('writes no outbox events: demo history must not be delivered as webhooks', () => {
+    expect(countsAfterFirst.event_outbox).toBe(0);
+  });
+
+  it('leaves every raffle with the id and status the keys list', async () => {
+    for (const [label, ref] of Object.entries(firstLoad.raffles)) {
+      const [row] = await database.sql<{ slug: string; status: string }[]>`select slug, status from raffles where id = ${ref.id}`;
+      expect(row, label).toEqual({ slug: ref.slug, status: ref.status });
+    }
+  });
+});
+
+describe('raffle coverage', () => {
+  it('has every status, mechanic, allocation type and visibility', async () => {
+    const rows = await database.sql<{ status: string; mechanic: string; allocationType: string; visibility: string }[]>`
+      select status, mechanic, allocation_type as "allocationType", visibility from raffles`;
+    expect(new Set(rows.map((r) => r.status))).toEqual(new Set(RAFFLE_STATUSES));
+    expect(new Set(rows.map((r) => r.mechanic))).toEqual(new Set(RAFFLE_MECHANICS));
+    expect(new Set(rows.map((r) => r.allocationType))).toEqual(new Set(ALLOCATION_TYPES));
+    expect(new Set(rows.map((r) => r.visibility))).toEqual(new Set(RAFFLE_VISIBILITIES));
+  });
+
+  it('has entries in every status the rules can produce, and wins and deliveries in every status', async () => {
+    const entryStatuses = await database.sql<{ status: string }[]>`select distinct status from entries`;
+    const winStatuses = await database.sql<{ status: string }[]>`select distinct status from wins`;
+    const deliveries = await database.sql<{ status: string }[]>`select distinct delivery_status as status from wins`;
+    // 'pending' never persists: requirements are evaluated inside the entering transaction.
+    expect(new Set(entryStatuses.map((r) => r.status))).toEqual(new Set(ENTRY_STATUSES.filter((s) => s !== 'pending')));
+    expect(new Set(winStatuses.map((r) => r.status))).toEqual(new Set(WIN_STATUSES));
+    expect(new Set(deliveries.map((r) => r.status))).toEqual(new Set(DELIVERY_STATUSES));
+  });
+
+  it('sets exactly the lifecycle timestamps each status implies', async () => {
+    const rows = await database.sql<Record<string, unknown>[]>`
+      select status, published_at, opened_at, closed_at, drawn_at, finalized_at, cancelled_at,
+             draw_seed, draw_commitment from raffles`;
+    const reached: Record<string, string[]> = {
+      draft: [],
+      scheduled: ['published_at'],
+      open: ['published_at', 'opened_at'],
+      closed: ['published_at', 'opened_at', 'closed_at'],
+      drawn: ['published_at', 'opened_at', 'closed_at', 'drawn_at'],
+      finalized: ['published_at', 'opened_at', 'closed_at', 'drawn_at', 'finalized_at'],
+      cancelled: ['published_at', 'opened_at', 'cancelled_at'],
+    };
+    const columns = ['published_at', 'opened_at', 'closed_at', 'drawn_at', 'finalized_at', 'cancelled_at'];
+    for (const row of rows) {
+      const set = columns.filter((c) => row[c] !== null);
+      expect(set, `timestamps of a ${row.status} raffle`).toEqual(reached[row.status as string]);
+      if (row.status === 'draft') {
+        expect(row.draw_commitment).toBeNull();
+      } else {
+        expect(row.draw_seed).toMatch(/^[0-9a-f]{64}$/);
+        expect(row.draw_commitment).toBe(drawCommitment(Buffer.from(row.draw_seed as string, 'hex')));
+      }
+    }
+  });
+
+  it('grants the role holds_role asks for, so every entry of the hoodie drop holds it', async () => {
+    const { id, workspaceId } = firstLoad.raffles.closed!;
+    const rows = await database.sql<{ holds: boolean }[]>`
+      select exists (select 1 from community_roles c where c.workspace_id = ${workspaceId} and c.user_id = e.user_id and c.role = 'og') as holds
+      from entries e where e.raffle_id = ${id}`;
+    expect(rows.length).toBeGreaterThan(5);
+    expect(rows.every((r) => r.holds)).toBe(true);
+  });
+});
+
+describe('the finalized draw', () => {
+  it('has hundreds of entries and finalized winners at positions 1..spots', async () => {
+    const { id } = firstLoad.raffles.finalizedDraw!;
+    const [raffle] = await database.sql<{ spots: number; mechanic: string; visibility: string }[]>`
+      select spots, mechanic, visibility from raffles where id = ${id}`;
+    expect(raffle).toMatchObject({ mechanic: 'raffle', visibility: 'public', spots: 25 });
+    const entries = await countOf(database.sql<{ n: number }[]>`select count(*)::int as n from entries where raffle_id = ${id}`);
+    expect(entries).toBeGreaterThanOrEqual(300);
+    const winners = await database.sql<{ position: number }[]>`
+      select position from wins where raffle_id = ${id} and status = 'finalized' order by position`;
+    expect(winners.map((w) => w.position)).toEqual(Array.from({ length: raffle!.spots }, (_, i) => i + 1));
+    const review = await database.sql<{ status: string; source: string }[]>`
+      select status, source from wins where raffle_id = ${id} and (status <> 'finalized' or source = 'reroll')`;
+    expect(review).toEqual(expect.arrayContaining([{ status: 'replaced', source: 'draw' }, { status: 'finalized', source: 'reroll' }]));
+  });
+
+  it('is the draw the plan scripted: alice wins, bob does not', async () => {
+    const { id } = firstLoad.raffles.finalizedDraw!;
+    const plan = planned('finalizedDraw');
+    const drawn = await database.sql<{ entryId: string }[]>`
+      select entry_id as "entryId" from wins where raffle_id = ${id} and source = 'draw' order by position`;
+    expect(drawn.map((w) => w.entryId)).toEqual(plan.draw.winners);
+    const [reroll] = await database.sql<{ entryId: string }[]>`select entry_id as "entryId" from wins where raffle_id = ${id} and source = 'reroll'`;
+    expect(reroll!.entryId).toBe(plan.draw.review!.reroll!.entryId);
+    const finalists = await database.sql<{ userId: string }[]>`
+      select user_id as "userId" from wins where raffle_id = ${id} and status = 'finalized'`;
+    expect(finalists.map((w) => w.userId)).toContain(firstLoad.users.alice.id);
+    expect(finalists.map((w) => w.userId)).not.toContain(firstLoad.users.bob.id);
+  });
+
+  it.each(['finalizedDraw', 'drawnPrivate'])('%s: the proof from the stored draw verifies, and the reroll took the next in draw order', async (label) => {
+    const { id } = firstLoad.raffles[label]!;
+    const proof = await proofOf(id);
+    expect(verifyDraw(proof)).toMatchObject({ valid: true, problems: [] });
+    const [reroll] = await database.sql<{ entryId: string }[]>`select entry_id as "entryId" from wins where raffle_id = ${id} and source = 'reroll'`;
+    if (reroll) expect(reroll.entryId).toBe(rankEntries(Buffer.from(proof.seed, 'hex'), proof.entries)[proof.winners.length]!.id);
+  });
+
+  it('flags shared wallets and IPs and leaves the flagged out of the draw', async () => {
+    const { id } = firstLoad.raffles.finalizedDraw!;
+    const rows = await database.sql<{ id: string; status: string; reason: string | null; flags: Record<string, string[]> }[]>`
+      select id, status, status_reason as reason, duplicate_flags as flags from entries where raffle_id = ${id}`;
+    const flagged = rows.filter((r) => r.flags.walletReuse?.length || r.flags.ipReuse?.length);
+    expect(rows.some((r) => r.flags.walletReuse?.length)).toBe(true);
+    expect(rows.some((r) => r.flags.ipReuse?.length)).toBe(true);
+    const drawnIds = new Set((await proofOf(id)).entries.map((e) => e.id));
+    expect(flagged.filter((r) => drawnIds.has(r.id))).toEqual([]);
+    expect(new Set(rows.map((r) => r.status))).toEqual(new Set(['valid', 'withdrawn', 'disqualified']));
+    for (const r of rows.filter((r) => r.status !== 'valid')) expect(r.reason).toBeTruthy();
+  });
+});
+
+describe('requirements', () => {
+  it('kept a passing verdict for every requirement of every entry the domain accepted', async () => {
+    const [row] = await database.sql<{ failed: number; missing: number }[]>`
+      select (select count(*) from entry_requirement_evaluations v join entries e on e.id = v.entry_id
+              where not v.passed and e.status <> 'invalid')::int as failed,
+             (select count(*) from entries e join raffles r on r.id = e.raffle_id
+              where jsonb_array_length(r.requirements) <> (select count(*) from entry_requirement_evaluations v where v.entry_id = e.id))::int as missing`;
+    expect(row).toEqual({ failed: 0, missing: 0 });
+  });
+
+  it('invalidates at the draw the entry of a member who left the workspace', async () => {
+    const { id } = firstLoad.raffles.drawnPrivate!;
+    const invalid = await database.sql<{ reason: string; failed: string[] }[]>`
+      select e.status_reason as reason,
+             array(select v.type from entry_requirement_evaluations v where v.entry_id = e.id and not v.passed) as failed
+      from entries e where e.raffle_id = ${id} and e.status = 'invalid'`;
+    expect(invalid).toEqual([{ reason: 'Requirements not met: Member of the workspace', failed: ['workspace_member'] }]);
+  });
+});
+
+describe('people and keys', () => {
+  it('gives alice, bob and carol entries and wins across raffles', async () => {
+    for (const persona of ['alice', 'bob', 'carol'] as const) {
+      const { id } = firstLoad.users[persona];
+      const [row] = await database.sql<{ entries: number; wins: number }[]>`
+        select (select count(distinct raffle_id) from entries where user_id = ${id})::int as entries,
+               (select count(*) from wins where user_id = ${id})::int as wins`;
+      expect(row!.entries, persona).toBeGreaterThanOrEqual(2);
+      expect(row!.wins, persona).toBeGreaterThanOrEqual(1);
+    }
+  });
+
+  it('stores every demo key by hash, with the status it is listed with', async () => {
+    expect(firstLoad.keys).toHaveLength(8);
+    for (const key of firstLoad.keys) {
+      expect(parseApiKey(key.apiKey)).toEqual({ kind: key.kind });
+      expect(isIdOf('apiKey', key.id)).toBe(true);
+      const [row] = await database.sql<{ revoked: boolean; expired: boolean; scopes: string[]; workspaceId: string | null }[]>`
+        select revoked_at is not null as revoked, coalesce(expires_at < now(), false) as expired, scopes,
+               workspace_id as "workspaceId"
+        from api_keys where key_hash = ${hashApiKey(key.apiKey)}`;
+      expect(row).toBeDefined();
+      expect(row!.scopes).toEqual(key.scopes);
+      expect(row!.workspaceId).toBe(key.workspace?.id ?? null);
+      expect(row!.revoked ? 'revoked' : row!.expired ? 'expired' : 'active').toBe(key.status);
+    }
+    const kinds = firstLoad.keys.map((k) => `${k.kind}:${k.workspace?.slug ?? k.owner.handle}:${k.status}:${k.scopes.length}`);
+    expect(kinds).toEqual(
+      expect.arrayContaining([
+        'personal:alice:active:5',
+        'personal:alice:active:1',
+        'personal:alice:revoked:5',
+        'personal:alice:expired:5',
+        'workspace:nebula-labs:active:4',
+        'workspace:nebula-labs:active:1',
+        'workspace:kite-collective:active:4',
+        'workspace:kite-collective:active:1',
+      ]),
+    );
+  });
+
+  it('uses well-formed ids everywhere', async () => {
+    const tables = [
+      ['users', 'user'],
+      ['workspaces', 'workspace'],
+      ['projects', 'project'],
+      ['raffles', 'raffle'],
+      ['entries', 'entry'],
+      ['wins', 'win'],
+    ] as const;
+    for (const [table, kind] of tables) {
+      const rows = await database.sql<{ id: string }[]>`select id from ${database.sql(table)}`;
+      expect(rows.filter((r) => !isIdOf(kind, r.id))).toEqual([]);
+    }
+  });
+});
+
+describe('stored JSON representations', () => {
+  const addFormats = ((ajvFormats as unknown as { default?: typeof ajvFormats }).default ?? ajvFormats) as unknown as (ajv: Ajv) => Ajv;
+  const ajv = new Ajv({ allErrors: true });
+  addFormats(ajv);
+  for (const schema of SHARED_SCHEMAS) ajv.addSchema(schema);
+
+  const columns = [
+    ['raffles', 'workspace_item_json', 'WorkspaceRaffleItem'],
+    ['raffles', 'public_item_json', 'PublicRaffleItem'],
+    ['entries', 'workspace_json', 'WorkspaceEntry'],
+    ['entries', 'owner_json', 'SanitizedEntry'],
+    ['wins', 'win_json', 'Win'],
+    ['wins', 'winner_json', 'Winner'],
+    ['projects', 'api_json', 'Project'],
+    ['users', 'profile_json', 'Profile'],
+  ] as const;
+
+  it.each(columns)('%s.%s validates against %s', async (table, column, schemaId) => {
+    const validate = ajv.getSchema(schemaId);
+    expect(validate, `schema ${schemaId} is registered`).toBeDefined();
+    const rows = await database.sql<{ json: string }[]>`select ${database.sql(column)} as json from ${database.sql(table)}`;
+    expect(rows.length).toBeGreaterThan(0);
+    const failures = rows
+      .map((r) => JSON.parse(r.json) as unknown)
+      .filter((value) => !validate!(value))
+      .map((value) => ({ value, errors: ajv.errorsText(validate!.errors) }));
+    expect(failures.slice(0, 3)).toEqual([]);
+  });
+});

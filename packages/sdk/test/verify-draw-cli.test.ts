@@ -1,0 +1,150 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { EXIT, judgeDrawProof, parseVerifyDrawArgs, proofShapeProblems, runVerifyDraw, type CliIo } from '../src/cli/draw-verdict.js';
+import { DRAW_ALGORITHM, drawCommitment, entriesDigest, rankEntries, type DrawEntry, type DrawProof } from '../src/index.js';
+
+const seed = createHash('sha256').update('cli').digest('hex');
+const entries: DrawEntry[] = Array.from({ length: 25 }, (_, i) => ({
+  id: `ent_${String(i).padStart(26, '0')}`,
+  userId: `usr_${i}`,
+  weight: i % 5 === 0 ? '3' : '1',
+}));
+const honest: DrawProof = {
+  algorithm: DRAW_ALGORITHM,
+  drawCommitment: drawCommitment(Buffer.from(seed, 'hex')),
+  seed,
+  entriesDigest: entriesDigest(entries),
+  entries,
+  winners: rankEntries(Buffer.from(seed, 'hex'), entries)
+    .slice(0, 3)
+    .map((e, i) => ({ entryId: e.id, position: i + 1 })),
+};
+
+describe('judgeDrawProof (the CLI\'s core)', () => {
+  it('finds an honest proof valid and reports every check as ok', () => {
+    const verdict = judgeDrawProof(JSON.parse(JSON.stringify(honest)), 'https://raffles.test/api/v1/raffles/x/draw');
+    expect(verdict.valid).toBe(true);
+    expect(verdict.report).toContain('Draw proof of https://raffles.test/api/v1/raffles/x/draw');
+    expect(verdict.report).toMatch(/algorithm\s+ok\s+es-hmac-sha256-v1/);
+    expect(verdict.report).toMatch(/commitment\s+ok\s+sha256\(seed\) = /);
+    expect(verdict.report).toMatch(/entries\s+ok\s+25 entries hash to/);
+    expect(verdict.report).toMatch(/winners\s+ok\s+3 winners reproduced from the seed/);
+    expect(verdict.report).toContain(`#1 ${honest.winners[0]!.entryId}`);
+    expect(verdict.report).toMatch(/^VALID/m);
+    expect(verdict.report).not.toContain('FAIL');
+  });
+
+  it('names the failing check when a weight, the seed or a winner was changed', () => {
+    const weight = judgeDrawProof({ ...honest, entries: entries.map((e, i) => (i === 3 ? { ...e, weight: '9' } : e)) });
+    expect(weight.valid).toBe(false);
+    expect(weight.report).toMatch(/entries\s+FAIL/);
+    expect(weight.report).toMatch(/^INVALID/m);
+
+    const otherSeed = createHash('sha256').update('other').digest('hex');
+    const seedSwap = judgeDrawProof({ ...honest, seed: otherSeed });
+    expect(seedSwap.valid).toBe(false);
+    expect(seedSwap.report).toMatch(/commitment\s+FAIL/);
+
+    const loser = rankEntries(Buffer.from(seed, 'hex'), entries)[10]!;
+    const winner = judgeDrawProof({ ...honest, winners: [{ entryId: loser.id, position: 1 }, ...honest.winners.slice(1)] });
+    expect(winner.valid).toBe(false);
+    expect(winner.report).toMatch(/winners\s+FAIL/);
+    expect(winner.report).toContain(`#1 ${loser.id}  (the draw gives ${honest.winners[0]!.entryId})`);
+
+    const algorithm = judgeDrawProof({ ...honest, algorithm: 'coin-flip' });
+    expect(algorithm.valid).toBe(false);
+    expect(algorithm.report).toMatch(/algorithm\s+FAIL\s+coin-flip/);
+  });
+
+  it('refuses what is not a proof at all, saying what is missing', () => {
+    expect(proofShapeProblems(honest)).toEqual([]);
+    expect(proofShapeProblems([])).toEqual(['the response is not a JSON object']);
+    const { seed: _seed, ...noSeed } = honest;
+    const verdict = judgeDrawProof({ ...noSeed, entries: [{ id: 1 }] });
+    expect(verdict.valid).toBe(false);
+    expect(verdict.report).toContain('seed is missing or not a string');
+    expect(verdict.report).toContain('every entry needs string id, userId and weight');
+  });
+});
+
+describe('parseVerifyDrawArgs', () => {
+  const env = { RAFFLE_API_KEY: 'svc_u_env' };
+
+  it('takes a proof URL as is, a raffle URL with /draw added, or a base URL with --slug', () => {
+    expect(parseVerifyDrawArgs(['https://h.test/api/v1/raffles/summer/draw'], env)).toEqual({ url: 'https://h.test/api/v1/raffles/summer/draw', apiKey: 'svc_u_env' });
+    expect(parseVerifyDrawArgs(['https://h.test/api/v1/raffles/summer'], env)).toMatchObject({ url: 'https://h.test/api/v1/raffles/summer/draw' });
+    expect(parseVerifyDrawArgs(['https://h.test', '--slug', 'summer'], env)).toMatchObject({ url: 'https://h.test/api/v1/raffles/summer/draw' });
+    expect(parseVerifyDrawArgs(['https://h.test/prefix/', '--slug=a b'], env)).toMatchObject({ url: 'https://h.test/prefix/api/v1/raffles/a%20b/draw' });
+  });
+
+  it('prefers --api-key over RAFFLE_API_KEY', () => {
+    expect(parseVerifyDrawArgs(['https://h.test', '--slug', 's', '--api-key', 'svc_u_flag'], env)).toMatchObject({ apiKey: 'svc_u_flag' });
+  });
+
+  it('reports usage errors', () => {
+    const error = (argv: string[], e: Record<string, string> = env) => (parseVerifyDrawArgs(argv, e) as { error?: string }).error;
+    expect(error([])).toMatch(/proof URL/);
+    expect(error(['not a url'])).toMatch(/not a URL/);
+    expect(error(['ftp://h.test/api/v1/raffles/s/draw'])).toMatch(/http/);
+    expect(error(['https://h.test'])).toMatch(/--slug/);
+    expect(error(['https://h.test/api/v1/raffles/s/draw'], {})).toMatch(/API key/);
+    expect(error(['https://h.test', '--bogus'])).toMatch(/bogus/);
+    expect(parseVerifyDrawArgs(['--help'], env)).toEqual({ help: true });
+  });
+});
+
+describe('runVerifyDraw', () => {
+  function io(respond: (url: string, init?: RequestInit) => Response | Promise<Response>) {
+    const out: string[] = [];
+    const err: string[] = [];
+    const calls: Array<{ url: string; init?: RequestInit }> = [];
+    const cli: CliIo = {
+      fetch: (async (url: string, init?: RequestInit) => {
+        calls.push({ url, init });
+        return respond(url, init);
+      }) as typeof fetch,
+      out: (t) => out.push(t),
+      err: (t) => err.push(t),
+    };
+    return { cli, out, err, calls };
+  }
+  const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+  it('fetches with the key as a Bearer token and exits 0 for a valid draw, 1 for an invalid one', async () => {
+    const ok = io(() => json(honest));
+    expect(await runVerifyDraw(['https://h.test', '--slug', 'x', '--api-key', 'svc_u_k'], {}, ok.cli)).toBe(EXIT.valid);
+    expect(ok.calls[0]!.url).toBe('https://h.test/api/v1/raffles/x/draw');
+    expect((ok.calls[0]!.init!.headers as Record<string, string>).authorization).toBe('Bearer svc_u_k');
+    expect(ok.out.join('\n')).toMatch(/^VALID/m);
+
+    const bad = io(() => json({ ...honest, seed: createHash('sha256').update('x').digest('hex') }));
+    expect(await runVerifyDraw(['https://h.test/api/v1/raffles/x/draw'], { RAFFLE_API_KEY: 'k' }, bad.cli)).toBe(EXIT.invalid);
+    expect(bad.out.join('\n')).toMatch(/^INVALID/m);
+  });
+
+  it('exits 2 on usage errors, network errors, error answers and non-JSON bodies', async () => {
+    const usage = io(() => json(honest));
+    expect(await runVerifyDraw([], {}, usage.cli)).toBe(EXIT.usage);
+    expect(usage.calls).toHaveLength(0);
+    expect(usage.err.join('\n')).toContain('Usage:');
+
+    const down = io(() => {
+      throw new TypeError('fetch failed');
+    });
+    expect(await runVerifyDraw(['https://h.test/api/v1/raffles/x/draw'], { RAFFLE_API_KEY: 'k' }, down.cli)).toBe(EXIT.usage);
+    expect(down.err.join('\n')).toContain('fetch failed');
+
+    const notDrawn = io(() => json({ statusCode: 404, code: 'DRAW_NOT_AVAILABLE', message: 'the raffle has not been drawn yet' }, 404));
+    expect(await runVerifyDraw(['https://h.test/api/v1/raffles/x/draw'], { RAFFLE_API_KEY: 'k' }, notDrawn.cli)).toBe(EXIT.usage);
+    expect(notDrawn.err.join('\n')).toContain('404 DRAW_NOT_AVAILABLE: the raffle has not been drawn yet');
+
+    const html = io(() => new Response('<html>bad gateway</html>', { status: 502 }));
+    expect(await runVerifyDraw(['https://h.test/api/v1/raffles/x/draw'], { RAFFLE_API_KEY: 'k' }, html.cli)).toBe(EXIT.usage);
+  });
+
+  it('prints the usage and exits 0 for --help', async () => {
+    const help = io(() => json(honest));
+    expect(await runVerifyDraw(['--help'], {}, help.cli)).toBe(EXIT.valid);
+    expect(help.out.join('\n')).toContain('raffle-verify-draw');
+  });
+});

@@ -1,0 +1,181 @@
+import { DRAW_ALGORITHM, drawCommitment, parseEntryLines, verifyDraw, type DrawProof } from '@raffle/sdk';
+import { addWorkspaceMember } from '@raffle/db';
+import { disqualifyWin, enterRaffle, rerollWin } from '@raffle/domain';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renderDrawEntries } from '../src/domain/draw-proof.js';
+import { buildTestApp } from './support/app.js';
+import { expectMatchesSchema } from './support/contract-validator.js';
+import { createTestDatabase, type TestDatabase } from './support/database.js';
+import { responseViolations } from './support/error-invariants.js';
+import { createLifecycleWorld, type LifecycleWorld } from './support/lifecycle.js';
+
+/**
+ * GET /api/v1/raffles/{slug}/draw: the proof of a weighted draw run by the domain's own draw,
+ * checked with the SDK's verifyDraw exactly as an outside verifier would.
+ */
+
+let db: TestDatabase;
+let app: FastifyInstance;
+let world: LifecycleWorld;
+let viewer: Awaited<ReturnType<LifecycleWorld['entrant']>>;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  world = await createLifecycleWorld(db.database);
+  app = await buildTestApp(db.database, db.url);
+  viewer = await world.entrant();
+});
+afterAll(async () => {
+  await app?.close();
+  await db?.drop();
+});
+
+const getProof = (slug: string, headers: Record<string, string> = viewer.headers) => app.inject({ url: `/api/v1/raffles/${slug}/draw`, headers });
+
+function expectError(res: Awaited<ReturnType<typeof getProof>>, status: number, code: string) {
+  expect({ status: res.statusCode, code: res.json().code }, res.body).toEqual({ status, code });
+  expect(responseViolations(res, { method: 'GET' }), res.body).toEqual([]);
+  return res.json() as { message: string };
+}
+
+const BONUS = { id: 'bonus', type: 'wallet_connected' as const, label: 'Bonus for an Ethereum wallet', params: { chain: 'ethereum', optional: true, multiplier: 2.5 } };
+
+/** An open weighted raffle with `count` entries, every third one weighted 2.5 by an optional requirement. */
+async function raffleWithEntries(count: number, body: Parameters<LifecycleWorld['open']>[0] = {}) {
+  const raffle = await world.open({ spots: 3, requirements: [BONUS], ...body });
+  for (let i = 0; i < count; i++) {
+    const wallets = i % 3 === 0 ? [{ chain: 'ethereum', address: `0x${String(i).padStart(40, '0')}`, verified: true }] : [];
+    const { user } = await world.entrant({ wallets });
+    // Members may enter a private raffle.
+    if (raffle.visibility === 'private') await addWorkspaceMember(world.db, { workspaceId: world.workspace.id, userId: user.id, role: 'member' });
+    await enterRaffle(world.db, { raffle: { raffleId: raffle.id }, userId: user.id, source: 'web' });
+  }
+  return raffle;
+}
+
+describe('before the draw', () => {
+  it('answers 404 DRAW_NOT_AVAILABLE while open and once closed, saying it has not been drawn', async () => {
+    const raffle = await raffleWithEntries(2);
+    expect(expectError(await getProof(raffle.slug), 404, 'DRAW_NOT_AVAILABLE').message).toMatch(/not been drawn.*open/);
+    await world.close(raffle.id);
+    expect(expectError(await getProof(raffle.slug), 404, 'DRAW_NOT_AVAILABLE').message).toMatch(/not been drawn.*closed/);
+  });
+
+  it('answers 404 DRAW_NOT_AVAILABLE for a drawn raffle of another mechanic: no weighted draw took place', async () => {
+    const raffle = await world.open({ mechanic: 'collection', spots: 2 });
+    const { user } = await world.entrant();
+    await enterRaffle(world.db, { raffle: { raffleId: raffle.id }, userId: user.id, source: 'web' });
+    await world.close(raffle.id);
+    await world.draw(raffle.id);
+    expect(expectError(await getProof(raffle.slug), 404, 'DRAW_NOT_AVAILABLE').message).toMatch(/collection raffle.*weighted draw/);
+  });
+
+  it('answers 404 RAFFLE_NOT_FOUND for unknown slugs, drafts, and private raffles of other workspaces', async () => {
+    expectError(await getProof('no-such-raffle'), 404, 'RAFFLE_NOT_FOUND');
+    const draft = await world.draft();
+    expectError(await getProof(draft.slug), 404, 'RAFFLE_NOT_FOUND');
+    const hidden = await raffleWithEntries(2, { visibility: 'private' });
+    await world.close(hidden.id);
+    await world.draw(hidden.id);
+    expectError(await getProof(hidden.slug), 404, 'RAFFLE_NOT_FOUND');
+    const member = await world.member();
+    expect((await getProof(hidden.slug, member.headers)).statusCode).toBe(200);
+  });
+});
+
+describe('after the draw', () => {
+  let raffle: Awaited<ReturnType<typeof raffleWithEntries>>;
+  let commitmentShownBefore: string;
+  let proof: DrawProof;
+
+  beforeAll(async () => {
+    raffle = await raffleWithEntries(12);
+    commitmentShownBefore = (await app.inject({ url: `/api/v1/raffles/${raffle.slug}`, headers: viewer.headers })).json().drawCommitment;
+    await world.close(raffle.id);
+    await world.draw(raffle.id);
+    const res = await getProof(raffle.slug);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^application\/json\b/);
+    proof = res.json();
+  });
+
+  it('matches the DrawProof schema and verifies with the SDK', () => {
+    expectMatchesSchema('DrawProof', proof);
+    expect(proof.algorithm).toBe(DRAW_ALGORITHM);
+    expect(verifyDraw(proof)).toEqual({ valid: true, problems: [], recomputedWinners: proof.winners.map((w) => w.entryId) });
+  });
+
+  it('reveals the seed the commitment published before the draw promised, and serves the frozen entries and the draw\'s winners', async () => {
+    expect(commitmentShownBefore).toMatch(/^[0-9a-f]{64}$/);
+    expect(proof.drawCommitment).toBe(commitmentShownBefore);
+    expect(drawCommitment(Buffer.from(proof.seed, 'hex'))).toBe(commitmentShownBefore);
+
+    const [row] = await db.database.sql<{ seed: string; digest: string; lines: string }[]>`
+      select r.draw_seed as seed, r.entries_digest as digest, s.entry_lines as lines
+      from raffles r join raffle_draw_snapshots s on s.raffle_id = r.id where r.id = ${raffle.id}`;
+    expect(proof.seed).toBe(row!.seed);
+    expect(proof.entriesDigest).toBe(row!.digest);
+    expect(proof.entries).toEqual(parseEntryLines(row!.lines));
+    expect(proof.entries).toHaveLength(12);
+    expect(new Set(proof.entries.map((e) => e.weight))).toEqual(new Set(['1', '2.5']));
+
+    const wins = await db.database.sql<{ entryId: string; position: number }[]>`
+      select entry_id as "entryId", position from wins where raffle_id = ${raffle.id} and source = 'draw' order by position`;
+    expect(proof.winners).toEqual(wins.map((w) => ({ entryId: w.entryId, position: w.position })));
+    expect(proof.winners.map((w) => w.position)).toEqual([1, 2, 3]);
+  });
+
+  it('is refused by verifyDraw once one entry\'s weight, the seed, or a winner is changed', () => {
+    const heavier = { ...proof, entries: proof.entries.map((e, i) => (i === 4 ? { ...e, weight: '7' } : e)) };
+    expect(verifyDraw(heavier).valid).toBe(false);
+    const otherSeed = { ...proof, seed: (proof.seed[0] === '0' ? '1' : '0') + proof.seed.slice(1) };
+    expect(verifyDraw(otherSeed).valid).toBe(false);
+    expect(verifyDraw(otherSeed).problems).toContain('sha256(seed) does not match drawCommitment');
+    const loser = proof.entries.find((e) => !proof.winners.some((w) => w.entryId === e.id))!;
+    const swapped = { ...proof, winners: [{ entryId: loser.id, position: 1 }, ...proof.winners.slice(1)] };
+    expect(verifyDraw(swapped).valid).toBe(false);
+  });
+
+  it('stays the same verifiable proof after a winner is disqualified and rerolled and the raffle finalized', async () => {
+    const [first] = await db.database.sql<{ id: string }[]>`select id from wins where raffle_id = ${raffle.id} and position = 1 and source = 'draw'`;
+    const target = { workspaceId: world.workspace.id, raffleId: raffle.id, winId: first!.id };
+    await disqualifyWin(world.db, { ...target, reason: 'test' });
+    await rerollWin(world.db, target);
+    await world.finalize(raffle.id);
+    const res = await getProof(raffle.slug);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual(proof);
+    expect(verifyDraw(res.json()).valid).toBe(true);
+  });
+});
+
+describe('keys on the draw proof', () => {
+  it('refuses a workspace key (403 WRONG_KEY_TYPE) and a personal key without raffles:read (403 INSUFFICIENT_SCOPE)', async () => {
+    const raffle = await world.draft();
+    const { apiKey } = await world.workspaceKey();
+    expectError(await getProof(raffle.slug, { authorization: `Bearer ${apiKey}` }), 403, 'WRONG_KEY_TYPE');
+    const lacking = await world.entrant({}, ['profile:read', 'entries:read', 'entries:write', 'wins:read']);
+    expectError(await getProof(raffle.slug, lacking.headers), 403, 'INSUFFICIENT_SCOPE');
+  });
+});
+
+describe('rendering the entries', () => {
+  it('writes the snapshot lines as the JSON of the parsed entries, escaping what needs it', () => {
+    const plain = 'ent_01:usr_01:1\nent_02:usr_02:2.5\n';
+    expect(JSON.parse(renderDrawEntries(plain))).toEqual(parseEntryLines(plain));
+    const odd = 'ent_"x":usr_\\y:1\nent_é:usr_\u0001:3\n';
+    expect(JSON.parse(renderDrawEntries(odd))).toEqual(parseEntryLines(odd));
+    expect(renderDrawEntries('')).toBe('[]');
+  });
+
+  it('renders a million entries in well under the time a request may take', () => {
+    const lines = Array.from({ length: 1_000_000 }, (_, i) => `ent_${String(i).padStart(26, '0')}:usr_${String(i).padStart(26, '0')}:${i % 7 === 0 ? '2.5' : '1'}\n`).join('');
+    const started = performance.now();
+    const json = renderDrawEntries(lines);
+    const elapsed = performance.now() - started;
+    expect(json.startsWith('[{"id":"ent_00000000000000000000000000","userId":"usr_00000000000000000000000000","weight":"2.5"},')).toBe(true);
+    expect(json.endsWith('{"id":"ent_00000000000000000000999999","userId":"usr_00000000000000000000999999","weight":"2.5"}]')).toBe(true);
+    expect(elapsed).toBeLessThan(3000);
+  });
+});

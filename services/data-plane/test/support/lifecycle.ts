@@ -1,0 +1,69 @@
+import { randomBytes } from 'node:crypto';
+import { PERSONAL_API_SCOPES, WORKSPACE_API_SCOPES, type ApiScope, type CreateRaffleBody } from '@raffle/contracts';
+import { addWorkspaceMember, insertApiKey, insertUser, insertWorkspace, type Database, type NewUser } from '@raffle/db';
+import { closeRaffle, createRaffle, drawRaffle, finalizeRaffle, publishRaffle } from '@raffle/domain';
+import { registerSecret } from './log-scan.js';
+
+const tag = () => randomBytes(5).toString('hex');
+
+/**
+ * A workspace of its own, with helpers that bring raffles through the real lifecycle (the domain
+ * functions the dashboard calls) and mint users with personal keys: each test builds what it needs.
+ */
+export async function createLifecycleWorld(database: Database) {
+  const { db } = database;
+  const owner = await insertUser(db, { handle: `owner-${tag()}`, createdAt: new Date('2020-01-01T00:00:00Z') });
+  const workspace = await insertWorkspace(db, { slug: `ws-${tag()}`, name: 'Lifecycle workspace' });
+  await addWorkspaceMember(db, { workspaceId: workspace.id, userId: owner.id, role: 'owner' });
+
+  const key = async (kind: 'personal' | 'workspace', userId: string, scopes: readonly ApiScope[]) => {
+    const { apiKey, record } = await insertApiKey(db, {
+      kind,
+      userId,
+      workspaceId: kind === 'workspace' ? workspace.id : null,
+      name: `${kind} key`,
+      scopes: [...scopes],
+    });
+    return { apiKey: registerSecret(apiKey), keyId: record.id };
+  };
+
+  const world = {
+    db,
+    owner,
+    workspace,
+    workspaceKey: () => key('workspace', owner.id, WORKSPACE_API_SCOPES),
+
+    /** A user with a personal key (every personal scope unless `scopes` says otherwise). */
+    async entrant(input: Partial<NewUser> = {}, scopes: readonly ApiScope[] = PERSONAL_API_SCOPES) {
+      const user = await insertUser(db, { handle: `u-${tag()}`, createdAt: new Date('2020-01-01T00:00:00Z'), ...input });
+      const { apiKey, keyId } = await key('personal', user.id, scopes);
+      return { user, apiKey, keyId, headers: { authorization: `Bearer ${apiKey}` } };
+    },
+
+    async member(role: 'owner' | 'admin' | 'member' = 'member') {
+      const entrant = await world.entrant();
+      await addWorkspaceMember(db, { workspaceId: workspace.id, userId: entrant.user.id, role });
+      return entrant;
+    },
+
+    draft(body: Partial<CreateRaffleBody> = {}) {
+      return createRaffle(db, {
+        workspaceId: workspace.id,
+        body: { slug: `r-${tag()}`, title: 'A raffle', mechanic: 'raffle', allocationType: 'allowlist_gtd', visibility: 'public', spots: 3, ...body },
+      });
+    },
+
+    /** Created and published with no startsAt: open now. */
+    async open(body: Partial<CreateRaffleBody> = {}) {
+      const raffle = await world.draft(body);
+      return publishRaffle(db, { raffleId: raffle.id, workspaceId: workspace.id });
+    },
+
+    close: (raffleId: string) => closeRaffle(db, { raffleId, workspaceId: workspace.id }),
+    draw: (raffleId: string) => drawRaffle(db, { raffleId, workspaceId: workspace.id }),
+    finalize: (raffleId: string) => finalizeRaffle(db, { raffleId, workspaceId: workspace.id }),
+  };
+  return world;
+}
+
+export type LifecycleWorld = Awaited<ReturnType<typeof createLifecycleWorld>>;

@@ -1,0 +1,57 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { DashboardEntryPageSchema, DashboardEntryQuerySchema, ReasonBodySchema, WorkspaceEntrySchema, type WorkspaceEntry } from '@raffle/contracts';
+import { disqualifyEntry } from '@raffle/domain';
+import { Type } from '@sinclair/typebox';
+import { listDashboardEntries } from '../../domain/dashboard-raffles.js';
+import { requireWorkspaceAccess } from '../dashboard-workspaces/workspace-access.js';
+import { managementResponses } from '../responses.js';
+import { limitOf, RAFFLE_TAGS, RAFFLES_BASE, RaffleEntryParams, WorkspaceRaffleParams } from './params.js';
+
+/** A raffle's entries as the workspace sees them (duplicate flags included), and disqualifying one. */
+const raffleEntryRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    `${RAFFLES_BASE}/:raffleId/entries`,
+    {
+      schema: {
+        operationId: 'listRaffleEntries',
+        tags: RAFFLE_TAGS,
+        summary: "A raffle's entries in arrival order, optionally in one status",
+        description: 'Any member. Up to 250 a page (100 by default); a cursor continues only the list (and status filter) that issued it.',
+        params: WorkspaceRaffleParams,
+        querystring: DashboardEntryQuerySchema,
+        response: managementResponses(200, Type.Ref(DashboardEntryPageSchema)),
+      },
+      preParsing: requireWorkspaceAccess(app, 'view'),
+    },
+    async (request) =>
+      listDashboardEntries(app.database.db, {
+        ...request.params,
+        limit: limitOf(request.query),
+        cursor: request.query.cursor,
+        status: request.query.status,
+      }),
+  );
+
+  app.post(
+    `${RAFFLES_BASE}/:raffleId/entries/:entryId/disqualify`,
+    {
+      schema: {
+        operationId: 'disqualifyEntry',
+        tags: RAFFLE_TAGS,
+        summary: 'Disqualify an entry; a win it holds is disqualified with it',
+        description:
+          'Owners and admins only. The freed position can then be rerolled. 409 `ENTRY_CANNOT_DISQUALIFY` when the entry is already withdrawn or disqualified, or the raffle is cancelled.',
+        params: RaffleEntryParams,
+        body: Type.Ref(ReasonBodySchema),
+        response: managementResponses(200, Type.Ref(WorkspaceEntrySchema)),
+      },
+      preParsing: requireWorkspaceAccess(app, 'manage'),
+    },
+    async (request) => {
+      const entry = await disqualifyEntry(app.database.db, { ...request.params, reason: request.body.reason });
+      return JSON.parse(entry.workspaceJson) as WorkspaceEntry;
+    },
+  );
+};
+
+export default raffleEntryRoutes;

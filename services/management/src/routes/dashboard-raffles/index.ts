@@ -1,0 +1,110 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import {
+  CreateRaffleBodySchema,
+  DashboardPageQuerySchema,
+  DashboardRafflePageSchema,
+  DashboardRaffleSchema,
+  UpdateRaffleBodySchema,
+} from '@raffle/contracts';
+import { createRaffle, editRaffle } from '@raffle/domain';
+import { Type } from '@sinclair/typebox';
+import { getDashboardRaffle, listDashboardRaffles, renderDashboardRaffle } from '../../domain/dashboard-raffles.js';
+import { DashboardWorkspaceParams } from '../dashboard-workspaces/params.js';
+import { requireWorkspaceAccess } from '../dashboard-workspaces/workspace-access.js';
+import { managementResponses } from '../responses.js';
+import raffleEntryRoutes from './entries.js';
+import raffleLifecycleRoutes from './lifecycle.js';
+import raffleWinRoutes from './wins.js';
+import webEntryRoutes from './web-entries.js';
+import { limitOf, RAFFLE_TAGS, RAFFLES_BASE, WorkspaceRaffleParams } from './params.js';
+
+/**
+ * The dashboard's raffle routes: drafts and their edits here, lifecycle actions, entries and wins
+ * in their own files, and the signed-in user's own web entry. Any member of the workspace reads;
+ * only owners and admins change anything (checked before the body is read, so a caller without
+ * the role learns nothing from validation).
+ */
+const dashboardRaffleRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.post(
+    RAFFLES_BASE,
+    {
+      schema: {
+        operationId: 'createRaffle',
+        tags: RAFFLE_TAGS,
+        summary: 'Create a draft raffle in the workspace',
+        description:
+          'Owners and admins only. Nothing is announced until it is published. 400 `VALIDATION_FAILED` for requirement params, endsAt not after startsAt, autoDraw on an application raffle or a project of another workspace; 409 `SLUG_TAKEN`.',
+        params: DashboardWorkspaceParams,
+        body: Type.Ref(CreateRaffleBodySchema),
+        response: managementResponses(201, Type.Ref(DashboardRaffleSchema)),
+      },
+      preParsing: requireWorkspaceAccess(app, 'manage'),
+    },
+    async (request, reply) => {
+      const raffle = await createRaffle(app.database.db, { workspaceId: request.params.workspaceId, body: request.body });
+      return reply.status(201).send(await renderDashboardRaffle(app.database.db, raffle));
+    },
+  );
+
+  app.get(
+    RAFFLES_BASE,
+    {
+      schema: {
+        operationId: 'listRaffles',
+        tags: RAFFLE_TAGS,
+        summary: "The workspace's raffles in every status, newest first",
+        description: 'Any member. Items are the workspace list items; GET one raffle for settings, requirement params and every lifecycle time.',
+        params: DashboardWorkspaceParams,
+        querystring: DashboardPageQuerySchema,
+        response: managementResponses(200, Type.Ref(DashboardRafflePageSchema)),
+      },
+      preParsing: requireWorkspaceAccess(app, 'view'),
+    },
+    async (request) =>
+      listDashboardRaffles(app.database.db, { workspaceId: request.params.workspaceId, limit: limitOf(request.query), cursor: request.query.cursor }),
+  );
+
+  app.get(
+    `${RAFFLES_BASE}/:raffleId`,
+    {
+      schema: {
+        operationId: 'getRaffle',
+        tags: RAFFLE_TAGS,
+        summary: 'One raffle of the workspace, as its team sees it',
+        description: 'Any member.',
+        params: WorkspaceRaffleParams,
+        response: managementResponses(200, Type.Ref(DashboardRaffleSchema)),
+      },
+      preParsing: requireWorkspaceAccess(app, 'view'),
+    },
+    async (request) => getDashboardRaffle(app.database.db, request.params),
+  );
+
+  app.patch(
+    `${RAFFLES_BASE}/:raffleId`,
+    {
+      schema: {
+        operationId: 'updateRaffle',
+        tags: RAFFLE_TAGS,
+        summary: "Change some of a raffle's fields",
+        description:
+          'Owners and admins only. A draft takes any field; a scheduled raffle no longer takes slug or mechanic; an open one only title, description, allocationType, visibility, allowAutoEntry, settings, canonicalProjectId and endsAt (in the future). Anything else, or any change once closed, is 409 `RAFFLE_CANNOT_UPDATE`.',
+        params: WorkspaceRaffleParams,
+        body: Type.Ref(UpdateRaffleBodySchema),
+        response: managementResponses(200, Type.Ref(DashboardRaffleSchema)),
+      },
+      preParsing: requireWorkspaceAccess(app, 'manage'),
+    },
+    async (request) => {
+      const raffle = await editRaffle(app.database.db, { ...request.params, body: request.body });
+      return renderDashboardRaffle(app.database.db, raffle);
+    },
+  );
+
+  await app.register(raffleLifecycleRoutes);
+  await app.register(raffleEntryRoutes);
+  await app.register(raffleWinRoutes);
+  await app.register(webEntryRoutes);
+};
+
+export default dashboardRaffleRoutes;

@@ -1,0 +1,85 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { DashboardRaffleSchema, DrawRaffleBodySchema } from '@raffle/contracts';
+import { cancelRaffle, closeRaffle, drawRaffle, finalizeRaffle, openRaffle, publishRaffle, RAFFLE_ACTIONS, type RaffleRecord } from '@raffle/domain';
+import type { Db } from '@raffle/db';
+import { Type } from '@sinclair/typebox';
+import { renderDashboardRaffle } from '../../domain/dashboard-raffles.js';
+import { requireWorkspaceAccess } from '../dashboard-workspaces/workspace-access.js';
+import { emptyBodyAsObject, managementResponses } from '../responses.js';
+import { NoOptionsBody, RAFFLE_TAGS, RAFFLES_BASE, WorkspaceRaffleParams } from './params.js';
+
+type Target = { workspaceId: string; raffleId: string };
+
+/** The actions that take no options; draw (below) takes the application raffle's selection. */
+const ACTIONS: Array<{ action: 'publish' | 'open' | 'close' | 'finalize' | 'cancel'; summary: string; description: string; run: (db: Db, t: Target) => Promise<RaffleRecord> }> = [
+  {
+    action: 'publish',
+    summary: 'Publish a draft: scheduled until startsAt, or open at once',
+    description: 'Generates the draw seed and makes its commitment public. 409 `RAFFLE_CANNOT_PUBLISH` unless draft, or when endsAt has passed.',
+    run: publishRaffle,
+  },
+  { action: 'open', summary: 'Open a scheduled raffle now, before its startsAt', description: '409 `RAFFLE_CANNOT_OPEN` unless scheduled.', run: openRaffle },
+  { action: 'close', summary: 'Close an open raffle to entries now', description: '409 `RAFFLE_CANNOT_CLOSE` unless open.', run: closeRaffle },
+  {
+    action: 'finalize',
+    summary: 'Finalize a drawn raffle: its selected wins become final',
+    description: '409 `RAFFLE_CANNOT_FINALIZE` unless drawn.',
+    run: finalizeRaffle,
+  },
+  {
+    action: 'cancel',
+    summary: 'Cancel a raffle that has not closed; wins already handed out are disqualified',
+    description: '409 `RAFFLE_CANNOT_CANCEL` unless draft, scheduled or open.',
+    run: cancelRaffle,
+  },
+];
+
+/** Lifecycle actions (owners and admins); each answers the raffle after the transition. */
+const raffleLifecycleRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  for (const { action, summary, description, run } of ACTIONS) {
+    app.post(
+      `${RAFFLES_BASE}/:raffleId/${action}`,
+      {
+        schema: {
+          operationId: `${action}Raffle`,
+          tags: RAFFLE_TAGS,
+          summary,
+          description: `Owners and admins only. ${description} Invalid transitions answer 409 with the code leading the message. A bodiless POST is accepted.`,
+          params: WorkspaceRaffleParams,
+          body: NoOptionsBody,
+          response: managementResponses(200, Type.Ref(DashboardRaffleSchema)),
+        },
+        preParsing: requireWorkspaceAccess(app, 'manage'),
+        preValidation: emptyBodyAsObject,
+      },
+      async (request) => renderDashboardRaffle(app.database.db, await run(app.database.db, request.params)),
+    );
+  }
+
+  app.post(
+    `${RAFFLES_BASE}/:raffleId/draw`,
+    {
+      schema: {
+        operationId: 'drawRaffle',
+        tags: RAFFLE_TAGS,
+        summary: 'Select the winners of a closed raffle',
+        description: [
+          'Owners and admins only. Requirements are re-checked first. A `raffle` draws verifiably by weight, a `collection` takes every eligible entry in arrival order up to spots, an `application` raffle takes the entries named in `entryIds` (in position order; required for it, refused for the others), and an `fcfs` raffle already holds its winners.',
+          `409 \`${RAFFLE_ACTIONS.draw.code}\` unless closed. A bodiless POST is accepted.`,
+        ].join(' '),
+        params: WorkspaceRaffleParams,
+        body: Type.Ref(DrawRaffleBodySchema),
+        response: managementResponses(200, Type.Ref(DashboardRaffleSchema)),
+      },
+      preParsing: requireWorkspaceAccess(app, 'manage'),
+      preValidation: emptyBodyAsObject,
+    },
+    async (request) => {
+      const { entryIds } = request.body;
+      const raffle = await drawRaffle(app.database.db, { ...request.params, ...(entryIds ? { selection: { entryIds } } : {}) });
+      return renderDashboardRaffle(app.database.db, raffle);
+    },
+  );
+};
+
+export default raffleLifecycleRoutes;
