@@ -12,12 +12,16 @@ const COPY_SPECIAL_ALL = /[\\\t\n\r]/g;
 const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
 const escapeCopyText = (text: string) => (COPY_SPECIAL.test(text) ? text.replace(COPY_SPECIAL_ALL, (c) => COPY_ESCAPES[c]!) : text);
 
+// A Postgres array literal with every element quoted, so commas, braces and spaces stay data.
+const arrayLiteral = (items: unknown[]) =>
+  `{${items.map((item) => (item === null ? 'NULL' : `"${String(item).replace(/["\\]/g, (c) => `\\${c}`)}"`)).join(',')}}`;
+
 function copyField(value: unknown, sqlType: string): string {
   if (value === null || value === undefined) return '\\N';
   if (value instanceof Date) return value.toISOString();
   if (typeof value === 'boolean') return value ? 't' : 'f';
+  if (Array.isArray(value) && sqlType.endsWith('[]')) return escapeCopyText(arrayLiteral(value));
   if (typeof value === 'object') {
-    // Only jsonb takes objects here; a Postgres array column would need array literal syntax.
     if (sqlType !== 'jsonb') throw new Error(`COPY of an object into a ${sqlType} column is not supported`);
     return escapeCopyText(JSON.stringify(value));
   }

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 
 type ProfileNode = { id: number; callFrame: { functionName: string; url: string; lineNumber: number } };
 type CpuProfile = { nodes: ProfileNode[]; startTime: number; samples: number[]; timeDeltas: number[] };
@@ -51,14 +52,26 @@ export function summariseProfile(file: string, windows: MonotonicWindow[], top =
   return { totalMs: Math.round(total / 1000), byPackage: ranked(byPackage), byFunction: ranked(byFunction) };
 }
 
-export function renderProfileSummary(summary: ProfileSummary): string {
+export function renderProfileSummary(summary: ProfileSummary, title = 'Data-plane CPU profile of the measured runs'): string {
   const table = (title: string, rows: Array<[string, number]>) =>
     [`| ${title} | self % |`, '|---|---:|', ...rows.map(([name, share]) => `| ${name.replace(/\|/g, '\\|')} | ${share} |`)].join('\n');
   return [
-    `Data-plane CPU profile of the measured runs (${summary.totalMs} ms sampled, self time):`,
+    `${title} (${summary.totalMs} ms sampled, self time):`,
     '',
     table('Package', summary.byPackage),
     '',
     table('Function', summary.byFunction),
   ].join('\n');
+}
+
+/** The main thread's profile is the biggest file (worker threads, tsx's loader among them, sample mostly idle). */
+export function profileSummaryOf(dir: string, windows: MonotonicWindow[], title?: string): string | undefined {
+  const [file] = readdirSync(dir)
+    .filter((f) => f.endsWith('.cpuprofile'))
+    .map((f) => join(dir, f))
+    .sort((a, b) => statSync(b).size - statSync(a).size);
+  if (!file) return undefined;
+  return `${renderProfileSummary(summariseProfile(file, windows), title)}
+
+Profile: ${file} (open in Chrome DevTools › Performance)`;
 }

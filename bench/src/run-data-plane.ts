@@ -1,7 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { execFileSync } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
-import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import postgres from 'postgres';
@@ -9,7 +7,7 @@ import { parentPid, snapshotCpu, cpuBetween, CORES } from './cpu.js';
 import { activityDelta, readDbActivity, STATS_SETTLE_MS, type DbActivity } from './db-activity.js';
 import { ensureKeys } from './keys.js';
 import { readOptions } from './options.js';
-import { monotonicNowUs, renderProfileSummary, summariseProfile, type MonotonicWindow } from './profile-summary.js';
+import { monotonicNowUs, profileSummaryOf, type MonotonicWindow } from './profile-summary.js';
 import {
   evaluateTargets,
   renderMarkdown,
@@ -21,7 +19,7 @@ import {
 import { buildScenarios, type Scenario, type ScenarioId } from './scenarios.js';
 import { ensureDataset } from './seed.js';
 import { prepareDataPlane, startBareFastify, startDataPlane, type ChildServer } from './servers.js';
-import { startWrk } from './wrk.js';
+import { startWrk, wrkVersion } from './wrk.js';
 
 const RESULTS_DIR = fileURLToPath(new URL('../results/', import.meta.url));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -102,18 +100,6 @@ function selectScenarios(all: Scenario[], only: string[] | null): Scenario[] {
   return all.filter((s) => only.includes(s.id));
 }
 
-/** The main thread's profile is the biggest file (worker threads, if any, sample mostly idle). */
-function profileSummaryOf(dir: string, windows: MonotonicWindow[]): string | undefined {
-  const files = readdirSync(dir)
-    .filter((f) => f.endsWith('.cpuprofile'))
-    .map((f) => join(dir, f))
-    .sort((a, b) => statSync(b).size - statSync(a).size);
-  if (!files[0]) return undefined;
-  return `${renderProfileSummary(summariseProfile(files[0], windows))}
-
-Profile: ${files[0]} (open in Chrome DevTools › Performance)`;
-}
-
 /** The round with the median req/s stands for the scenario; every round stays in the JSON. */
 function medianRun(rounds: ScenarioResult[]): ScenarioResult {
   const sorted = [...rounds].sort((a, b) => a.wrk.requestsPerSecond - b.wrk.requestsPerSecond);
@@ -175,14 +161,6 @@ async function main() {
   }
   const results = scenarios.map((s) => medianRun(runs.get(s.id)!));
 
-  const wrkVersion = (() => {
-    try {
-      return execFileSync('wrk', ['--version'], { encoding: 'utf8' }).split('\n')[0]!;
-    } catch (error) {
-      // wrk prints its version and exits 1.
-      return String((error as { stdout?: string }).stdout ?? '').split('\n')[0] ?? 'unknown';
-    }
-  })();
   const report: RunReport = {
     startedAt,
     environment: {
@@ -190,7 +168,7 @@ async function main() {
       'load average at start': loadavg()[0]!.toFixed(2),
       node: process.version,
       postgres: postgresServer!.version,
-      wrk: wrkVersion.trim(),
+      wrk: wrkVersion(),
       'data plane': mode === 'dist' ? 'compiled (node dist/server.js)' : 'sources via tsx',
       'pool size': options.databasePoolSize,
       load: `${options.connections} connections, ${options.threads} threads, ${options.warmupSeconds} s warm-up + ${options.durationSeconds} s per scenario${options.rounds > 1 ? `, ${options.rounds} rounds (median shown)` : ''}`,

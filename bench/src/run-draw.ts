@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, statSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,7 +9,7 @@ import { killOnExit } from './children.js';
 import { CORES } from './cpu.js';
 import type { DrawChildInput, DrawChildResult } from './draw-child.js';
 import { readDrawOptions } from './options.js';
-import { renderProfileSummary, summariseProfile } from './profile-summary.js';
+import { profileSummaryOf } from './profile-summary.js';
 import { writeResultFiles, type Verdict } from './report.js';
 import { ensureDataset } from './seed.js';
 
@@ -105,7 +105,15 @@ type DrawReport = {
   environment: Record<string, string | number>;
   raffle: RaffleFacts & { id: string; expectedEligible: number };
   rounds: Round[];
-  medians: { drawSeconds: number; drawMaxRssMb: number; rankSeconds: number; rankMaxRssMb: number; restSeconds: number };
+  medians: {
+    drawSeconds: number;
+    drawReadsSeconds: number;
+    drawMaxRssMb: number;
+    rankSeconds: number;
+    rankReadsSeconds: number;
+    rankMaxRssMb: number;
+    restSeconds: number;
+  };
   verdicts: Verdict[];
   warnings: string[];
   profile?: string;
@@ -121,19 +129,24 @@ function renderMarkdown(report: DrawReport): string {
     .join(', ');
   const rows = report.rounds.map(
     ({ draw, rank }, i) =>
-      `| ${i + 1} | ${draw.seconds.toFixed(2)} | ${draw.maxRssMb} (${draw.baselineRssMb}) | ${draw.sampled.rssMb} / ${draw.sampled.heapUsedMb} | ${draw.cpuSeconds.node} / ${draw.cpuSeconds.postgres ?? '–'} | ${rank.seconds.toFixed(2)} | ${rank.maxRssMb} | ${(draw.seconds - rank.seconds).toFixed(2)} |`,
+      `| ${i + 1} | ${draw.seconds.toFixed(2)} | ${draw.reads.seconds.toFixed(2)} | ${draw.maxRssMb} (${draw.baselineRssMb}) | ${draw.sampled.rssMb} / ${draw.sampled.heapUsedMb} | ${draw.cpuSeconds.node} / ${draw.cpuSeconds.postgres ?? '–'} | ${rank.seconds.toFixed(2)} | ${rank.reads.seconds.toFixed(2)} | ${rank.maxRssMb} | ${(draw.seconds - rank.seconds).toFixed(2)} |`,
   );
+  const first = report.rounds[0];
   return [
     `# Draw benchmark, ${report.startedAt}`,
     '',
     env,
     '',
-    `Big raffle ${raffle.id}: ${count(raffle.entries)} entries (${statuses}); ${count(raffle.validFlagged)} valid ones are flagged duplicates, which the raffle ${raffle.excludesFlagged ? 'excludes' : 'keeps'}: ${count(report.rounds[0]?.draw.eligible ?? 0)} eligible entries ranked.`,
+    `Big raffle ${raffle.id}: ${count(raffle.entries)} entries (${statuses}); ${count(raffle.validFlagged)} valid ones are flagged duplicates, which the raffle ${raffle.excludesFlagged ? 'excludes' : 'keeps'}: ${count(first?.draw.eligible ?? 0)} eligible entries ranked.`,
     '',
-    '| Round | drawRaffleIn s | peak RSS MB (before the draw) | sampled RSS / heap MB | CPU s node / postgres | rankEligibleEntries s | its peak RSS MB | draw − rank s |',
-    '|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| Round | drawRaffleIn s | its eligible reads s | peak RSS MB (before the draw) | sampled RSS / heap MB | CPU s node / pg backend | rankEligibleEntries s | its eligible reads s | its peak RSS MB | draw − rank s |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows,
-    `| median | ${medians.drawSeconds.toFixed(2)} | ${medians.drawMaxRssMb} | | | ${medians.rankSeconds.toFixed(2)} | ${medians.rankMaxRssMb} | ${medians.restSeconds.toFixed(2)} |`,
+    `| median | ${medians.drawSeconds.toFixed(2)} | ${medians.drawReadsSeconds.toFixed(2)} | ${medians.drawMaxRssMb} | | | ${medians.rankSeconds.toFixed(2)} | ${medians.rankReadsSeconds.toFixed(2)} | ${medians.rankMaxRssMb} | ${medians.restSeconds.toFixed(2)} |`,
+    '',
+    `Where a draw's time goes (medians): reading the eligible entries ${medians.rankReadsSeconds.toFixed(2)} s in ${first?.rank.reads.queries ?? '?'} queries (query and row parsing),`,
+    `hashing and ranking them in Node ${(medians.rankSeconds - medians.rankReadsSeconds).toFixed(2)} s, then ${medians.restSeconds.toFixed(2)} s for the rest of drawRaffleIn (mostly`,
+    `storing the ${first?.rank.linesMb ?? '?'} MB snapshot of canonical lines; the digest, ${first?.draw.winners ?? '?'} wins and their events are small).`,
     '',
     '| Target (issue) | Measured | Met |',
     '|---|---|---|',
@@ -143,22 +156,11 @@ function renderMarkdown(report: DrawReport): string {
     'store the snapshot and digest, create the wins, write the events), then `rankEligibleEntries` alone; both in a transaction',
     'that is rolled back. "draw − rank" is what follows the ranking, mostly the snapshot insert. Peak RSS is getrusage\'s',
     'maxRSS of the process (its own start-up included; the figure in brackets is its RSS just before the draw); the 50 ms',
-    'samples miss peaks reached inside synchronous work.',
+    'samples miss peaks reached inside synchronous work. "pg backend" CPU leaves out parallel query workers (separate processes).',
     ...(report.warnings.length ? ['', '## Warnings', '', ...report.warnings.map((w) => `- ${w}`)] : []),
     ...(report.profile ? ['', '## Profile', '', report.profile] : []),
     '',
   ].join('\n');
-}
-
-function profileOf(dir: string, window: DrawChildResult['window']): string | undefined {
-  // tsx's loader thread writes a profile too; the draw ran on the main thread, the biggest one.
-  const [file] = readdirSync(dir)
-    .filter((f) => f.endsWith('.cpuprofile'))
-    .map((f) => join(dir, f))
-    .sort((a, b) => statSync(b).size - statSync(a).size);
-  if (!file) return undefined;
-  const summary = renderProfileSummary(summariseProfile(file, [window], 20)).replace('Data-plane CPU profile of the measured runs', 'CPU profile of one drawRaffleIn');
-  return `${summary}\n\nProfile: ${file} (open in Chrome DevTools › Performance). "(idle)" and "(program)" include waiting for Postgres.`;
 }
 
 async function main() {
@@ -181,9 +183,9 @@ async function main() {
   const rounds: Round[] = [];
   for (let round = 1; round <= options.rounds; round++) {
     const draw = await runChild(input('draw'));
-    log(`round ${round}/${options.rounds}: drawRaffleIn ${draw.seconds.toFixed(2)} s, peak RSS ${draw.maxRssMb} MB (${draw.baselineRssMb} MB before), CPU node ${draw.cpuSeconds.node} s / postgres ${draw.cpuSeconds.postgres} s, ${count(draw.eligible)} eligible, ${draw.winners} wins`);
+    log(`round ${round}/${options.rounds}: drawRaffleIn ${draw.seconds.toFixed(2)} s (eligible reads ${draw.reads.seconds.toFixed(2)} s), peak RSS ${draw.maxRssMb} MB (${draw.baselineRssMb} MB before), CPU node ${draw.cpuSeconds.node} s / postgres ${draw.cpuSeconds.postgres} s, ${count(draw.eligible)} eligible, ${draw.winners} wins`);
     const rank = await runChild(input('rank'));
-    log(`round ${round}/${options.rounds}: rankEligibleEntries ${rank.seconds.toFixed(2)} s, peak RSS ${rank.maxRssMb} MB`);
+    log(`round ${round}/${options.rounds}: rankEligibleEntries ${rank.seconds.toFixed(2)} s (eligible reads ${rank.reads.seconds.toFixed(2)} s in ${rank.reads.queries} queries), peak RSS ${rank.maxRssMb} MB`);
     rounds.push({ draw, rank });
   }
 
@@ -203,15 +205,18 @@ async function main() {
     mkdirSync(dir, { recursive: true });
     const profiled = await runChild(input('draw'), dir);
     log(`profiled draw: ${profiled.seconds.toFixed(2)} s (not counted in the medians)`);
-    profile = profileOf(dir, profiled.window);
+    const summary = profileSummaryOf(dir, [profiled.window], 'CPU profile of one drawRaffleIn');
+    profile = summary && `${summary}\n\n"(idle)" is the process waiting, mostly for Postgres.`;
   }
 
   const drawSeconds = rounds.map((r) => r.draw.seconds);
   const drawRss = rounds.map((r) => r.draw.maxRssMb);
   const medians = {
     drawSeconds: median(drawSeconds),
+    drawReadsSeconds: median(rounds.map((r) => r.draw.reads.seconds)),
     drawMaxRssMb: median(drawRss),
     rankSeconds: median(rounds.map((r) => r.rank.seconds)),
+    rankReadsSeconds: median(rounds.map((r) => r.rank.reads.seconds)),
     rankMaxRssMb: median(rounds.map((r) => r.rank.maxRssMb)),
     restSeconds: median(rounds.map((r) => r.draw.seconds - r.rank.seconds)),
   };

@@ -1,4 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
@@ -128,6 +129,8 @@ export type DataPlaneSettings = {
   poolSize: number;
   /** Where V8 writes a CPU profile when the service exits (profiling slows it slightly). */
   profileDir?: string;
+  /** Take the client IP from X-Forwarded-For, so one load generator can stand for many entrants. */
+  trustProxy?: boolean;
 };
 
 /** The real service, configured for production except that no rate limit can trip under load. */
@@ -150,6 +153,8 @@ export async function startDataPlane(settings: DataPlaneSettings): Promise<Child
       NATS_URL: 'nats://127.0.0.1:4222',
       LOG_LEVEL: 'warn',
       CURSOR_SECRET: settings.cursorSecret,
+      IP_HASH_SECRET: randomBytes(32).toString('hex'),
+      TRUST_PROXY: String(settings.trustProxy ?? false),
       RATE_LIMIT_PERSONAL_MAX: unlimited,
       RATE_LIMIT_WORKSPACE_MAX: unlimited,
       RATE_LIMIT_ANONYMOUS_MAX: unlimited,

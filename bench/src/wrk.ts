@@ -1,10 +1,18 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { killOnExit } from './children.js';
 
 const SUMMARY_SCRIPT = fileURLToPath(new URL('./wrk-summary.lua', import.meta.url));
 
-export type Load = { url: string; headers?: Record<string, string>; durationSeconds: number; connections: number; threads: number };
+export type Load = {
+  url: string;
+  headers?: Record<string, string>;
+  durationSeconds: number;
+  connections: number;
+  threads: number;
+  /** A Lua script of its own instead of wrk-summary.lua, and the arguments it takes after `--`. */
+  script?: { path: string; args: string[] };
+};
 
 export type WrkResult = {
   requests: number;
@@ -14,9 +22,14 @@ export type WrkResult = {
   /** wrk counts every response with status ≥ 400 under `status`. */
   errors: { connect: number; read: number; write: number; status: number; timeout: number };
   latencyMs: { mean: number; p50: number; p90: number; p99: number; p999: number; max: number };
+  /** Scripts that look at responses (wrk-entries.lua): requests per HTTP status, and the first body of each non-201 status. */
+  statuses?: Record<string, number>;
+  samples?: Record<string, string>;
+  /** How often a thread ran out of keys and started over (its later requests repeat entrants). */
+  keysWrapped?: number;
 };
 
-type RawSummary = {
+type RawSummary = Pick<WrkResult, 'statuses' | 'samples' | 'keysWrapped'> & {
   requests: number;
   durationUs: number;
   bytes: number;
@@ -37,9 +50,10 @@ export function startWrk(load: Load): { pid: number; result: Promise<WrkResult> 
     '--timeout',
     '5s',
     '-s',
-    SUMMARY_SCRIPT,
+    load.script?.path ?? SUMMARY_SCRIPT,
     ...Object.entries(load.headers ?? {}).flatMap(([name, value]) => ['-H', `${name}: ${value}`]),
     load.url,
+    ...(load.script ? ['--', ...load.script.args] : []),
   ];
   const child = killOnExit(spawn('wrk', args, { stdio: ['ignore', 'pipe', 'pipe'] }));
   let stdout = '';
@@ -71,8 +85,18 @@ export function startWrk(load: Load): { pid: number; result: Promise<WrkResult> 
           p999: ms(raw.latencyUs.p999),
           max: ms(raw.latencyUs.max),
         },
+        ...(raw.statuses ? { statuses: raw.statuses, samples: raw.samples ?? {}, keysWrapped: raw.keysWrapped ?? 0 } : {}),
       });
     });
   });
   return { pid: child.pid!, result };
+}
+
+/** wrk's first line of `--version` (it prints the version and exits 1). */
+export function wrkVersion(): string {
+  try {
+    return execFileSync('wrk', ['--version'], { encoding: 'utf8' }).split('\n')[0]!.trim();
+  } catch (error) {
+    return String((error as { stdout?: string }).stdout ?? '').split('\n')[0]?.trim() || 'unknown';
+  }
 }

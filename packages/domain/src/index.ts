@@ -20,3 +20,4 @@ export * from './projects/projects.js';
 export * from './raffles/raffle-drafts.js';
 export * from './scheduler/due-transitions.js';
 export * from './scheduler/scheduler-loop.js';
+export * from './cursor-codec.js';

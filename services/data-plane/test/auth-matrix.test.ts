@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp } from './support/app.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 import { capturedLogLines } from './support/log-scan.js';
-import { concreteUrl } from './support/route-urls.js';
+import { authorizedStatuses, concreteUrl } from './support/route-urls.js';
 import { seedTenant, type Tenant } from './support/tenant.js';
 import { generateApiKey } from '@raffle/contracts';
 import authPlugin from '../src/plugins/auth.js';
@@ -43,7 +43,10 @@ describe('the route table', () => {
         'GET /api/v1/me personal profile:read',
         'GET /api/v1/raffles personal raffles:read',
         'GET /api/v1/raffles/:slug personal raffles:read',
+        'GET /api/v1/raffles/:slug/draw personal raffles:read',
         'GET /api/v1/raffles/:slug/entries/me personal entries:read',
+        'POST /api/v1/raffles/:slug/entries personal entries:write',
+        'DELETE /api/v1/raffles/:slug/entries/me personal entries:write',
         'GET /api/v1/wins personal wins:read',
         'GET /api/v1/workspaces/:workspaceId/projects workspace projects:read',
         'GET /api/v1/workspaces/:workspaceId/projects/:projectId workspace projects:read',
@@ -76,18 +79,22 @@ describe('auth matrix, generated from the route table', () => {
   const rows = () => app.routeAccessTable;
 
   it('lets the right key through every route', async () => {
+    const succeeded = new Set<string>();
     for (const { method, url, access } of rows()) {
       const key = access.keyType === 'personal' ? tenant.keys.personal : tenant.keys.workspace;
-      const res = await call(method, concreteUrl(url, tenant), bearer(key));
-      expect(res.statusCode, `${method} ${url}`).toBe(200);
+      const res = await call(method, concreteUrl(url, tenant, method), bearer(key));
+      expect(authorizedStatuses(method), `${method} ${url}: ${res.statusCode} ${res.body.slice(0, 200)}`).toContain(res.statusCode);
+      if (res.statusCode < 300) succeeded.add(`${method} ${url}`);
     }
+    // The first call of each entry action ran it (entered, then withdrew).
+    expect(succeeded.size, [...succeeded].join('\n')).toBe(rows().length);
   });
 
   it('accepts X-API-Key as the alternative scheme on every route', async () => {
     for (const { method, url, access } of rows()) {
       const key = access.keyType === 'personal' ? tenant.keys.personal : tenant.keys.workspace;
-      const res = await call(method, concreteUrl(url, tenant), { 'x-api-key': key });
-      expect(res.statusCode, `${method} ${url}`).toBe(200);
+      const res = await call(method, concreteUrl(url, tenant, method), { 'x-api-key': key });
+      expect(authorizedStatuses(method), `${method} ${url}: ${res.statusCode}`).toContain(res.statusCode);
     }
   });
 
@@ -95,8 +102,8 @@ describe('auth matrix, generated from the route table', () => {
     for (const { method, url, access } of rows()) {
       const right = access.keyType === 'personal' ? tenant.keys.personal : tenant.keys.workspace;
       const wrong = access.keyType === 'personal' ? tenant.keys.workspace : tenant.keys.personal;
-      const u = concreteUrl(url, tenant);
-      expect((await call(method, u, { ...bearer(right), 'x-api-key': wrong })).statusCode, `${method} ${url}`).toBe(200);
+      const u = concreteUrl(url, tenant, method);
+      expect(authorizedStatuses(method), `${method} ${url}`).toContain((await call(method, u, { ...bearer(right), 'x-api-key': wrong })).statusCode);
       expectError(await call(method, u, { ...bearer(wrong), 'x-api-key': right }), 403, 'WRONG_KEY_TYPE');
       expectError(await call(method, u, { ...bearer(tenant.keys.revoked), 'x-api-key': right }), 401, 'API_KEY_REVOKED');
     }
@@ -106,7 +113,7 @@ describe('auth matrix, generated from the route table', () => {
     const unknownButWellFormed = generateApiKey('personal');
     const malformed = `${tenant.keys.personal.slice(0, -1)}${tenant.keys.personal.endsWith('A') ? 'B' : 'A'}`;
     for (const { method, url } of rows()) {
-      const u = concreteUrl(url, tenant);
+      const u = concreteUrl(url, tenant, method);
       const cases: [Record<string, string>, string][] = [
         [{}, 'API_KEY_MISSING'],
         [{ authorization: 'Bearer ' }, 'API_KEY_MISSING'],
@@ -129,7 +136,7 @@ describe('auth matrix, generated from the route table', () => {
   it('answers 403 WRONG_KEY_TYPE for the other key type on every route', async () => {
     for (const { method, url, access } of rows()) {
       const wrong = access.keyType === 'personal' ? tenant.keys.workspace : tenant.keys.personal;
-      expectError(await call(method, concreteUrl(url, tenant), bearer(wrong)), 403, 'WRONG_KEY_TYPE');
+      expectError(await call(method, concreteUrl(url, tenant, method), bearer(wrong)), 403, 'WRONG_KEY_TYPE');
     }
   });
 
@@ -137,7 +144,7 @@ describe('auth matrix, generated from the route table', () => {
     const workspaceRows = rows().filter((r) => r.access.keyType === 'workspace');
     expect(workspaceRows.length).toBeGreaterThan(0);
     for (const { method, url } of workspaceRows) {
-      expectError(await call(method, concreteUrl(url, tenant), bearer(tenant.keys.otherWorkspace)), 403, 'WORKSPACE_MISMATCH');
+      expectError(await call(method, concreteUrl(url, tenant, method), bearer(tenant.keys.otherWorkspace)), 403, 'WORKSPACE_MISMATCH');
     }
   });
 
@@ -145,7 +152,7 @@ describe('auth matrix, generated from the route table', () => {
     for (const { method, url, access } of rows()) {
       const lacking = (access.keyType === 'personal' ? tenant.keys.personalWithout : tenant.keys.workspaceWithout)[access.scope];
       expect(lacking, access.scope).toBeDefined();
-      expectError(await call(method, concreteUrl(url, tenant), bearer(lacking!)), 403, 'INSUFFICIENT_SCOPE');
+      expectError(await call(method, concreteUrl(url, tenant, method), bearer(lacking!)), 403, 'INSUFFICIENT_SCOPE');
     }
   });
 

@@ -1,5 +1,5 @@
-import { DATA_PLANE_ROUTE_ERROR_STATUSES } from '@raffle/contracts';
-import { insertEntry, insertRaffle, insertUser, insertWin } from '@raffle/db';
+import { DATA_PLANE_ROUTE_ERROR_STATUSES, PERSONAL_API_SCOPES } from '@raffle/contracts';
+import { insertApiKey, insertEntry, insertRaffle, insertUser, insertWin } from '@raffle/db';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
@@ -199,6 +199,13 @@ const CASES: Record<string, RouteCase> = {
     paginated: false,
     nullable: [],
   },
+  '/api/v1/raffles/:slug/draw': {
+    schema: 'DrawProof',
+    openApi: { ref: 'DrawProof' },
+    urls: () => [`/api/v1/raffles/${tenant.finalized.slug}/draw`],
+    paginated: false,
+    nullable: [],
+  },
   '/api/v1/wins': { schema: 'WinPage', openApi: { ref: 'WinPage' }, urls: () => ['/api/v1/wins'], paginated: true, nullable: ['pagination.nextCursor'] },
   '/api/v1/workspaces/:workspaceId/raffles': {
     schema: 'WorkspaceRafflePage',
@@ -243,6 +250,52 @@ const CASES: Record<string, RouteCase> = {
     nullable: ['logoUrl', 'description', 'websiteUrl', 'chain'],
   },
 };
+
+/**
+ * The routes that change state, by `METHOD url`: each run makes a new entrant (its own user and
+ * key) enter the tenant's open raffle, so every run sees its route succeed.
+ */
+type MutationCase = { status: number; schema: SchemaOrId; openApi: { ref: string }; run: () => Promise<unknown> };
+
+async function freshEntrantKey(): Promise<string> {
+  const user = await insertUser(db.database.db, { handle: `entrant-${Math.random().toString(36).slice(2)}-${tenant.tag}` });
+  const { apiKey } = await insertApiKey(db.database.db, { kind: 'personal', userId: user.id, name: 'entrant', scopes: [...PERSONAL_API_SCOPES] });
+  return apiKey;
+}
+
+async function succeed(method: 'POST' | 'DELETE', url: string, key: string, status: number): Promise<unknown> {
+  const res = await app.inject({ method, url, headers: { authorization: `Bearer ${key}` } });
+  expect(res.statusCode, `${method} ${url}: ${res.body.slice(0, 300)}`).toBe(status);
+  expect(res.headers['content-type']).toMatch(/^application\/json\b/);
+  return res.json();
+}
+
+const entriesUrl = () => `/api/v1/raffles/${tenant.entrable.slug}/entries`;
+
+const MUTATIONS: Record<string, MutationCase> = {
+  'POST /api/v1/raffles/:slug/entries': {
+    status: 201,
+    schema: 'SanitizedEntry',
+    openApi: { ref: 'SanitizedEntry' },
+    run: async () => succeed('POST', entriesUrl(), await freshEntrantKey(), 201),
+  },
+  'DELETE /api/v1/raffles/:slug/entries/me': {
+    status: 200,
+    schema: 'SanitizedEntry',
+    openApi: { ref: 'SanitizedEntry' },
+    run: async () => {
+      const key = await freshEntrantKey();
+      await succeed('POST', entriesUrl(), key, 201);
+      return succeed('DELETE', `${entriesUrl()}/me`, key, 200);
+    },
+  },
+};
+
+const isRead = (row: { method: string }) => row.method === 'GET';
+/** The GET routes: each has a CASES entry by its url. */
+const readRows = () => app.routeAccessTable.filter(isRead);
+const successStatus = (row: { method: string; url: string }) => (isRead(row) ? 200 : MUTATIONS[`${row.method} ${row.url}`]!.status);
+const expectedOpenApi = (row: { method: string; url: string }) => (isRead(row) ? CASES[row.url]!.openApi : MUTATIONS[`${row.method} ${row.url}`]!.openApi);
 
 const keyFor = (keyType: KeyType) => (keyType === 'personal' ? tenant.keys.personal : tenant.keys.workspace);
 
@@ -299,12 +352,12 @@ const rowsByUrl = () => new Map(app.routeAccessTable.map((r) => [r.url, r]));
 describe('200 responses against the declared schemas', () => {
   it('has a contract case for every route of the access table, and no case for a route that is gone', () => {
     const table = app.routeAccessTable.map((r) => `${r.method} ${r.url}`).sort();
-    expect(table).toEqual(Object.keys(CASES).map((u) => `GET ${u}`).sort());
+    expect(table).toEqual([...Object.keys(CASES).map((u) => `GET ${u}`), ...Object.keys(MUTATIONS)].sort());
   });
 
   it('validates every 200 of every route against its schema (JSON Schema 2020-12, formats on)', async () => {
     let validated = 0;
-    for (const row of app.routeAccessTable) {
+    for (const row of readRows()) {
       const c = CASES[row.url]!;
       for (const url of c.urls()) {
         const body = await get200(url, row.access.keyType);
@@ -315,8 +368,16 @@ describe('200 responses against the declared schemas', () => {
     expect(validated).toBeGreaterThanOrEqual(30);
   });
 
+  it('validates the success of every state-changing route against its schema, with no null anywhere', async () => {
+    for (const [route, c] of Object.entries(MUTATIONS)) {
+      const body = await c.run();
+      expectMatchesSchema(c.schema, body, route);
+      expect(nullPaths(body), `${route} has null values`).toEqual([]);
+    }
+  });
+
   it('returns lists that are not trivially empty, so the item schemas were exercised', async () => {
-    for (const row of app.routeAccessTable.filter((r) => CASES[r.url]!.paginated)) {
+    for (const row of readRows().filter((r) => CASES[r.url]!.paginated)) {
       for (const url of CASES[row.url]!.urls()) {
         const page = (await get200(url, row.access.keyType)) as Page;
         if (url.endsWith(`/raffles/${tenant.draft.id}/entries`) || url.endsWith(`/raffles/${tenant.privateRaffle.id}/entries`)) continue;
@@ -328,7 +389,7 @@ describe('200 responses against the declared schemas', () => {
   it('gives every paginated list exactly { nextCursor, hasMore }, with nextCursor null iff hasMore is false, on every page', async () => {
     let sawMore = 0;
     let sawEnd = 0;
-    for (const row of app.routeAccessTable.filter((r) => CASES[r.url]!.paginated)) {
+    for (const row of readRows().filter((r) => CASES[r.url]!.paginated)) {
       const c = CASES[row.url]!;
       for (const url of c.urls()) {
         const whole = (await get200(url, row.access.keyType)) as Page;
@@ -349,7 +410,7 @@ describe('200 responses against the declared schemas', () => {
 describe('absent rather than null', () => {
   it('never puts null anywhere in a personal resource (the spec types none of their fields "or null")', async () => {
     let checked = 0;
-    for (const row of app.routeAccessTable.filter((r) => r.access.keyType === 'personal')) {
+    for (const row of readRows().filter((r) => r.access.keyType === 'personal')) {
       const c = CASES[row.url]!;
       for (const url of c.urls()) {
         const body = await get200(url, 'personal');
@@ -373,7 +434,7 @@ describe('absent rather than null', () => {
   });
 
   it('allows null only where the spec (or, for routes the spec leaves open, the contract) says "or null" on workspace routes', async () => {
-    for (const row of app.routeAccessTable.filter((r) => r.access.keyType === 'workspace')) {
+    for (const row of readRows().filter((r) => r.access.keyType === 'workspace')) {
       const c = CASES[row.url]!;
       for (const url of c.urls()) {
         const body = await get200(url, 'workspace');
@@ -465,11 +526,11 @@ describe('the OpenAPI document', () => {
     });
   });
 
-  it('declares 200 and the spec\'s error statuses 400, 401, 403, 404, 409, 422, 429, 500 on every route, errors with ErrorBody', () => {
+  it('declares its success status (200, 201 for a creation) and the spec\'s error statuses 400, 401, 403, 404, 409, 422, 429, 500 on every route, errors with ErrorBody', () => {
     expect([...DATA_PLANE_ROUTE_ERROR_STATUSES]).toEqual([400, 401, 403, 404, 409, 422, 429, 500]);
     for (const row of app.routeAccessTable) {
       const responses = operation(row)!.responses ?? {};
-      for (const status of [200, ...DATA_PLANE_ROUTE_ERROR_STATUSES]) {
+      for (const status of [successStatus(row), ...DATA_PLANE_ROUTE_ERROR_STATUSES]) {
         expect(responses, `${row.url} documents ${status}`).toHaveProperty(String(status));
       }
       for (const status of DATA_PLANE_ROUTE_ERROR_STATUSES) {
@@ -478,10 +539,10 @@ describe('the OpenAPI document', () => {
     }
   });
 
-  it('documents for each route the same 200 schema the route declares', () => {
+  it('documents for each route the same success schema the route declares', () => {
     for (const row of app.routeAccessTable) {
-      const schema = operation(row)!.responses!['200']!.content?.['application/json']?.schema;
-      const expected = CASES[row.url]!.openApi;
+      const schema = operation(row)!.responses![String(successStatus(row))]!.content?.['application/json']?.schema;
+      const expected = expectedOpenApi(row);
       if ('ref' in expected) expect(schema, row.url).toEqual({ $ref: `#/components/schemas/${expected.ref}` });
       else expect(schema, row.url).toEqual({ type: 'array', items: { $ref: `#/components/schemas/${expected.arrayOf}` } });
     }
@@ -512,7 +573,7 @@ describe('the OpenAPI document', () => {
     });
     expect(unresolved).toEqual([]);
     // Every component ref points into components.schemas, and every page envelope is there.
-    for (const name of ['ErrorBody', 'Pagination', 'PublicRafflePage', 'SanitizedEntryPage', 'WinPage', 'WorkspaceRafflePage', 'WorkspaceEntryPage', 'ProjectPage']) {
+    for (const name of ['ErrorBody', 'Pagination', 'PublicRafflePage', 'SanitizedEntryPage', 'WinPage', 'WorkspaceRafflePage', 'WorkspaceEntryPage', 'ProjectPage', 'DrawProof']) {
       expect(doc.components.schemas, name).toHaveProperty(name);
     }
   });
@@ -525,12 +586,28 @@ describe('the OpenAPI document', () => {
     ajv.addSchema({ $id: base, components: doc.components });
     const rebase = (schema: unknown): unknown => JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', `"${base}#/components/`));
     for (const row of app.routeAccessTable) {
-      const schema = operation(row)!.responses!['200']!.content!['application/json']!.schema!;
+      const schema = operation(row)!.responses![String(successStatus(row))]!.content!['application/json']!.schema!;
       const validate = ajv.compile(rebase(schema) as object);
-      for (const url of CASES[row.url]!.urls()) {
-        const body = await get200(url, row.access.keyType);
-        expect(validate(body) ? [] : describeErrors(validate.errors, body), `GET ${url} against /openapi.json`).toEqual([]);
+      const bodies = isRead(row)
+        ? await Promise.all(CASES[row.url]!.urls().map((url) => get200(url, row.access.keyType)))
+        : [await MUTATIONS[`${row.method} ${row.url}`]!.run()];
+      for (const body of bodies) {
+        expect(validate(body) ? [] : describeErrors(validate.errors, body), `${row.method} ${row.url} against /openapi.json`).toEqual([]);
       }
     }
+  });
+
+  it('documents the entry request: an empty body (which the route also accepts omitted) and the optional Idempotency-Key header', () => {
+    const enter = operation({ method: 'POST', url: '/api/v1/raffles/:slug/entries' }) as Record<string, unknown> & {
+      parameters?: Array<{ in: string; name: string; required?: boolean; schema?: Record<string, unknown> }>;
+      requestBody?: { required?: boolean; content?: Record<string, { schema?: Record<string, unknown> }> };
+    };
+    const header = enter.parameters?.find((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key');
+    expect(header, 'Idempotency-Key is a documented header').toBeDefined();
+    expect(header!.required ?? false).toBe(false);
+    expect(header!.schema).toMatchObject({ type: 'string', minLength: 1, maxLength: 255 });
+    expect(enter.requestBody?.content?.['application/json']?.schema).toMatchObject({ type: 'object', additionalProperties: false, maxProperties: 0 });
+    const withdraw = operation({ method: 'DELETE', url: '/api/v1/raffles/:slug/entries/me' }) as Record<string, unknown>;
+    expect(withdraw).not.toHaveProperty('requestBody');
   });
 });

@@ -14,6 +14,7 @@ import {
   requestIdOf,
   requestIdPlugin,
 } from '@raffle/service-kit';
+import { createCursorCodec } from '@raffle/domain';
 import type { Config } from './config.js';
 import authPlugin from './plugins/auth.js';
 import { clientErrorHandler } from './plugins/client-error.js';
@@ -56,6 +57,7 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
     fp(
       async (instance) => {
         instance.decorate('config', config);
+        instance.decorate('cursors', createCursorCodec(config.CURSOR_SECRET));
       },
       { name: 'config' },
     ),

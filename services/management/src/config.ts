@@ -4,6 +4,9 @@ import { ConfigError, readConfig } from '@raffle/service-kit';
 /** Outside production only: lets `pnpm start` and the token CLI work with no setup. */
 export const DEV_JWT_SECRET = 'development-only-jwt-secret-never-use-in-production';
 
+/** Outside production only: signs dashboard list cursors when no CURSOR_SECRET is set. */
+export const DEV_CURSOR_SECRET = 'development-only-cursor-secret-change-me';
+
 /** Outside production only: keys the hash of entrants' IPs (duplicate detection) when none is set. */
 export const DEV_IP_HASH_SECRET = 'development-only-ip-hash-secret-change-me';
 
@@ -39,6 +42,8 @@ export const ConfigSchema = Type.Object({
    * instance needs the same value, and changing it stops new entries matching older ones.
    */
   IP_HASH_SECRET: Type.String({ minLength: 16, default: DEV_IP_HASH_SECRET }),
+  /** Signs dashboard list cursors; every instance of one deployment needs the same value. */
+  CURSOR_SECRET: Type.String({ minLength: 16, default: DEV_CURSOR_SECRET }),
   /** Runs the lifecycle scheduler (startsAt/endsAt, autoDraw, autoFinalize). Off by default when NODE_ENV=test. */
   SCHEDULER_ENABLED: Type.Boolean({ default: true }),
   /** Pause between two scheduler passes; every instance may run one, row locks keep them apart. */
@@ -57,6 +62,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   if (config.NODE_ENV === 'test' && (env.SCHEDULER_ENABLED === undefined || env.SCHEDULER_ENABLED === '')) config.SCHEDULER_ENABLED = false;
   if (config.NODE_ENV === 'production' && config.IP_HASH_SECRET === DEV_IP_HASH_SECRET) {
     throw new ConfigError('invalid configuration:\n  IP_HASH_SECRET: must be set in production');
+  }
+  if (config.NODE_ENV === 'production' && config.CURSOR_SECRET === DEV_CURSOR_SECRET) {
+    throw new ConfigError('invalid configuration:\n  CURSOR_SECRET: must be set in production');
   }
   if (config.JWT_JWKS_URL !== undefined) {
     const problem = jwksUrlProblem(config.JWT_JWKS_URL, config.NODE_ENV);

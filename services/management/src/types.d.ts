@@ -1,4 +1,5 @@
 import '@raffle/service-kit';
+import type { CursorCodec } from '@raffle/domain';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from './config.js';
 import type { ManagedRoute } from './plugins/auth.js';
@@ -6,6 +7,8 @@ import type { ManagedRoute } from './plugins/auth.js';
 declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
+    /** Signs and checks the dashboard lists' cursors (CURSOR_SECRET). */
+    cursors: CursorCodec;
     /** Every /api/developer route; all of them require a dashboard JWT. */
     managedRoutes: readonly ManagedRoute[];
   }

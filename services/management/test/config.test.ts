@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, DEV_JWT_SECRET, loadConfig } from '../src/config.js';
 
+/** The secrets production requires besides the JWT's. */
+const PRODUCTION_SECRETS = { IP_HASH_SECRET: 'i'.repeat(32), CURSOR_SECRET: 'c'.repeat(32) };
+
 describe('config', () => {
   it('uses the development JWT secret and port 3001 outside production', () => {
     const config = loadConfig({ DATABASE_URL: 'postgres://x' });
@@ -11,7 +14,12 @@ describe('config', () => {
   });
   it('requires JWT_SECRET in production', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgres://x' })).toThrow(ConfigError);
-    expect(loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgres://x', JWT_SECRET: 'p'.repeat(40) }).JWT_SECRET).toBe('p'.repeat(40));
+    expect(loadConfig({ ...PRODUCTION_SECRETS, NODE_ENV: 'production', DATABASE_URL: 'postgres://x', JWT_SECRET: 'p'.repeat(40) }).JWT_SECRET).toBe('p'.repeat(40));
+  });
+  it('requires IP_HASH_SECRET and CURSOR_SECRET in production', () => {
+    const production = { NODE_ENV: 'production', DATABASE_URL: 'postgres://x', JWT_SECRET: 'p'.repeat(40) };
+    expect(() => loadConfig({ ...production, CURSOR_SECRET: 'c'.repeat(32) })).toThrow(/IP_HASH_SECRET/);
+    expect(() => loadConfig({ ...production, IP_HASH_SECRET: 'i'.repeat(32) })).toThrow(/CURSOR_SECRET/);
   });
   it('refuses a short secret without echoing it', () => {
     try {
@@ -29,7 +37,7 @@ describe('config', () => {
     expect(loadConfig({ DATABASE_URL: 'postgres://x' }).JWT_JWKS_URL).toBeUndefined();
   });
   it('with JWT_JWKS_URL, production needs no JWT_SECRET but an https JWKS', () => {
-    const production = { NODE_ENV: 'production', DATABASE_URL: 'postgres://x' };
+    const production = { ...PRODUCTION_SECRETS, NODE_ENV: 'production', DATABASE_URL: 'postgres://x' };
     expect(loadConfig({ ...production, JWT_JWKS_URL: 'https://login.example/jwks.json' }).JWT_JWKS_URL).toBe('https://login.example/jwks.json');
     expect(() => loadConfig({ ...production, JWT_JWKS_URL: 'http://login.example/jwks.json' })).toThrow(/JWT_JWKS_URL/);
   });

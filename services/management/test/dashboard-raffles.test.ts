@@ -377,7 +377,12 @@ describe('lists', () => {
     const first = await api.entries(raffle.id, '?limit=1');
     const entryCursor = encodeURIComponent(first.pagination.nextCursor!);
     const raffleCursor = (await app.inject({ method: 'GET', url: `${api.base()}?limit=1`, headers: as(tenant.owner.id) })).json() as { pagination: { nextCursor: string } };
+    // A well-formed cursor whose key was edited (skip ahead to another entry id) fails its signature.
+    const [payload, signature] = first.pagination.nextCursor!.split('.');
+    const editedKey = Buffer.from(JSON.stringify([first.data[0]!.id.replace(/.$/, (c) => (c === 'Z' ? 'Y' : 'Z'))])).toString('base64url');
+    expect(Buffer.from(payload!, 'base64url').toString()).toContain('ent_');
     const bad = [
+      `${entriesUrl}?cursor=${editedKey}.${signature}`,
       `${api.base()}?limit=0`,
       `${api.base()}?limit=101`,
       `${api.base()}?limit=abc`,

@@ -64,7 +64,7 @@ export async function listProjects(db: Db, args: ProjectScope & PageRequest): Pr
     .where(and(eq(projects.workspaceId, args.workspaceId), after === null ? undefined : gt(projects.id, after)))
     .orderBy(projects.id)
     .limit(limit + 1);
-  return toPage(rows, { limit, binding, idOf: (r) => r.id, render: (r) => fromStored(r.apiJson) });
+  return toPage(rows, { limit, binding, cursors: args.cursors, idOf: (r) => r.id, render: (r) => fromStored(r.apiJson) });
 }
 
 export async function getProject(db: Db, args: ProjectScope & { projectId: string }): Promise<Project> {

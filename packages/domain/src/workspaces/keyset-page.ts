@@ -1,35 +1,13 @@
 import { DASHBOARD_PAGE_SIZE, type Pagination } from '@raffle/contracts';
 import { isIdOf, type IdKind } from '@raffle/db';
+import type { CursorCodec } from '../cursor-codec.js';
 import { DomainError } from '../errors.js';
 
-/** What a caller asks of a dashboard list. */
-export type PageRequest = { limit?: number; cursor?: string };
+/** What a caller asks of a dashboard list, and the service's cursor signer. */
+export type PageRequest = { limit?: number; cursor?: string; cursors: CursorCodec };
 
 /** One page: `limit + 1` rows are read, the extra one only says whether another page exists. */
 export type Page<T> = { data: T[]; pagination: Pagination };
-
-/**
- * Dashboard list cursors are base64url of the list's binding (which list, for which workspace or
- * user) and the last id seen. They are not signed — management holds no cursor secret — and need
- * not be: every list is filtered by what the caller may see, so an edited cursor can only skip
- * rows the caller could read anyway. A cursor that is not one of this list's answers 400.
- */
-export function encodeCursor(binding: string, lastId: string): string {
-  return Buffer.from(JSON.stringify([binding, lastId])).toString('base64url');
-}
-
-export function decodeCursor(binding: string, cursor: string, kind: IdKind): string {
-  let value: unknown;
-  try {
-    value = /^[A-Za-z0-9_-]+$/.test(cursor) ? JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) : null;
-  } catch {
-    value = null;
-  }
-  if (!Array.isArray(value) || value.length !== 2 || value[0] !== binding || typeof value[1] !== 'string' || !isIdOf(kind, value[1])) {
-    throw new DomainError('INVALID_CURSOR', 'cursor is not one this list issued; start again without it');
-  }
-  return value[1];
-}
 
 export function pageLimit(limit: number | undefined): number {
   const value = limit ?? DASHBOARD_PAGE_SIZE.default;
@@ -42,14 +20,18 @@ export function pageLimit(limit: number | undefined): number {
 /** Resolves a request into the id to read after (null: from the start) and the page size. */
 export function readPageRequest(binding: string, kind: IdKind, request: PageRequest): { after: string | null; limit: number } {
   const limit = pageLimit(request.limit);
-  return { after: request.cursor === undefined ? null : decodeCursor(binding, request.cursor, kind), limit };
+  const isId = (key: readonly unknown[]): key is [string] => key.length === 1 && typeof key[0] === 'string' && isIdOf(kind, key[0]);
+  return { after: request.cursor === undefined ? null : request.cursors.decode(binding, request.cursor, isId)[0], limit };
 }
 
-export function toPage<R, T>(rows: readonly R[], args: { limit: number; binding: string; idOf: (row: R) => string; render: (row: R) => T }): Page<T> {
+export function toPage<R, T>(
+  rows: readonly R[],
+  args: { limit: number; binding: string; cursors: CursorCodec; idOf: (row: R) => string; render: (row: R) => T },
+): Page<T> {
   const hasMore = rows.length > args.limit;
   const shown = hasMore ? rows.slice(0, args.limit) : rows;
   return {
     data: shown.map(args.render),
-    pagination: { nextCursor: hasMore ? encodeCursor(args.binding, args.idOf(shown[shown.length - 1]!)) : null, hasMore },
+    pagination: { nextCursor: hasMore ? args.cursors.encode(args.binding, [args.idOf(shown[shown.length - 1]!)]) : null, hasMore },
   };
 }

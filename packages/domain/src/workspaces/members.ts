@@ -62,7 +62,7 @@ export async function listMembers(db: Db, args: { workspaceId: string; userId: s
     .where(and(inWorkspace(args.workspaceId), after === null ? undefined : gt(workspaceMembers.userId, after)))
     .orderBy(workspaceMembers.userId)
     .limit(limit + 1);
-  return toPage(rows, { limit, binding, idOf: (m) => m.userId, render: toWorkspaceMember });
+  return toPage(rows, { limit, binding, cursors: args.cursors, idOf: (m) => m.userId, render: toWorkspaceMember });
 }
 
 /** Adds an existing user (owners and admins; only an owner may add another owner). */

@@ -51,6 +51,7 @@ export async function listMyWorkspaces(db: Db, args: { userId: string } & PageRe
   return toPage(rows, {
     limit,
     binding,
+    cursors: args.cursors,
     idOf: (r) => r.workspace.id,
     render: (r) => toDashboardWorkspace(r.workspace, r.role as WorkspaceRole),
   });

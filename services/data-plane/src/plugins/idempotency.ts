@@ -58,7 +58,8 @@ async function idempotencyPlugin(app: FastifyInstance) {
     const headers = (route.schema?.headers ?? {}) as { properties?: Record<string, unknown> };
     route.schema = {
       ...route.schema,
-      headers: { ...headers, type: 'object', properties: { ...headers.properties, [IDEMPOTENCY_KEY_HEADER]: IdempotencyKeyHeader } },
+      // Documented in its usual spelling; Fastify validates header names lowercased.
+      headers: { ...headers, type: 'object', properties: { ...headers.properties, 'Idempotency-Key': IdempotencyKeyHeader } },
     };
   });
 

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { PERSONAL_API_SCOPES, WORKSPACE_API_SCOPES, type ApiScope } from '@raffle/contracts';
 import {
   addWorkspaceMember,
+  decimalString,
   insertApiKey,
   insertEntry,
   insertProject,
@@ -9,8 +10,11 @@ import {
   insertUser,
   insertWin,
   insertWorkspace,
+  schema,
+  updateRaffle,
   type Database,
 } from '@raffle/db';
+import { DRAW_ALGORITHM, drawCommitment, entriesDigest, entryLine } from '@raffle/sdk';
 import { createHash } from 'node:crypto';
 import { registerSecret } from './log-scan.js';
 
@@ -62,7 +66,7 @@ export async function seedTenant(database: Database, options: { entries?: number
       );
     }
 
-    const commitment = createHash('sha256').update(tag).digest('hex');
+    const drawSeed = createHash('sha256').update(`seed:${tag}`).digest('hex');
     const published = (i: number) => new Date(base + DAY + i * 60_000);
     const finalized = await insertRaffle(tx, {
       workspaceId: workspace.id,
@@ -81,7 +85,8 @@ export async function seedTenant(database: Database, options: { entries?: number
       closedAt: published(1),
       drawnAt: published(2),
       finalizedAt: published(3),
-      drawCommitment: commitment,
+      drawSeed,
+      drawCommitment: drawCommitment(Buffer.from(drawSeed, 'hex')),
       createdAt: new Date(base),
     });
     const privateRaffle = await insertRaffle(tx, {
@@ -140,6 +145,22 @@ export async function seedTenant(database: Database, options: { entries?: number
       createdAt: new Date(base + 3),
     });
 
+    // Open to every personal key (unlisted, in the other workspace, so no list of this tenant shows
+    // it): the entry actions have a raffle to enter and withdraw from.
+    const entrable = await insertRaffle(tx, {
+      workspaceId: otherWorkspace.id,
+      slug: `entrable-${tag}`,
+      title: 'Open for entries',
+      mechanic: 'raffle',
+      allocationType: 'allowlist_gtd',
+      visibility: 'unlisted',
+      status: 'open',
+      spots: 5,
+      publishedAt: published(6),
+      openedAt: published(6),
+      createdAt: new Date(base + 4),
+    });
+
     const entrants = [owner];
     const entryCount = options.entries ?? 12;
     for (let i = 1; i < entryCount; i++) {
@@ -161,6 +182,20 @@ export async function seedTenant(database: Database, options: { entries?: number
         }),
       );
     }
+    // The finalized raffle's draw snapshot, so its proof is served. The seeded wins below are not
+    // what this seed selects: draw-proof.test.ts checks real draws; this one only gives shapes.
+    const eligible = entries
+      .filter((e) => e.status === 'valid')
+      .map((e) => ({ id: e.id, userId: e.userId, weight: decimalString(e.entryWeight) }))
+      .sort((a, b) => (a.id < b.id ? -1 : 1));
+    await tx.insert(schema.raffleDrawSnapshots).values({
+      raffleId: finalized.id,
+      algorithm: DRAW_ALGORITHM,
+      entryCount: eligible.length,
+      entryLines: eligible.map(entryLine).join(''),
+    });
+    await updateRaffle(tx, finalized.id, { entriesDigest: entriesDigest(eligible), updatedAt: finalized.updatedAt });
+
     const wins = [];
     for (let position = 1; position <= 3 && position <= entries.length; position++) {
       const entry = entries[position - 1]!;
@@ -216,6 +251,6 @@ export async function seedTenant(database: Database, options: { entries?: number
       expired: await key('personal', PERSONAL_API_SCOPES, { expiresAt: new Date(Date.now() - 1000) }),
     };
 
-    return { tag, owner, outsider, workspace, otherWorkspace, projects, finalized, privateRaffle, draft, foreignRaffle, publicRaffles, entries, wins, keys };
+    return { tag, owner, outsider, workspace, otherWorkspace, projects, finalized, privateRaffle, draft, foreignRaffle, entrable, publicRaffles, entries, wins, keys };
   });
 }

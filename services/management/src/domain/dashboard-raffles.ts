@@ -12,14 +12,14 @@ import {
   type WorkspaceRaffleItem,
 } from '@raffle/contracts';
 import { isIdOf, isoOrAbsent, loadRaffleContext, textOrAbsent, toDashboardRaffle, type Db, type DbOrTx } from '@raffle/db';
-import { DomainError, type RaffleRecord, type WinRecord } from '@raffle/domain';
-import { decodeCursor, pageOf } from './dashboard-cursor.js';
+import { DomainError, type CursorCodec, type RaffleRecord, type WinRecord } from '@raffle/domain';
+import { pageOf } from './dashboard-page.js';
 
 // Reads go through drizzle's relational API, whose callbacks hand over the operators: this
 // service does not depend on drizzle-orm itself.
 
 type RaffleScope = { workspaceId: string; raffleId: string };
-type PageArgs = { limit?: number; cursor?: string };
+type PageArgs = { limit?: number; cursor?: string; cursors: CursorCodec };
 
 const raffleNotFound = (raffleId: string) => new DomainError('RAFFLE_NOT_FOUND', `no raffle ${raffleId} in this workspace`);
 
@@ -51,14 +51,14 @@ export async function getDashboardRaffle(db: Db, args: RaffleScope): Promise<Das
 export async function listDashboardRaffles(db: Db, args: { workspaceId: string } & PageArgs): Promise<DashboardRafflePage> {
   const binding = `dashboard:raffles:${args.workspaceId}`;
   const limit = args.limit ?? DASHBOARD_PAGE_SIZE.default;
-  const before = args.cursor === undefined ? null : decodeCursor(binding, args.cursor, isIdKey('raffle'))[0];
+  const before = args.cursor === undefined ? null : args.cursors.decode(binding, args.cursor, isIdKey('raffle'))[0];
   const rows = await db.query.raffles.findMany({
     columns: { id: true, workspaceItemJson: true },
     where: (r, { and, eq, lt }) => and(eq(r.workspaceId, args.workspaceId), before === null ? undefined : lt(r.id, before)),
     orderBy: (r, { desc }) => [desc(r.id)],
     limit: limit + 1,
   });
-  return pageOf(rows, { limit, binding, keyOf: (r) => [r.id], render: (r) => JSON.parse(r.workspaceItemJson) as WorkspaceRaffleItem });
+  return pageOf(rows, { limit, binding, cursors: args.cursors, keyOf: (r) => [r.id], render: (r) => JSON.parse(r.workspaceItemJson) as WorkspaceRaffleItem });
 }
 
 async function assertRaffleInWorkspace(db: Db, args: RaffleScope): Promise<void> {
@@ -77,7 +77,7 @@ export async function listDashboardEntries(db: Db, args: RaffleScope & PageArgs 
   // The filter is part of the binding: a cursor from the unfiltered list cannot continue a filtered one.
   const binding = `dashboard:entries:${args.raffleId}:${args.status ?? '*'}`;
   const limit = args.limit ?? DASHBOARD_RAFFLE_ITEMS_PAGE_SIZE.default;
-  const after = args.cursor === undefined ? null : decodeCursor(binding, args.cursor, isIdKey('entry'))[0];
+  const after = args.cursor === undefined ? null : args.cursors.decode(binding, args.cursor, isIdKey('entry'))[0];
   const rows = await db.query.entries.findMany({
     columns: { id: true, workspaceJson: true },
     where: (e, { and, eq, gt }) =>
@@ -85,7 +85,7 @@ export async function listDashboardEntries(db: Db, args: RaffleScope & PageArgs 
     orderBy: (e, { asc }) => [asc(e.id)],
     limit: limit + 1,
   });
-  return pageOf(rows, { limit, binding, keyOf: (r) => [r.id], render: (r) => JSON.parse(r.workspaceJson) as WorkspaceEntry });
+  return pageOf(rows, { limit, binding, cursors: args.cursors, keyOf: (r) => [r.id], render: (r) => JSON.parse(r.workspaceJson) as WorkspaceEntry });
 }
 
 /** Every win of a raffle in every status (replaced ones beside their replacements), by position then id. */
@@ -93,7 +93,7 @@ export async function listDashboardWins(db: Db, args: RaffleScope & PageArgs & {
   await assertRaffleInWorkspace(db, args);
   const binding = `dashboard:wins:${args.raffleId}:${args.status ?? '*'}`;
   const limit = args.limit ?? DASHBOARD_RAFFLE_ITEMS_PAGE_SIZE.default;
-  const after = args.cursor === undefined ? null : decodeCursor(binding, args.cursor, isWinKey);
+  const after = args.cursor === undefined ? null : args.cursors.decode(binding, args.cursor, isWinKey);
   const rows = await db.query.wins.findMany({
     where: (w, { and, eq, gt, or }) =>
       and(
@@ -104,7 +104,7 @@ export async function listDashboardWins(db: Db, args: RaffleScope & PageArgs & {
     orderBy: (w, { asc }) => [asc(w.position), asc(w.id)],
     limit: limit + 1,
   });
-  return pageOf(rows, { limit, binding, keyOf: (w) => [w.position, w.id], render: toDashboardWin });
+  return pageOf(rows, { limit, binding, cursors: args.cursors, keyOf: (w) => [w.position, w.id], render: toDashboardWin });
 }
 
 export const toDashboardWin = (w: WinRecord): DashboardWin => ({

@@ -55,7 +55,7 @@ const dashboardProjectRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
       preParsing: requireWorkspaceAccess(app, 'view'),
     },
-    async (request) => listProjects(app.database.db, { ...scope(request), ...pageRequestOf(request.query) }),
+    async (request) => listProjects(app.database.db, { ...scope(request), ...pageRequestOf(request.query, app.cursors) }),
   );
 
   app.get(

@@ -28,6 +28,7 @@ const raffleEntryRoutes: FastifyPluginAsyncTypebox = async (app) => {
         ...request.params,
         limit: limitOf(request.query),
         cursor: request.query.cursor,
+        cursors: app.cursors,
         status: request.query.status,
       }),
   );

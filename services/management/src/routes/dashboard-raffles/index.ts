@@ -61,7 +61,7 @@ const dashboardRaffleRoutes: FastifyPluginAsyncTypebox = async (app) => {
       preParsing: requireWorkspaceAccess(app, 'view'),
     },
     async (request) =>
-      listDashboardRaffles(app.database.db, { workspaceId: request.params.workspaceId, limit: limitOf(request.query), cursor: request.query.cursor }),
+      listDashboardRaffles(app.database.db, { workspaceId: request.params.workspaceId, limit: limitOf(request.query), cursor: request.query.cursor, cursors: app.cursors }),
   );
 
   app.get(

@@ -39,6 +39,7 @@ const raffleWinRoutes: FastifyPluginAsyncTypebox = async (app) => {
         ...request.params,
         limit: limitOf(request.query),
         cursor: request.query.cursor,
+        cursors: app.cursors,
         status: request.query.status,
       }),
   );

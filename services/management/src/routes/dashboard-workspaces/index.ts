@@ -45,7 +45,7 @@ const dashboardWorkspaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: managementResponses(200, Type.Ref(DashboardWorkspacePageSchema)),
       },
     },
-    async (request) => listMyWorkspaces(app.database.db, { userId: request.dashboardUserId!, ...pageRequestOf(request.query) }),
+    async (request) => listMyWorkspaces(app.database.db, { userId: request.dashboardUserId!, ...pageRequestOf(request.query, app.cursors) }),
   );
 
   app.get(

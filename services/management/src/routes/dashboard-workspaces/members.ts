@@ -31,7 +31,7 @@ const workspaceMemberRoutes: FastifyPluginAsyncTypebox = async (app) => {
       preParsing: requireWorkspaceAccess(app, 'view'),
     },
     async (request) =>
-      listMembers(app.database.db, { workspaceId: request.params.workspaceId, userId: request.dashboardUserId!, ...pageRequestOf(request.query) }),
+      listMembers(app.database.db, { workspaceId: request.params.workspaceId, userId: request.dashboardUserId!, ...pageRequestOf(request.query, app.cursors) }),
   );
 
   app.post(

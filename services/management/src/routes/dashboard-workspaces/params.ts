@@ -1,3 +1,4 @@
+import type { CursorCodec } from '@raffle/domain';
 import { Type } from '@sinclair/typebox';
 
 /** As in ../responses.ts: path values reach SQL as parameters, and Postgres text cannot hold NUL. */
@@ -17,7 +18,8 @@ export const WorkspaceProjectParams = Type.Object(
 );
 
 /** A list's query as the domain takes it: the schema has already checked `limit` is 1 to 100. */
-export const pageRequestOf = (query: { limit?: string; cursor?: string }) => ({
+export const pageRequestOf = (query: { limit?: string; cursor?: string }, cursors: CursorCodec) => ({
   limit: query.limit === undefined ? undefined : Number(query.limit),
   cursor: query.cursor,
+  cursors,
 });

@@ -1,0 +1,347 @@
+import { randomBytes } from 'node:crypto';
+import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createDatabase, type Database } from '@raffle/db';
+// @raffle/domain is not a dependency of the bench package yet (see README): imported by path.
+import { createRaffle, publishRaffle } from '../../packages/domain/src/index.js';
+import { CORES, cpuBetween, parentPid, snapshotCpu } from './cpu.js';
+import { ensureEntrantKeys, type EntrantKeys } from './entrant-keys.js';
+import { readEntryLoadOptions } from './options.js';
+import { monotonicNowUs, profileSummaryOf, type MonotonicWindow } from './profile-summary.js';
+import { writeResultFiles } from './report.js';
+import { ensureDataset, type Manifest } from './seed.js';
+import { prepareDataPlane, startDataPlane, type ChildServer } from './servers.js';
+import { startWrk, wrkVersion, type WrkResult } from './wrk.js';
+
+const RESULTS_DIR = fileURLToPath(new URL('../results/', import.meta.url));
+const ENTRIES_SCRIPT = fileURLToPath(new URL('./wrk-entries.lua', import.meta.url));
+/** Every raffle this benchmark creates has a slug starting so; all of them are deleted again. */
+const SLUG_PREFIX = 'bench-entries-';
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const log = (line: string) => console.log(`[bench:entries] ${line}`);
+
+type EntryScenarioId = 'entries-post' | 'entries-post-fcfs' | 'entries-post-one-ip';
+
+type EntryScenario = {
+  id: EntryScenarioId;
+  label: string;
+  mechanic: 'raffle' | 'fcfs';
+  spots: number;
+  /** `distinct`: each entrant from its own address; `one-ip`: all from one (every entry is then a duplicate of the others). */
+  addresses: 'distinct' | 'one-ip';
+};
+
+const SCENARIOS: EntryScenario[] = [
+  { id: 'entries-post', label: 'enter a raffle (mechanic raffle)', mechanic: 'raffle', spots: 100, addresses: 'distinct' },
+  // The most spots a raffle may have: more than one run's entries, so it never fills (and closes) under load.
+  { id: 'entries-post-fcfs', label: 'enter an FCFS raffle (100,000 spots)', mechanic: 'fcfs', spots: 100_000, addresses: 'distinct' },
+  { id: 'entries-post-one-ip', label: 'enter a raffle, every entrant from one IP', mechanic: 'raffle', spots: 100, addresses: 'one-ip' },
+];
+const DEFAULT_SCENARIOS: EntryScenarioId[] = ['entries-post', 'entries-post-fcfs'];
+
+const options = readEntryLoadOptions(process.argv.slice(2), process.env);
+const startedAt = new Date().toISOString();
+const runTag = Date.now().toString(36);
+const benchUrl = `${options.postgresUrl}/${options.databaseName}`;
+
+const perScenarioSeconds = options.warmupSeconds + options.durationSeconds + 20;
+const budgetSeconds = 20 * 60 + options.rounds * SCENARIOS.length * perScenarioSeconds;
+const watchdog = setTimeout(() => {
+  console.error(`[bench:entries] watchdog: still running after ${budgetSeconds} s, stopping`);
+  process.exit(3);
+}, budgetSeconds * 1000);
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => process.exit(130));
+
+type OpenRaffle = { id: string; slug: string };
+
+/** A fresh open raffle, made the way the management API makes one: createRaffle, then publishRaffle. */
+async function openRaffle(database: Database, manifest: Manifest, scenario: EntryScenario, tag: string): Promise<OpenRaffle> {
+  const kind = scenario.id.replace(/^entries-post-?/, '') || 'raffle';
+  const draft = await createRaffle(database.db, {
+    workspaceId: manifest.workspaceId,
+    body: {
+      slug: `${SLUG_PREFIX}${runTag}-${kind}-${tag}`,
+      title: `Benchmark: ${scenario.label}`,
+      mechanic: scenario.mechanic,
+      allocationType: 'allowlist_gtd',
+      visibility: 'public',
+      spots: scenario.spots,
+    },
+  });
+  const open = await publishRaffle(database.db, { raffleId: draft.id, workspaceId: manifest.workspaceId });
+  if (open.status !== 'open') throw new Error(`raffle ${open.slug} is ${open.status} after publishing, not open`);
+  return { id: open.id, slug: open.slug };
+}
+
+/** What the raffle holds after a run: every 201 must be one entry (and, FCFS, one win at the next position). */
+async function raffleAfterRun(database: Database, raffleId: string) {
+  const [row] = await database.sql<{ entries: number; flagged: number; wins: number; positions: number; lastPosition: number | null }[]>`
+    select
+      (select count(*)::int from entries where raffle_id = ${raffleId}) as entries,
+      (select count(*)::int from entries where raffle_id = ${raffleId} and duplicate_flags ? 'ipReuse') as flagged,
+      count(*)::int as wins, count(distinct position)::int as positions, max(position) as "lastPosition"
+    from wins where raffle_id = ${raffleId}`;
+  return row!;
+}
+
+/**
+ * Deletes this benchmark's raffles (their entries, wins and snapshots go with them) and every
+ * event recorded since the dataset was seeded: the seed records none, and its own benchmarks
+ * are all that write to this database (an entry's workspace event does not name its raffle).
+ */
+async function removeBenchRaffles(database: Database, manifest: Manifest): Promise<{ raffles: number; events: number }> {
+  const { sql } = database;
+  const raffles = await sql`delete from raffles where slug like ${`${SLUG_PREFIX}%`}`;
+  const events = await sql`delete from event_outbox where created_at > ${manifest.seededAt}`;
+  // Dead rows would otherwise linger in the tables the read benchmark measures.
+  if (raffles.count + events.count > 0) await sql`vacuum entries, wins, raffles, event_outbox, api_keys`;
+  return { raffles: raffles.count, events: events.count };
+}
+
+async function probe(url: string, key: string): Promise<string> {
+  const enter = () => fetch(url, { method: 'POST', headers: { authorization: `Bearer ${key}` } });
+  const first = await enter();
+  const firstBody = (await first.json().catch(() => null)) as { id?: string; code?: string } | null;
+  if (first.status !== 201) throw new Error(`POST ${url}: expected 201, got ${first.status}: ${JSON.stringify(firstBody).slice(0, 300)}`);
+  const again = await enter();
+  const againBody = (await again.json().catch(() => null)) as { code?: string } | null;
+  if (again.status !== 409 || againBody?.code !== 'ALREADY_ENTERED') {
+    throw new Error(`POST ${url} a second time: expected 409 ALREADY_ENTERED, got ${again.status}: ${JSON.stringify(againBody).slice(0, 300)}`);
+  }
+  return `201 then 409 ${againBody.code}`;
+}
+
+type EntryRun = {
+  id: EntryScenarioId;
+  label: string;
+  round: number;
+  raffle: OpenRaffle;
+  wrk: WrkResult;
+  created: number;
+  entriesPerSecond: number;
+  /** Responses other than 201, by status (socket errors and timeouts are in wrk.errors). */
+  notCreated: Record<string, number>;
+  database: Awaited<ReturnType<typeof raffleAfterRun>>;
+  cpu: Record<string, number>;
+  probe: string;
+};
+
+async function runScenario(
+  scenario: EntryScenario,
+  round: number,
+  context: { database: Database; manifest: Manifest; server: ChildServer; keys: EntrantKeys; postmasterPid: number },
+): Promise<EntryRun & { window: MonotonicWindow }> {
+  const { database, manifest, server, keys } = context;
+  const load = (raffle: OpenRaffle, durationSeconds: number) => ({
+    url: `${server.url}/api/v1/raffles/${raffle.slug}/entries`,
+    connections: options.connections,
+    threads: options.threads,
+    durationSeconds,
+    script: { path: ENTRIES_SCRIPT, args: [keys.file, String(keys.usable), String(options.threads), scenario.addresses] },
+  });
+
+  // The warm-up enters a raffle of its own: the measured one starts empty, as a new raffle does.
+  const warm = await openRaffle(database, manifest, scenario, `warm${round}`);
+  const probed = await probe(load(warm, 0).url, keys.probeKey);
+  await startWrk(load(warm, options.warmupSeconds)).result;
+
+  const raffle = await openRaffle(database, manifest, scenario, `r${round}`);
+  const fromUs = monotonicNowUs();
+  const wrk = startWrk(load(raffle, options.durationSeconds));
+  await sleep(500);
+  const cpuBefore = snapshotCpu();
+  await sleep(Math.max(500, options.durationSeconds * 1000 - 1000));
+  const cpuAfter = snapshotCpu();
+  const result = await wrk.result;
+  const window = { fromUs, toUs: monotonicNowUs() };
+
+  const statuses = result.statuses ?? {};
+  const created = statuses['201'] ?? 0;
+  const notCreated = Object.fromEntries(Object.entries(statuses).filter(([status]) => status !== '201'));
+  return {
+    id: scenario.id,
+    label: scenario.label,
+    round,
+    raffle,
+    wrk: result,
+    created,
+    entriesPerSecond: Math.round((created / result.seconds) * 10) / 10,
+    notCreated,
+    database: await raffleAfterRun(database, raffle.id),
+    cpu: cpuBetween(cpuBefore, cpuAfter, {
+      server: (p) => p.pid === server.pid,
+      postgres: (p) => p.pid === context.postmasterPid || p.ppid === context.postmasterPid,
+      wrk: (p) => p.pid === wrk.pid,
+    }),
+    probe: probed,
+    window,
+  };
+}
+
+function medianRun(runs: EntryRun[]): EntryRun & { rounds?: Array<Pick<EntryRun, 'entriesPerSecond'> & { p50: number; p99: number }> } {
+  const sorted = [...runs].sort((a, b) => a.entriesPerSecond - b.entriesPerSecond);
+  const median = sorted[Math.floor((sorted.length - 1) / 2)]!;
+  if (runs.length === 1) return median;
+  return { ...median, rounds: runs.map((r) => ({ entriesPerSecond: r.entriesPerSecond, p50: r.wrk.latencyMs.p50, p99: r.wrk.latencyMs.p99 })) };
+}
+
+/** Every request must be a 201 backed by one stored entry; anything else makes the figures suspect. */
+function runWarnings(runs: EntryRun[], scenarios: EntryScenario[]): string[] {
+  const warnings: string[] = [];
+  for (const run of runs) {
+    const scenario = scenarios.find((s) => s.id === run.id)!;
+    const of = `${run.label} (round ${run.round})`;
+    const { connect, read, write, timeout } = run.wrk.errors;
+    if (connect + read + write + timeout > 0) warnings.push(`${of}: socket errors or timeouts ${JSON.stringify(run.wrk.errors)}`);
+    for (const [status, n] of Object.entries(run.notCreated)) {
+      warnings.push(`${of}: ${n} responses ${status}, e.g. ${run.wrk.samples?.[status] ?? '(no body)'}`);
+    }
+    if (run.wrk.keysWrapped) warnings.push(`${of}: the ${options.entrantKeys} keys ran out ${run.wrk.keysWrapped} times (--keys); repeats answer 409`);
+    // wrk stops with up to one request per connection in flight: those may commit without being counted.
+    const uncounted = run.database.entries - run.created;
+    if (uncounted < 0 || uncounted > options.connections) {
+      warnings.push(`${of}: ${run.created} responses 201 but ${run.database.entries} entries stored`);
+    }
+    if (scenario.mechanic === 'fcfs') {
+      const { wins, positions, lastPosition } = run.database;
+      if (wins !== run.database.entries || positions !== wins || (lastPosition ?? 0) !== wins) {
+        warnings.push(`${of}: ${run.database.entries} entries but ${wins} wins over ${positions} distinct positions up to ${lastPosition}`);
+      }
+      if (run.created >= scenario.spots) warnings.push(`${of}: the raffle filled its ${scenario.spots} spots; later requests measured RAFFLE_FULL`);
+    }
+    if (run.cpu.other !== undefined && run.cpu.other > 25) {
+      warnings.push(`${of}: ${run.cpu.other}% of a core went to processes outside the benchmark (other load on the machine)`);
+    }
+  }
+  return warnings;
+}
+
+type EntryReport = {
+  startedAt: string;
+  environment: Record<string, string | number>;
+  scenarios: ReturnType<typeof medianRun>[];
+  runs: EntryRun[];
+  warnings: string[];
+  profile?: string;
+};
+
+function renderMarkdown(report: EntryReport): string {
+  const env = Object.entries(report.environment)
+    .map(([k, v]) => `${k}: ${v}`)
+    .join(' · ');
+  const number = (n: number) => Math.round(n).toLocaleString('en-US');
+  const rows = report.scenarios.map((r) => {
+    const spread = r.rounds ? ` (${number(Math.min(...r.rounds.map((x) => x.entriesPerSecond)))}–${number(Math.max(...r.rounds.map((x) => x.entriesPerSecond)))})` : '';
+    const others = Object.entries(r.notCreated).map(([status, n]) => `${n} × ${status}`).join(', ') || '0';
+    const { latencyMs } = r.wrk;
+    const cpu = `${r.cpu.server ?? 0} / ${r.cpu.postgres ?? 0} / ${r.cpu.wrk ?? 0} / ${r.cpu.other ?? 0}`;
+    return `| ${r.label} | ${number(r.entriesPerSecond)}${spread} | ${latencyMs.p50.toFixed(2)} | ${latencyMs.p99.toFixed(2)} | ${latencyMs.max.toFixed(0)} | ${number(r.created)} | ${others} | ${number(r.database.entries)} | ${cpu} |`;
+  });
+  return [
+    `# Entering raffles under load, ${report.startedAt}`,
+    '',
+    env,
+    '',
+    '| Scenario | entries/s (201s) | p50 ms | p99 ms | max ms | 201s | other statuses | entries stored | CPU % of a core: server / postgres / wrk / other |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---|',
+    ...rows,
+    '',
+    'Each measured run enters a raffle created and published just before it (createRaffle + publishRaffle), public and without',
+    'requirements; every request is a different entrant (its own personal key, and its own X-Forwarded-For address unless the',
+    'scenario says one IP). A warm-up against another fresh raffle precedes it. Latencies cover every response.',
+    ...(report.scenarios.some((r) => r.rounds) ? ["entries/s with several rounds: the median round (min–max of all rounds); its latencies are that round's."] : []),
+    ...(report.warnings.length ? ['', '## Warnings', '', ...report.warnings.map((w) => `- ${w}`)] : []),
+    ...(report.profile ? ['', '## Profile', '', report.profile] : []),
+    '',
+  ].join('\n');
+}
+
+async function main() {
+  const only = options.only ?? DEFAULT_SCENARIOS;
+  const unknown = only.filter((id) => !SCENARIOS.some((s) => s.id === id));
+  if (unknown.length) throw new Error(`unknown scenario ${unknown.join(', ')}; known: ${SCENARIOS.map((s) => s.id).join(', ')}`);
+  const scenarios = SCENARIOS.filter((s) => only.includes(s.id));
+
+  const { manifest } = await ensureDataset(
+    { adminUrl: `${options.postgresUrl}/postgres`, benchUrl, databaseName: options.databaseName },
+    options.spec,
+    { reseed: options.reseed, log },
+  );
+  const keys = await ensureEntrantKeys(benchUrl, manifest, join(RESULTS_DIR, 'entrant-keys.txt'), options.entrantKeys, log);
+  const mode = await prepareDataPlane(options.mode, log);
+  log(`data plane: running ${mode === 'dist' ? 'the compiled build (node dist/server.js)' : 'the sources through tsx'}`);
+
+  const database = createDatabase({ url: benchUrl, max: 2, applicationName: 'bench-entries' });
+  const profileDir = options.profile ? join(RESULTS_DIR, 'profiles', `entries-${startedAt.replace(/[:.]/g, '-')}`) : undefined;
+  const windows: MonotonicWindow[] = [];
+  const runs: EntryRun[] = [];
+  let server: ChildServer | undefined;
+  try {
+    const leftovers = await removeBenchRaffles(database, manifest);
+    if (leftovers.raffles + leftovers.events) log(`removed what an earlier run left behind: ${leftovers.raffles} raffles, ${leftovers.events} events`);
+    const [backend] = await database.sql<{ pid: number; version: string }[]>`
+      select pg_backend_pid() as pid, current_setting('server_version') as version`;
+    server = await startDataPlane({
+      mode,
+      databaseUrl: benchUrl,
+      cursorSecret: randomBytes(32).toString('hex'),
+      poolSize: options.databasePoolSize,
+      profileDir,
+      trustProxy: true,
+    });
+    log(`${server.name} listening on ${server.url} (pid ${server.pid})`);
+    const context = { database, manifest, server, keys, postmasterPid: parentPid(backend!.pid) };
+    for (let round = 1; round <= options.rounds; round++) {
+      for (const scenario of scenarios) {
+        const of = options.rounds > 1 ? ` (round ${round}/${options.rounds})` : '';
+        log(`${scenario.label}${of}: ${options.warmupSeconds} s warm-up, ${options.durationSeconds} s measured`);
+        const { window, ...run } = await runScenario(scenario, round, context);
+        const others = Object.entries(run.notCreated).map(([status, n]) => `${n} × ${status}`).join(', ') || 'none';
+        log(
+          `  ${Math.round(run.entriesPerSecond)} entries/s, p50 ${run.wrk.latencyMs.p50} ms, p99 ${run.wrk.latencyMs.p99} ms; other statuses: ${others}; CPU (% of a core) server ${run.cpu.server}, postgres ${run.cpu.postgres}, wrk ${run.cpu.wrk}, other ${run.cpu.other}`,
+        );
+        runs.push(run);
+        windows.push(window);
+      }
+    }
+    await server.stop();
+    const environment = {
+      cpu: `${cpus()[0]?.model ?? 'unknown'} × ${CORES}`,
+      'load average at start': loadavg()[0]!.toFixed(2),
+      node: process.version,
+      postgres: backend!.version,
+      wrk: wrkVersion(),
+      'data plane': mode === 'dist' ? 'compiled (node dist/server.js)' : 'sources via tsx',
+      'pool size': options.databasePoolSize,
+      load: `${options.connections} connections, ${options.threads} threads, ${options.warmupSeconds} s warm-up + ${options.durationSeconds} s per scenario${options.rounds > 1 ? `, ${options.rounds} rounds (median shown)` : ''}`,
+      entrants: `${(keys.usable + 1).toLocaleString('en-US')} users with a personal key (entries:write)`,
+    };
+    const report: EntryReport = {
+      startedAt,
+      environment,
+      scenarios: scenarios.map((s) => medianRun(runs.filter((r) => r.id === s.id))),
+      runs,
+      warnings: runWarnings(runs, scenarios),
+      profile: profileDir ? profileSummaryOf(profileDir, windows) : undefined,
+    };
+    const markdown = renderMarkdown(report);
+    const path = await writeResultFiles(RESULTS_DIR, 'entries', startedAt, report, markdown);
+    console.log(`\n${markdown}`);
+    log(`results written to ${path} (and a timestamped JSON beside it)`);
+  } finally {
+    await server?.stop();
+    const removed = await removeBenchRaffles(database, manifest).catch((error: Error) => {
+      log(`could not remove the benchmark's raffles: ${error.message}`);
+      return null;
+    });
+    if (removed) log(`removed the ${removed.raffles} raffles this run created (with their entries and wins) and ${removed.events} events`);
+    await database.close();
+  }
+}
+
+try {
+  await main();
+} finally {
+  clearTimeout(watchdog);
+}
