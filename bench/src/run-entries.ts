@@ -133,8 +133,9 @@ async function runScenario(
   context: { database: Database; manifest: Manifest; server: ChildServer; keys: EntrantKeys; postmasterPid: number },
 ): Promise<EntryRun & { window: MonotonicWindow }> {
   const { database, manifest, server, keys } = context;
+  const urlOf = (raffle: OpenRaffle) => `${server.url}/api/v1/raffles/${raffle.slug}/entries`;
   const load = (raffle: OpenRaffle, durationSeconds: number) => ({
-    url: `${server.url}/api/v1/raffles/${raffle.slug}/entries`,
+    url: urlOf(raffle),
     connections: options.connections,
     threads: options.threads,
     durationSeconds,
@@ -143,7 +144,7 @@ async function runScenario(
 
   // The warm-up enters a raffle of its own: the measured one starts empty, as a new raffle does.
   const warm = await openRaffle(database, manifest, scenario, `warm${round}`);
-  const probed = await probe(load(warm, 0).url, keys.probeKey);
+  const probed = await probe(urlOf(warm), keys.probeKey);
   await startWrk(load(warm, options.warmupSeconds)).result;
 
   const raffle = await openRaffle(database, manifest, scenario, `r${round}`);

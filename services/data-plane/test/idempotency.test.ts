@@ -268,4 +268,22 @@ describe('the store on its own', () => {
     await store.release(scope);
     expect(await store.claim(scope, request)).toMatchObject({ outcome: 'replay' });
   });
+
+  it('sweeps expired records in bounded batches and leaves live ones', async () => {
+    const expired = createIdempotencyStore(db.database.sql, { ttlMs: -1000 });
+    const live = createIdempotencyStore(db.database.sql);
+    const { keyId } = await world.entrant();
+    const request = { method: 'POST', path: '/p', fingerprint: 'f' };
+    const keys = Array.from({ length: 3 }, () => randomUUID());
+    for (const key of keys) await expired.claim({ apiKeyId: keyId, key }, request);
+    const kept = { apiKeyId: keyId, key: randomUUID() };
+    await live.claim(kept, request);
+    const count = async () => (await db.database.sql`select count(*)::int as n from idempotency_records where api_key_id = ${keyId}`)[0]!.n as number;
+    expect(await count()).toBe(4);
+    expect(await live.sweepExpired(2)).toBe(2);
+    expect(await live.sweepExpired(2)).toBe(1);
+    expect(await live.sweepExpired(2)).toBe(0);
+    expect(await count()).toBe(1);
+    expect(await live.claim(kept, request)).toEqual({ outcome: 'in_progress' });
+  });
 });

@@ -1,4 +1,4 @@
-import { integer, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { index, integer, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import { createdAt, idColumn, timestampColumn } from './columns.js';
 
 /** The first response to an `Idempotency-Key`, replayed for the same key and body. */
@@ -18,5 +18,5 @@ export const idempotencyRecords = pgTable(
     createdAt: createdAt(),
     expiresAt: timestampColumn('expires_at').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.apiKeyId, t.key] })],
+  (t) => [primaryKey({ columns: [t.apiKeyId, t.key] }), index('idempotency_records_expiry_idx').on(t.expiresAt)],
 );

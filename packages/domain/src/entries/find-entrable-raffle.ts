@@ -25,7 +25,7 @@ export async function lockEntrableRaffle(tx: DbOrTx, ref: RaffleRef, userId: str
     .where(
       and(
         'slug' in ref ? eq(raffles.slug, ref.slug) : eq(raffles.id, ref.raffleId),
-        inArray(raffles.status, [...PUBLISHED_RAFFLE_STATUSES, 'cancelled']),
+        inArray(raffles.status, [...PUBLISHED_RAFFLE_STATUSES]),
         or(inArray(raffles.visibility, ['public', 'unlisted']), exists(member)),
       ),
     );

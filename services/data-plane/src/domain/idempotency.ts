@@ -109,7 +109,19 @@ export function createIdempotencyStore(sql: Sql, options: { ttlMs?: number; aban
     await sql`delete from idempotency_records where api_key_id = ${scope.apiKeyId} and key = ${scope.key} and state = 'in_progress'`;
   }
 
-  return { claim, complete, release };
+  /**
+   * Deletes expired records, a bounded batch at a time (every instance may run it; deleting twice
+   * is harmless). Returns how many went, so a caller can loop while a backlog drains.
+   */
+  async function sweepExpired(batch = 1000): Promise<number> {
+    const rows = await sql`
+      delete from idempotency_records where ctid in (
+        select ctid from idempotency_records where expires_at <= now() limit ${batch})
+      returning 1`;
+    return rows.length;
+  }
+
+  return { claim, complete, release, sweepExpired };
 }
 
 export type IdempotencyStore = ReturnType<typeof createIdempotencyStore>;

@@ -21,6 +21,8 @@ export const REPLAYED_HEADER = 'idempotent-replayed';
 
 const KEY_PATTERN = /^[ -~]{1,255}$/;
 
+const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
+
 const IdempotencyKeyHeader = Type.String({
   minLength: 1,
   maxLength: 255,
@@ -52,6 +54,13 @@ const isKept = (status: number) => (status >= 200 && status < 300) || (status > 
 async function idempotencyPlugin(app: FastifyInstance) {
   const store = createIdempotencyStore(app.database.sql);
   app.decorateRequest('idempotency', null);
+
+  // Keys are only looked up by (key id, key), so expired ones would otherwise stay for good.
+  const sweeper = setInterval(() => {
+    store.sweepExpired().catch((error: unknown) => app.log.warn({ err: error }, 'idempotency sweep failed; retrying next interval'));
+  }, SWEEP_INTERVAL_MS);
+  sweeper.unref();
+  app.addHook('onClose', async () => clearInterval(sweeper));
 
   app.addHook('onRoute', (route) => {
     if (!route.config?.idempotent) return;
