@@ -112,7 +112,7 @@ describe('POST /api/v1/raffles/{slug}/entries', () => {
     expect(await entryRows(raffle.id, me.user.id)).toHaveLength(1);
   });
 
-  it('hides drafts (404 RAFFLE_NOT_FOUND) and refuses closed and cancelled raffles (409 RAFFLE_NOT_OPEN)', async () => {
+  it('hides drafts and cancelled raffles (404 RAFFLE_NOT_FOUND, as GET /raffles/{slug} does) and refuses closed ones (409 RAFFLE_NOT_OPEN)', async () => {
     const me = await world.entrant();
     const draft = await world.draft();
     expectError(await enter(draft.slug, me.headers), 404, 'RAFFLE_NOT_FOUND');
@@ -124,7 +124,7 @@ describe('POST /api/v1/raffles/{slug}/entries', () => {
 
     const cancelled = await world.open();
     await cancelRaffle(world.db, { raffleId: cancelled.id, workspaceId: world.workspace.id });
-    expectError(await enter(cancelled.slug, me.headers), 409, 'RAFFLE_NOT_OPEN');
+    expectError(await enter(cancelled.slug, me.headers), 404, 'RAFFLE_NOT_FOUND');
   });
 
   it('answers 409 RAFFLE_FULL once a collection raffle\'s spots are taken', async () => {
