@@ -5,9 +5,7 @@
  */
 import { createDatabase, schema, updateRaffle } from '@raffle/db';
 import { count, eq } from 'drizzle-orm';
-// @raffle/domain is not a dependency of the bench package yet (see README): imported by path.
-import { drawRaffleIn, lockRaffle } from '../../packages/domain/src/index.js';
-import { rankEligibleEntries } from '../../packages/domain/src/raffles/weighted-selection.js';
+import { drawRaffleIn, lockRaffle, rankEligibleEntries } from '@raffle/domain';
 import { processCpuSeconds } from './cpu.js';
 import { monotonicNowUs } from './profile-summary.js';
 
@@ -42,7 +40,6 @@ export type DrawChildResult = {
   /** Time inside `tx.execute` (the eligible-entry reads, rows parsed included) and how many there were. */
   reads: { seconds: number; queries: number };
   /** Size of the canonical lines the snapshot stores (rank phase only). */
-  linesMb: number | null;
   window: { fromUs: number; toUs: number };
 };
 
@@ -122,7 +119,6 @@ async function run(input: DrawChildInput): Promise<DrawChildResult> {
         let eligible: number;
         let winners: number | null = null;
         let entriesDigest: string;
-        let linesMb: number | null = null;
         if (input.phase === 'draw') {
           const drawn = await drawRaffleIn(tx, closed!, now);
           entriesDigest = drawn.entriesDigest ?? '';
@@ -138,7 +134,6 @@ async function run(input: DrawChildInput): Promise<DrawChildResult> {
           const ranked = await rankEligibleEntries(tx, closed!, Buffer.from(input.seedHex, 'hex'), input.spots);
           eligible = ranked.count;
           entriesDigest = ranked.entriesDigest;
-          linesMb = mb(Buffer.byteLength(ranked.lines));
         }
         const seconds = (performance.now() - started) / 1000;
         const toUs = monotonicNowUs();
@@ -155,7 +150,6 @@ async function run(input: DrawChildInput): Promise<DrawChildResult> {
             postgres: postgresBefore !== null && postgresAfter !== null ? Math.round((postgresAfter - postgresBefore) * 100) / 100 : null,
           },
           reads: { seconds: Math.round(spent.ms) / 1000, queries: spent.calls },
-          linesMb,
           window: { fromUs, toUs },
         };
         // Nothing of the draw may stay: the next round (and the read benchmark) needs the open raffle.

@@ -146,7 +146,7 @@ function renderMarkdown(report: DrawReport): string {
     '',
     `Where a draw's time goes (medians): reading the eligible entries ${medians.rankReadsSeconds.toFixed(2)} s in ${first?.rank.reads.queries ?? '?'} queries (query and row parsing),`,
     `hashing and ranking them in Node ${(medians.rankSeconds - medians.rankReadsSeconds).toFixed(2)} s, then ${medians.restSeconds.toFixed(2)} s for the rest of drawRaffleIn (mostly`,
-    `storing the ${first?.rank.linesMb ?? '?'} MB snapshot of canonical lines; the digest, ${first?.draw.winners ?? '?'} wins and their events are small).`,
+    `Postgres building and storing the snapshot of canonical lines; the digest, ${first?.draw.winners ?? '?'} wins and their events are small).`,
     '',
     '| Target (issue) | Measured | Met |',
     '|---|---|---|',

@@ -3,8 +3,7 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createDatabase, type Database } from '@raffle/db';
-// @raffle/domain is not a dependency of the bench package yet (see README): imported by path.
-import { createRaffle, publishRaffle } from '../../packages/domain/src/index.js';
+import { createRaffle, publishRaffle } from '@raffle/domain';
 import { CORES, cpuBetween, parentPid, snapshotCpu } from './cpu.js';
 import { ensureEntrantKeys, type EntrantKeys } from './entrant-keys.js';
 import { readEntryLoadOptions } from './options.js';

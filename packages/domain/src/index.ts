@@ -21,3 +21,4 @@ export * from './raffles/raffle-drafts.js';
 export * from './scheduler/due-transitions.js';
 export * from './scheduler/scheduler-loop.js';
 export * from './cursor-codec.js';
+export * from './raffles/weighted-selection.js';

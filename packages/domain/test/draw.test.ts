@@ -77,6 +77,25 @@ describe('weighted draw', () => {
     expect(selected).toHaveLength(4);
   });
 
+  it('weights from optional requirements reach the proof exactly as the ranking used them', async () => {
+    const raffle = await world.openRaffle({
+      spots: 3,
+      requirements: [{ id: 'og', type: 'holds_role', label: 'OG bonus', params: { role: 'og', optional: true, multiplier: 2.5 } }],
+    });
+    const entries = [];
+    for (let i = 0; i < 6; i++) {
+      const user = await world.user();
+      if (i % 2 === 0) await world.db.insert(schema.communityRoles).values({ workspaceId: world.workspace.id, userId: user.id, role: 'og' });
+      entries.push((await enterRaffle(world.db, { raffle: { raffleId: raffle.id }, userId: user.id, source: 'api' })).entry);
+    }
+    await closeRaffle(world.db, { raffleId: raffle.id });
+    await drawRaffle(world.db, { raffleId: raffle.id });
+    const proof = await proofOf(raffle.id);
+    expect(proof.entries.map((e) => e.weight).sort()).toEqual(['1', '1', '1', '2.5', '2.5', '2.5']);
+    expect(verifyDraw(proof).valid).toBe(true);
+    expect(entries).toHaveLength(6);
+  });
+
   it('re-checks requirements at the draw: an entrant who lost the wallet is invalid and out of the draw', async () => {
     const raffle = await world.openRaffle({ spots: 10, requirements: [{ id: 'w', type: 'wallet_connected', label: 'Wallet', params: { chain: 'ethereum' } }] });
     const entries = await withEntrants(raffle, 3);

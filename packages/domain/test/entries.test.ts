@@ -119,6 +119,20 @@ describe('entering', () => {
     expect(JSON.parse(reread!.workspaceJson).duplicateFlags).toEqual(reread!.duplicateFlags);
     expect(reread!.ipHash).not.toContain('203.0.113.7');
   });
+
+  it('lists at most 50 reusers, and stops rewriting entries whose list is full', async () => {
+    const raffle = await world.openRaffle();
+    const ip = hashIp('test-key-0123456789', '198.51.100.9');
+    const entries = [];
+    for (let i = 0; i < 52; i++) entries.push((await enter(raffle.id, (await world.user()).id, { ipHash: ip })).entry);
+    const last = entries[51]!;
+    expect(last.duplicateFlags.ipReuse).toHaveLength(50);
+    const [first] = await world.db.select().from(schema.entries).where(eq(schema.entries.id, entries[0]!.id));
+    expect(first!.duplicateFlags.ipReuse).toHaveLength(50);
+    expect(first!.duplicateFlags.ipReuse).not.toContain(last.id);
+    const updatesAfterLast = (await world.events()).filter((e) => e.type === 'entry.updated' && e.payload.timestamp >= last.createdAt.toISOString());
+    expect(updatesAfterLast).toHaveLength(0);
+  });
 });
 
 describe('withdrawing and disqualifying', () => {

@@ -54,11 +54,18 @@ export async function flagEarlierEntries(tx: DbOrTx, raffle: RaffleRecord, newEn
   for (const [id, added] of additions) {
     const [current] = await tx.select({ flags: schema.entries.duplicateFlags }).from(schema.entries).where(eq(schema.entries.id, id));
     const next: DuplicateFlags = { ...current!.flags };
+    let changed = false;
     for (const kind of ['walletReuse', 'ipReuse'] as const) {
       if (!added[kind]) continue;
       const list = next[kind] ?? [];
-      if (list.length < MAX_LISTED && !list.includes(newEntryId)) next[kind] = [...list, newEntryId];
+      if (list.length < MAX_LISTED && !list.includes(newEntryId)) {
+        next[kind] = [...list, newEntryId];
+        changed = true;
+      }
     }
+    // A full list already says "farmed": rewriting it (and announcing it) for every newcomer made
+    // one busy IP serialise and rewrite the same 50 rows on each entry.
+    if (!changed) continue;
     const updated = await updateEntry(tx, id, raffle, { duplicateFlags: next, updatedAt: at });
     events.push(workspaceEntryEvent(updated!, raffle.workspaceId, at));
   }

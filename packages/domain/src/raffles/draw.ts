@@ -9,7 +9,7 @@ import { createWins, type WinPick } from '../wins/create-wins.js';
 import type { RaffleTarget } from './lifecycle.js';
 import { lockRaffle, type RaffleRecord } from './raffle-locks.js';
 import { assertRaffleCan } from './transitions.js';
-import { rankEligibleEntries } from './weighted-selection.js';
+import { rankEligibleEntries, storeDrawSnapshot } from './weighted-selection.js';
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
@@ -20,12 +20,7 @@ async function weightedPicks(tx: Tx, raffle: RaffleRecord): Promise<WinPick[]> {
   if (!raffle.drawSeed) throw new Error(`raffle ${raffle.id} was published without a draw seed`);
   const seed = Buffer.from(raffle.drawSeed, 'hex');
   const ranked = await rankEligibleEntries(tx, raffle, seed, raffle.spots);
-  await tx.insert(schema.raffleDrawSnapshots).values({
-    raffleId: raffle.id,
-    algorithm: DRAW_ALGORITHM,
-    entryCount: ranked.count,
-    entryLines: ranked.lines,
-  });
+  await storeDrawSnapshot(tx, raffle, DRAW_ALGORITHM, ranked);
   await updateRaffle(tx, raffle.id, { entriesDigest: ranked.entriesDigest });
   const wallets = await walletsOf(tx, ranked.ranked.map((r) => r.id));
   return ranked.ranked.map((r, i) => ({ entry: { ...r, walletSnapshot: wallets.get(r.id) ?? null }, position: i + 1, source: 'draw' as const }));

@@ -72,7 +72,7 @@ export async function cancelRaffleIn(tx: Tx, raffle: RaffleRecord, now: Date): P
 
 type Step = (tx: Tx, raffle: RaffleRecord, now: Date) => Promise<RaffleRecord>;
 
-const run = (step: Step) => (db: Db, target: RaffleTarget) =>
+const run = (step: Step) => (db: Db, target: RaffleTarget): Promise<RaffleRecord> =>
   db.transaction(async (tx) => {
     const raffle = await lockRaffle(tx, target);
     return step(tx, raffle, (target.clock ?? systemClock).now());

@@ -1,24 +1,49 @@
 import { createHash } from 'node:crypto';
 import { decimalString, type DbOrTx } from '@raffle/db';
 import { drawKey, drawOrder, entryLine, type DrawEntry } from '@raffle/sdk';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 
-/** Rows per read: a million-entry draw reads in 20 round trips without holding them twice. */
+/** Rows per read: a million-entry draw reads in 20 index-ordered round trips. */
 const BATCH = 50_000;
 
+type Ranked = { key: number; id: string; userId: string };
+
 export type RankedEligible = {
-  /** The canonical lines, exactly what the digest covers and the proof serves. */
-  lines: string;
   count: number;
+  /** sha256 of the canonical lines, computed as the batches stream past. */
   entriesDigest: string;
-  /** Entry ids in draw order, as far as anyone may need them (winners plus reroll headroom). */
+  /** The best `keep` entries in draw order (winners, plus whatever headroom the caller asked for). */
   ranked: { id: string; userId: string }[];
 };
 
 /**
- * The draw's eligible set (valid entries, minus flagged duplicates when the raffle says so) in id
- * order, hashed and ranked with the SDK's key function. Keys live in a Float64Array and ids in
- * one array, so a million entries stay far below the memory a million objects would take.
+ * The draw's eligible set: valid entries, minus flagged duplicates when the raffle excludes them.
+ * Flags are only ever written non-empty, so "has either key" is "is flagged", and the predicate
+ * keeps the batches on the (raffle_id, id) index.
+ */
+export function eligibleEntriesFilter(raffle: { id: string; settings: { excludeFlaggedDuplicates: boolean } }): SQL {
+  return sql`raffle_id = ${raffle.id} and status = 'valid'
+    ${raffle.settings.excludeFlaggedDuplicates ? sql`and not (duplicate_flags ?| array['walletReuse', 'ipReuse'])` : sql``}`;
+}
+
+/** Inserts into a window of the `keep` best entries so far, kept in draw order. */
+function offer(best: Ranked[], keep: number, candidate: Ranked): void {
+  if (best.length === keep && drawOrder(candidate, best[keep - 1]!) >= 0) return;
+  let lo = 0;
+  let hi = best.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (drawOrder(best[mid]!, candidate) <= 0) lo = mid + 1;
+    else hi = mid;
+  }
+  best.splice(lo, 0, candidate);
+  if (best.length > keep) best.pop();
+}
+
+/**
+ * Streams the eligible set in id order, hashing its canonical lines and ranking each entry with
+ * the SDK's key function, and keeps only the best `keep`: memory stays flat however many entries
+ * the raffle has (a million-entry draw peaked at 470 MB when it kept them all).
  */
 export async function rankEligibleEntries(
   tx: DbOrTx,
@@ -27,66 +52,51 @@ export async function rankEligibleEntries(
   keep: number,
 ): Promise<RankedEligible> {
   const hash = createHash('sha256');
-  const chunks: string[] = [];
-  const ids: string[] = [];
-  const userIds: string[] = [];
-  let keys = new Float64Array(1024);
+  const best: Ranked[] = [];
+  let count = 0;
   let after = '';
   for (;;) {
     const rows = (await tx.execute(sql`
       select id, user_id as "userId", entry_weight::text as weight from entries
-      where raffle_id = ${raffle.id} and status = 'valid' and id > ${after}
-        ${raffle.settings.excludeFlaggedDuplicates ? sql`and coalesce(jsonb_array_length(duplicate_flags->'walletReuse'), 0) = 0 and coalesce(jsonb_array_length(duplicate_flags->'ipReuse'), 0) = 0` : sql``}
+      where ${eligibleEntriesFilter(raffle)} and id > ${after}
       order by id limit ${BATCH}`)) as unknown as { id: string; userId: string; weight: string }[];
-    if (rows.length === 0) break;
     let chunk = '';
     for (const row of rows) {
       const entry: DrawEntry = { id: row.id, userId: row.userId, weight: decimalString(row.weight) };
-      const line = entryLine(entry);
-      chunk += line;
-      if (ids.length === keys.length) {
-        const grown = new Float64Array(keys.length * 2);
-        grown.set(keys);
-        keys = grown;
-      }
-      keys[ids.length] = drawKey(seed, entry);
-      ids.push(entry.id);
-      userIds.push(entry.userId);
+      chunk += entryLine(entry);
+      if (keep > 0) offer(best, keep, { key: drawKey(seed, entry), id: entry.id, userId: entry.userId });
     }
     hash.update(chunk);
-    chunks.push(chunk);
-    after = rows[rows.length - 1]!.id;
+    count += rows.length;
     if (rows.length < BATCH) break;
+    after = rows[rows.length - 1]!.id;
   }
-  const order = topIndices(keys, ids, keep);
-  return {
-    lines: chunks.join(''),
-    count: ids.length,
-    entriesDigest: hash.digest('hex'),
-    ranked: order.map((i) => ({ id: ids[i]!, userId: userIds[i]! })),
-  };
+  return { count, entriesDigest: hash.digest('hex'), ranked: best.map(({ id, userId }) => ({ id, userId })) };
 }
 
-/** The indices of the `keep` best keys in draw order, without sorting the whole set. */
-function topIndices(keys: Float64Array, ids: string[], keep: number): number[] {
-  const n = ids.length;
-  const limit = Math.min(keep, n);
-  if (limit === 0) return [];
-  const cmp = (a: number, b: number) => drawOrder({ key: keys[a]!, id: ids[a]! }, { key: keys[b]!, id: ids[b]! });
-  if (limit * 8 >= n) return Array.from({ length: n }, (_, i) => i).sort(cmp).slice(0, limit);
-  // Keep a sorted window of the best `limit`; most entries fail the first comparison.
-  const best: number[] = [];
-  for (let i = 0; i < n; i++) {
-    if (best.length === limit && cmp(i, best[limit - 1]!) >= 0) continue;
-    let lo = 0;
-    let hi = best.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (cmp(best[mid]!, i) <= 0) lo = mid + 1;
-      else hi = mid;
-    }
-    best.splice(lo, 0, i);
-    if (best.length > limit) best.pop();
+/**
+ * Freezes the eligible set as the proof will serve it: Postgres concatenates the canonical lines
+ * itself (`trim_scale` prints weights as the API does), so the multi-megabyte text never passes
+ * through Node. Its sha256 and count must equal what the ranking saw, or the draw is aborted.
+ */
+export async function storeDrawSnapshot(
+  tx: DbOrTx,
+  raffle: { id: string; settings: { excludeFlaggedDuplicates: boolean } },
+  algorithm: string,
+  expected: { count: number; entriesDigest: string },
+): Promise<void> {
+  const [stored] = (await tx.execute(sql`
+    insert into raffle_draw_snapshots (raffle_id, algorithm, entry_count, entry_lines)
+    select ${raffle.id}, ${algorithm}, count(*),
+           coalesce(string_agg(id || ':' || user_id || ':' || trim_scale(entry_weight)::text || E'\\n', '' order by id), '')
+    from entries where ${eligibleEntriesFilter(raffle)}
+    returning entry_count as count, encode(sha256(convert_to(entry_lines, 'UTF8')), 'hex') as digest`)) as unknown as {
+    count: number;
+    digest: string;
+  }[];
+  if (stored!.count !== expected.count || stored!.digest !== expected.entriesDigest) {
+    throw new Error(
+      `draw snapshot of raffle ${raffle.id} does not match the ranked set (${stored!.count} vs ${expected.count} entries): aborting the draw`,
+    );
   }
-  return best;
 }
