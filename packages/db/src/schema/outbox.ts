@@ -17,6 +17,8 @@ export const eventOutbox = pgTable(
     userId: idColumn('user_id'),
     /** Owner of a workspace event. */
     workspaceId: idColumn('workspace_id'),
+    /** Set for an event meant for one endpoint only (`webhook.test`), whatever it subscribes to. */
+    endpointId: idColumn('endpoint_id'),
     /** The `{ type, timestamp, data }` envelope as it is delivered. */
     payload: text('payload').notNull(),
     createdAt: createdAt(),

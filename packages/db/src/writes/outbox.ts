@@ -1,4 +1,5 @@
-import type { WebhookEventType } from '@raffle/contracts';
+import { OUTBOX_NOTIFY_CHANNEL, type WebhookEventType } from '@raffle/contracts';
+import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../client.js';
 import { newId } from '../ids.js';
 import { eventOutbox } from '../schema/outbox.js';
@@ -12,6 +13,8 @@ export type NewEvent = {
   /** The resource exactly as the data plane renders it for this audience. */
   data: unknown;
   at: Date;
+  /** Only for events meant for one endpoint (`webhook.test`). */
+  endpointId?: string;
 };
 
 /**
@@ -28,10 +31,13 @@ export async function appendEvents(tx: DbOrTx, events: NewEvent[]): Promise<void
       type: e.type,
       userId: 'userId' in e.audience ? e.audience.userId : null,
       workspaceId: 'workspaceId' in e.audience ? e.audience.workspaceId : null,
+      endpointId: e.endpointId ?? null,
       payload: `{"type":${JSON.stringify(e.type)},"timestamp":${JSON.stringify(e.at.toISOString())},"data":${data}}`,
       createdAt: e.at,
     };
   });
   // Large draws emit thousands of events: insert in chunks well under the bind-parameter limit.
   for (let i = 0; i < rows.length; i += 5000) await tx.insert(eventOutbox).values(rows.slice(i, i + 5000));
+  // Delivered at commit (and not at all on rollback): the relay wakes instead of waiting for its poll.
+  await tx.execute(sql`select pg_notify(${OUTBOX_NOTIFY_CHANNEL}, '')`);
 }

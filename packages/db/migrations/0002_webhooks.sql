@@ -1,0 +1,1 @@
+ALTER TABLE "event_outbox" ADD COLUMN "endpoint_id" text COLLATE "C";
