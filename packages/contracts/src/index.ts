@@ -40,6 +40,19 @@ import {
   WorkspaceMemberPageSchema,
   WorkspaceMemberSchema,
 } from './resources/dashboard-workspace.js';
+import {
+  CreatedWebhookEndpointSchema,
+  CreateWebhookEndpointBodySchema,
+  RecoveredWebhookDeliveriesSchema,
+  RecoverWebhookDeliveriesBodySchema,
+  UpdateWebhookEndpointBodySchema,
+  WebhookDeliveryAttemptPageSchema,
+  WebhookDeliveryAttemptSchema,
+  WebhookDeliverySchema,
+  WebhookEndpointPageSchema,
+  WebhookEndpointSchema,
+  WebhookTestEventSchema,
+} from './resources/webhook-endpoint.js';
 
 export * from './domain-values.js';
 export * from './errors.js';
@@ -63,6 +76,7 @@ export * from './resources/dashboard-raffle-lists.js';
 export * from './resources/dashboard-fields.js';
 export * from './resources/dashboard-project.js';
 export * from './resources/dashboard-workspace.js';
+export * from './resources/webhook-endpoint.js';
 
 /**
  * Every schema with an `$id`, in dependency order. Services register these once
@@ -122,4 +136,15 @@ export const SHARED_SCHEMAS = [
   DashboardProjectPageSchema,
   CreateProjectBodySchema,
   UpdateProjectBodySchema,
+  WebhookEndpointSchema,
+  CreatedWebhookEndpointSchema,
+  WebhookEndpointPageSchema,
+  CreateWebhookEndpointBodySchema,
+  UpdateWebhookEndpointBodySchema,
+  WebhookTestEventSchema,
+  WebhookDeliveryAttemptSchema,
+  WebhookDeliveryAttemptPageSchema,
+  WebhookDeliverySchema,
+  RecoverWebhookDeliveriesBodySchema,
+  RecoveredWebhookDeliveriesSchema,
 ] as const;

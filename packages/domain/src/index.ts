@@ -22,3 +22,6 @@ export * from './scheduler/due-transitions.js';
 export * from './scheduler/scheduler-loop.js';
 export * from './cursor-codec.js';
 export * from './raffles/weighted-selection.js';
+export * from './webhooks/endpoint-rules.js';
+export * from './webhooks/webhook-endpoints.js';
+export * from './webhooks/webhook-deliveries.js';

@@ -1,11 +1,14 @@
 import type { Database } from '@raffle/db';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Registry } from 'prom-client';
 import type { NatsHandle } from './plugins/nats.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     database: Database;
     nats: NatsHandle;
+    /** The app's Prometheus registry (metrics plugin): services add their own metrics to it. */
+    metricsRegistry: Registry;
     /** The 404/405 answer for a request no route matched (not-found plugin). */
     answerUnmatched: (request: FastifyRequest, reply: FastifyReply) => FastifyReply;
   }

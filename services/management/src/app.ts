@@ -27,6 +27,7 @@ import dashboardWorkspaceRoutes from './routes/dashboard-workspaces/index.js';
 import dashboardProjectRoutes from './routes/dashboard-projects/index.js';
 import dashboardRaffleRoutes from './routes/dashboard-raffles/index.js';
 import raffleSchedulerPlugin from './plugins/raffle-scheduler.js';
+import webhookEndpointRoutes from './routes/webhook-endpoints/index.js';
 
 export type AppDependencies = {
   /** A database pool to use instead of opening one from config (tests share one per file). */
@@ -92,6 +93,8 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   await app.register(dashboardWorkspaceRoutes);
   await app.register(dashboardProjectRoutes);
   await app.register(dashboardRaffleRoutes);
+  await app.register(webhookEndpointRoutes, { kind: 'personal' });
+  await app.register(webhookEndpointRoutes, { kind: 'workspace' });
 
   await app.ready();
   return app;

@@ -49,6 +49,13 @@ export const ConfigSchema = Type.Object({
   /** Pause between two scheduler passes; every instance may run one, row locks keep them apart. */
   SCHEDULER_INTERVAL_MS: Type.Integer({ minimum: 50, maximum: 3_600_000, default: 1000 }),
   TRUST_PROXY: Type.Boolean({ default: false }),
+  /** Lets webhook endpoints use http (local development); https only otherwise. */
+  WEBHOOK_ALLOW_HTTP: Type.Boolean({ default: false }),
+  /**
+   * Comma-separated hostnames, IPs or CIDRs exempt from the rule that endpoint URLs must reach a
+   * public address (local sinks in development and tests, e.g. "127.0.0.1,localhost"). Empty by default.
+   */
+  WEBHOOK_ALLOWED_HOSTS: Type.String({ default: '' }),
 });
 
 export type Config = Static<typeof ConfigSchema>;

@@ -8,6 +8,7 @@ async function metricsPlugin(app: FastifyInstance, options: { service: string })
   const registry = new Registry();
   registry.setDefaultLabels({ service: options.service });
   collectDefaultMetrics({ register: registry });
+  app.decorate('metricsRegistry', registry);
   const duration = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'HTTP request duration by route template and status',

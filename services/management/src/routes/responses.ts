@@ -3,7 +3,7 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 
 /** A route's success schema plus the management error statuses, each with the management error body. */
-export function managementResponses<S extends 200 | 201, T extends TSchema>(status: S, ok: T) {
+export function managementResponses<S extends 200 | 201 | 202, T extends TSchema>(status: S, ok: T) {
   const errors = Object.fromEntries(MANAGEMENT_ROUTE_ERROR_STATUSES.map((s) => [s, Type.Ref(ManagementErrorBodySchema)]));
   return { [status]: ok, ...errors } as { [K in S]: T } & Record<(typeof MANAGEMENT_ROUTE_ERROR_STATUSES)[number], TSchema>;
 }

@@ -1,0 +1,145 @@
+import {
+  WEBHOOK_RECOVERY_WINDOW_DAYS,
+  type RecoveredWebhookDeliveries,
+  type WebhookDelivery,
+  type WebhookDeliveryAttempt,
+  type WebhookDeliveryStatus,
+} from '@raffle/contracts';
+import { isIdOf, isoOrAbsent, schema, textOrAbsent, type Db } from '@raffle/db';
+import { and, desc, eq, gte, lt } from 'drizzle-orm';
+import { DomainError } from '../errors.js';
+import { readPageRequest, toPage, type Page, type PageRequest } from '../workspaces/keyset-page.js';
+import { findOwnedWebhookEndpoint, requireWebhookOwnerAccess, type WebhookEndpointScope } from './webhook-endpoints.js';
+
+const { webhookDeliveries, webhookDeliveryAttempts } = schema;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+type DeliveryRow = typeof webhookDeliveries.$inferSelect;
+type AttemptRow = typeof webhookDeliveryAttempts.$inferSelect;
+
+const deliveryNotFound = () => new DomainError('NOT_FOUND', 'no such delivery of this webhook endpoint');
+
+/** The attempt table keeps no outcome column: an attempt succeeded when it got a 2xx and no failure. */
+const attemptStatus = (a: AttemptRow) =>
+  a.failureKind === null && a.responseStatus !== null && a.responseStatus >= 200 && a.responseStatus < 300 ? 'succeeded' : 'failed';
+
+function toDeliveryAttempt(a: AttemptRow, d: Pick<DeliveryRow, 'eventId' | 'eventType' | 'status' | 'nextAttemptAt'>): WebhookDeliveryAttempt {
+  const item: WebhookDeliveryAttempt = {
+    id: a.id,
+    deliveryId: a.deliveryId,
+    eventId: d.eventId,
+    eventType: d.eventType,
+    attemptNumber: a.attemptNumber,
+    status: attemptStatus(a),
+    latencyMs: a.latencyMs,
+    createdAt: a.createdAt.toISOString(),
+    deliveryStatus: d.status as WebhookDeliveryStatus,
+  };
+  if (a.responseStatus !== null) item.responseStatus = a.responseStatus;
+  const failureKind = textOrAbsent(a.failureKind);
+  if (failureKind) item.failureKind = failureKind;
+  // An empty body is still a body: "" is shown, only a missing one is absent.
+  if (a.responseBody !== null) item.responseBody = a.responseBody;
+  const next = d.status === 'pending' ? isoOrAbsent(d.nextAttemptAt) : undefined;
+  if (next) item.nextAttemptAt = next;
+  return item;
+}
+
+function toDelivery(d: DeliveryRow): WebhookDelivery {
+  const delivery: WebhookDelivery = {
+    id: d.id,
+    eventId: d.eventId,
+    eventType: d.eventType,
+    status: d.status as WebhookDeliveryStatus,
+    attemptCount: d.attemptCount,
+  };
+  const next = isoOrAbsent(d.nextAttemptAt);
+  if (next) delivery.nextAttemptAt = next;
+  return delivery;
+}
+
+/** The endpoint's attempt log, newest first, optionally of one delivery, each with its delivery's state. */
+export async function listWebhookDeliveryAttempts(
+  db: Db,
+  args: WebhookEndpointScope & PageRequest & { endpointId: string; deliveryId?: string },
+): Promise<Page<WebhookDeliveryAttempt>> {
+  await requireWebhookOwnerAccess(db, args);
+  const endpoint = await findOwnedWebhookEndpoint(db, args.owner, args.endpointId);
+  const binding = `webhook-attempts:${endpoint.id}:${args.deliveryId ?? '*'}`;
+  const { after, limit } = readPageRequest(binding, 'webhookAttempt', args);
+  const rows = await db
+    .select({
+      attempt: webhookDeliveryAttempts,
+      delivery: {
+        eventId: webhookDeliveries.eventId,
+        eventType: webhookDeliveries.eventType,
+        status: webhookDeliveries.status,
+        nextAttemptAt: webhookDeliveries.nextAttemptAt,
+      },
+    })
+    .from(webhookDeliveryAttempts)
+    .innerJoin(webhookDeliveries, eq(webhookDeliveries.id, webhookDeliveryAttempts.deliveryId))
+    .where(
+      and(
+        eq(webhookDeliveryAttempts.endpointId, endpoint.id),
+        eq(webhookDeliveries.endpointId, endpoint.id),
+        args.deliveryId === undefined ? undefined : eq(webhookDeliveryAttempts.deliveryId, args.deliveryId),
+        after === null ? undefined : lt(webhookDeliveryAttempts.id, after),
+      ),
+    )
+    .orderBy(desc(webhookDeliveryAttempts.id))
+    .limit(limit + 1);
+  return toPage(rows, { limit, binding, cursors: args.cursors, idOf: (r) => r.attempt.id, render: (r) => toDeliveryAttempt(r.attempt, r.delivery) });
+}
+
+/**
+ * Sends a delivery again: pending and due now, whatever its state (the dispatcher polls pending
+ * due deliveries). A pending one waiting for a later attempt is brought forward. The attempt
+ * count is kept, so the attempt log numbers on.
+ */
+export async function retryWebhookDelivery(
+  db: Db,
+  args: WebhookEndpointScope & { endpointId: string; deliveryId: string; now?: Date },
+): Promise<WebhookDelivery> {
+  const now = args.now ?? new Date();
+  return db.transaction(async (tx) => {
+    await requireWebhookOwnerAccess(tx, args);
+    const endpoint = await findOwnedWebhookEndpoint(tx, args.owner, args.endpointId);
+    if (!isIdOf('webhookDelivery', args.deliveryId)) throw deliveryNotFound();
+    const [updated] = await tx
+      .update(webhookDeliveries)
+      .set({ status: 'pending', nextAttemptAt: now, updatedAt: now })
+      .where(and(eq(webhookDeliveries.id, args.deliveryId), eq(webhookDeliveries.endpointId, endpoint.id)))
+      .returning();
+    if (!updated) throw deliveryNotFound();
+    return toDelivery(updated);
+  });
+}
+
+/**
+ * Every failed delivery of the endpoint created at or after `since` becomes pending and due now
+ * (after an outage on the receiving side, say). `since` is not in the future and at most 30 days back.
+ */
+export async function recoverWebhookDeliveries(
+  db: Db,
+  args: WebhookEndpointScope & { endpointId: string; since: string; now?: Date },
+): Promise<RecoveredWebhookDeliveries> {
+  const now = args.now ?? new Date();
+  const since = new Date(args.since);
+  if (Number.isNaN(since.getTime())) throw new DomainError('VALIDATION_FAILED', 'since must be an ISO 8601 date-time');
+  if (since.getTime() > now.getTime()) throw new DomainError('VALIDATION_FAILED', 'since must not be in the future');
+  if (since.getTime() < now.getTime() - WEBHOOK_RECOVERY_WINDOW_DAYS * DAY_MS) {
+    throw new DomainError('VALIDATION_FAILED', `since must be at most ${WEBHOOK_RECOVERY_WINDOW_DAYS} days back`);
+  }
+  return db.transaction(async (tx) => {
+    await requireWebhookOwnerAccess(tx, args);
+    const endpoint = await findOwnedWebhookEndpoint(tx, args.owner, args.endpointId);
+    const requeued = await tx
+      .update(webhookDeliveries)
+      .set({ status: 'pending', nextAttemptAt: now, updatedAt: now })
+      .where(and(eq(webhookDeliveries.endpointId, endpoint.id), eq(webhookDeliveries.status, 'failed'), gte(webhookDeliveries.createdAt, since)))
+      .returning({ id: webhookDeliveries.id });
+    return { requeued: requeued.length };
+  });
+}

@@ -1,0 +1,256 @@
+import type { CreatedWebhookEndpoint, CreateWebhookEndpointBody, UpdateWebhookEndpointBody, WebhookEndpoint, WebhookTestEvent } from '@raffle/contracts';
+import { appendEvents, composeId, isIdOf, newId, schema, type Db, type DbOrTx, type Tx } from '@raffle/db';
+import { checkEndpointUrl, generateWebhookSecret, type AddressPolicy } from '@raffle/webhooks';
+import { and, between, desc, eq, lt, sql } from 'drizzle-orm';
+import { DomainError } from '../errors.js';
+import { requireWorkspaceRole } from '../workspaces/access.js';
+import { readPageRequest, toPage, type Page, type PageRequest } from '../workspaces/keyset-page.js';
+import {
+  eventTypeProblems,
+  MANUALLY_DISABLED_REASON,
+  MAX_WEBHOOK_ENDPOINTS_PER_OWNER,
+  PREVIOUS_SECRET_VALIDITY_MS,
+  toWebhookEndpoint,
+  WEBHOOK_TEST_MESSAGE,
+  WebhookConflictError,
+  type WebhookEndpointRow,
+  type WebhookOwner,
+} from './endpoint-rules.js';
+
+const { webhookEndpoints, eventOutbox } = schema;
+
+/** The endpoints' owner and the user acting on them (for a workspace, an owner or admin of it). */
+export type WebhookEndpointScope = { owner: WebhookOwner; userId: string };
+
+/** How endpoint URLs are judged: the service's address policy, and a resolver tests may replace. */
+export type EndpointUrlRules = { addressPolicy: AddressPolicy; resolveHost?: (hostname: string) => Promise<string[]> };
+
+export const webhookEndpointNotFound = () => new DomainError('NOT_FOUND', 'no such webhook endpoint');
+
+/** A workspace's endpoints are managed by its owners and admins; personal ones by their user only. */
+export async function requireWebhookOwnerAccess(db: DbOrTx, scope: WebhookEndpointScope): Promise<void> {
+  if (scope.owner.kind === 'workspace') {
+    await requireWorkspaceRole(db, { workspaceId: scope.owner.workspaceId, userId: scope.userId, access: 'manage' });
+  } else if (scope.owner.userId !== scope.userId) {
+    throw new DomainError('FORBIDDEN', 'personal webhook endpoints are managed by their user only');
+  }
+}
+
+const ownedBy = (owner: WebhookOwner) =>
+  owner.kind === 'personal'
+    ? and(eq(webhookEndpoints.ownerKind, 'personal'), eq(webhookEndpoints.userId, owner.userId))
+    : and(eq(webhookEndpoints.ownerKind, 'workspace'), eq(webhookEndpoints.workspaceId, owner.workspaceId));
+
+/** The owner's endpoint, or 404 (a foreign endpoint answers exactly like a missing one). */
+export async function findOwnedWebhookEndpoint(db: DbOrTx, owner: WebhookOwner, endpointId: string, lock = false): Promise<WebhookEndpointRow> {
+  if (!isIdOf('webhookEndpoint', endpointId)) throw webhookEndpointNotFound();
+  const query = db
+    .select()
+    .from(webhookEndpoints)
+    .where(and(ownedBy(owner), eq(webhookEndpoints.id, endpointId)));
+  const [row] = lock ? await query.for('update') : await query;
+  if (!row) throw webhookEndpointNotFound();
+  return row;
+}
+
+/** Serialises creations per owner, so two concurrent ones cannot both pass the endpoint cap. */
+async function lockOwner(tx: Tx, owner: WebhookOwner): Promise<void> {
+  const key = owner.kind === 'personal' ? `webhook-endpoints:user:${owner.userId}` : `webhook-endpoints:workspace:${owner.workspaceId}`;
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`);
+}
+
+/**
+ * Every problem with the given URL and event types, reported at once; the URL comes back as it
+ * will be stored: parsed and normalised (so the stored URL is the one that was checked).
+ */
+async function checkedFields(
+  kind: WebhookOwner['kind'],
+  fields: { url?: string; eventTypes?: readonly string[] },
+  rules: EndpointUrlRules,
+): Promise<{ url?: string }> {
+  const problems = fields.eventTypes === undefined ? [] : eventTypeProblems(kind, fields.eventTypes);
+  let url: string | undefined;
+  if (fields.url !== undefined) {
+    const verdict = await checkEndpointUrl(fields.url, rules.addressPolicy, rules.resolveHost);
+    if (verdict.ok) url = verdict.url.href;
+    else problems.unshift(`url is refused: ${verdict.reason}`);
+  }
+  if (problems.length > 0) throw new DomainError('VALIDATION_FAILED', problems.join('; '));
+  return url === undefined ? {} : { url };
+}
+
+const ownerColumns = (owner: WebhookOwner) =>
+  owner.kind === 'personal'
+    ? { ownerKind: 'personal', userId: owner.userId, workspaceId: null }
+    : // The creator is not recorded: deleting that user must not take the workspace's endpoints along.
+      { ownerKind: 'workspace', userId: null, workspaceId: owner.workspaceId };
+
+/** A new endpoint with a fresh signing secret, returned only here (and on rotation). */
+export async function createWebhookEndpoint(
+  db: Db,
+  args: WebhookEndpointScope & EndpointUrlRules & { body: CreateWebhookEndpointBody; maxEndpoints?: number; now?: Date },
+): Promise<CreatedWebhookEndpoint> {
+  const now = args.now ?? new Date();
+  const max = args.maxEndpoints ?? MAX_WEBHOOK_ENDPOINTS_PER_OWNER;
+  const { url } = await checkedFields(args.owner.kind, args.body, args);
+  const enabled = args.body.enabled ?? true;
+  return db.transaction(async (tx) => {
+    await requireWebhookOwnerAccess(tx, args);
+    await lockOwner(tx, args.owner);
+    const [counted] = await tx.select({ n: sql<number>`count(*)::int` }).from(webhookEndpoints).where(ownedBy(args.owner));
+    if ((counted?.n ?? 0) >= max) throw new WebhookConflictError(`at most ${max} webhook endpoints are allowed; delete one first`);
+    const secret = generateWebhookSecret();
+    const [row] = await tx
+      .insert(webhookEndpoints)
+      .values({
+        id: newId('webhookEndpoint', now.getTime()),
+        ...ownerColumns(args.owner),
+        url: url!,
+        description: args.body.description || null,
+        eventTypes: [...args.body.eventTypes],
+        enabled,
+        secret,
+        disabledReason: enabled ? null : MANUALLY_DISABLED_REASON,
+        disabledAt: enabled ? null : now,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    return { ...toWebhookEndpoint(row!), secret };
+  });
+}
+
+/** The owner's endpoints, newest first. */
+export async function listWebhookEndpoints(db: Db, args: WebhookEndpointScope & PageRequest): Promise<Page<WebhookEndpoint>> {
+  await requireWebhookOwnerAccess(db, args);
+  const binding = args.owner.kind === 'personal' ? `webhook-endpoints:user:${args.owner.userId}` : `webhook-endpoints:workspace:${args.owner.workspaceId}`;
+  const { after, limit } = readPageRequest(binding, 'webhookEndpoint', args);
+  const rows = await db
+    .select()
+    .from(webhookEndpoints)
+    .where(and(ownedBy(args.owner), after === null ? undefined : lt(webhookEndpoints.id, after)))
+    .orderBy(desc(webhookEndpoints.id))
+    .limit(limit + 1);
+  return toPage(rows, { limit, binding, cursors: args.cursors, idOf: (r) => r.id, render: toWebhookEndpoint });
+}
+
+export async function getWebhookEndpoint(db: Db, args: WebhookEndpointScope & { endpointId: string }): Promise<WebhookEndpoint> {
+  await requireWebhookOwnerAccess(db, args);
+  return toWebhookEndpoint(await findOwnedWebhookEndpoint(db, args.owner, args.endpointId));
+}
+
+/**
+ * Applies the given fields; a new URL is checked like a new endpoint's. Re-enabling a disabled
+ * endpoint forgets why it was disabled and its run of failures (the five-day clock starts over);
+ * `enabled: true` on an enabled endpoint changes nothing, so an edit form that always sends it
+ * cannot keep a failing endpoint alive. A patch that changes nothing writes nothing.
+ */
+export async function updateWebhookEndpoint(
+  db: Db,
+  args: WebhookEndpointScope & EndpointUrlRules & { endpointId: string; body: UpdateWebhookEndpointBody; now?: Date },
+): Promise<WebhookEndpoint> {
+  const now = args.now ?? new Date();
+  const { url } = await checkedFields(args.owner.kind, args.body, args);
+  return db.transaction(async (tx) => {
+    await requireWebhookOwnerAccess(tx, args);
+    const row = await findOwnedWebhookEndpoint(tx, args.owner, args.endpointId, true);
+    const changes: Partial<WebhookEndpointRow> = {};
+    if (url !== undefined && url !== row.url) changes.url = url;
+    if (args.body.description !== undefined && (args.body.description || null) !== row.description) {
+      changes.description = args.body.description || null;
+    }
+    if (args.body.eventTypes !== undefined && args.body.eventTypes.join('\n') !== row.eventTypes.join('\n')) {
+      changes.eventTypes = [...args.body.eventTypes];
+    }
+    if (args.body.enabled === true && !row.enabled) {
+      Object.assign(changes, { enabled: true, disabledReason: null, disabledAt: null, failingSince: null });
+    } else if (args.body.enabled === false && row.enabled) {
+      Object.assign(changes, { enabled: false, disabledReason: MANUALLY_DISABLED_REASON, disabledAt: now });
+    }
+    if (Object.keys(changes).length === 0) return toWebhookEndpoint(row);
+    const [updated] = await tx
+      .update(webhookEndpoints)
+      .set({ ...changes, updatedAt: now })
+      .where(eq(webhookEndpoints.id, row.id))
+      .returning();
+    return toWebhookEndpoint(updated!);
+  });
+}
+
+/** Deletes the endpoint with its deliveries and their attempts. */
+export async function deleteWebhookEndpoint(db: Db, args: WebhookEndpointScope & { endpointId: string }): Promise<void> {
+  if (!isIdOf('webhookEndpoint', args.endpointId)) throw webhookEndpointNotFound();
+  await db.transaction(async (tx) => {
+    await requireWebhookOwnerAccess(tx, args);
+    const deleted = await tx
+      .delete(webhookEndpoints)
+      .where(and(ownedBy(args.owner), eq(webhookEndpoints.id, args.endpointId)))
+      .returning({ id: webhookEndpoints.id });
+    if (deleted.length === 0) throw webhookEndpointNotFound();
+  });
+}
+
+/**
+ * A new signing secret, returned only here. The current one becomes the previous secret and
+ * keeps signing alongside for 24 h; rotating again within them drops the older one, so at most
+ * two secrets are ever valid.
+ */
+export async function rotateWebhookEndpointSecret(
+  db: Db,
+  args: WebhookEndpointScope & { endpointId: string; now?: Date },
+): Promise<CreatedWebhookEndpoint> {
+  const now = args.now ?? new Date();
+  return db.transaction(async (tx) => {
+    await requireWebhookOwnerAccess(tx, args);
+    const row = await findOwnedWebhookEndpoint(tx, args.owner, args.endpointId, true);
+    const secret = generateWebhookSecret();
+    const [updated] = await tx
+      .update(webhookEndpoints)
+      .set({
+        secret,
+        previousSecret: row.secret,
+        previousSecretExpiresAt: new Date(now.getTime() + PREVIOUS_SECRET_VALIDITY_MS),
+        updatedAt: now,
+      })
+      .where(eq(webhookEndpoints.id, row.id))
+      .returning();
+    return { ...toWebhookEndpoint(updated!), secret };
+  });
+}
+
+/**
+ * Records a `webhook.test` event for this endpoint alone (whatever it subscribes to); the
+ * dispatcher delivers it like any other. A disabled endpoint would never receive it: 409.
+ */
+export async function sendWebhookTestEvent(
+  db: Db,
+  args: WebhookEndpointScope & { endpointId: string; now?: Date },
+): Promise<WebhookTestEvent> {
+  const now = args.now ?? new Date();
+  return db.transaction(async (tx) => {
+    await requireWebhookOwnerAccess(tx, args);
+    // Row-locked: test events of one endpoint are appended one transaction at a time, so the
+    // newest of them is the one just written (appendEvents returns no ids). Event ids start with
+    // their millisecond, so the search stays on the primary key's range for `now`.
+    const row = await findOwnedWebhookEndpoint(tx, args.owner, args.endpointId, true);
+    if (!row.enabled) throw new WebhookConflictError('the endpoint is disabled; enable it before sending a test event');
+    const audience = args.owner.kind === 'personal' ? { userId: args.owner.userId } : { workspaceId: args.owner.workspaceId };
+    await appendEvents(tx, [
+      { type: 'webhook.test', audience, endpointId: row.id, data: { endpointId: row.id, message: WEBHOOK_TEST_MESSAGE }, at: now },
+    ]);
+    const ms = now.getTime();
+    const [event] = await tx
+      .select({ id: eventOutbox.id })
+      .from(eventOutbox)
+      .where(
+        and(
+          between(eventOutbox.id, composeId('event', ms, new Uint8Array(10)), composeId('event', ms, new Uint8Array(10).fill(255))),
+          eq(eventOutbox.endpointId, row.id),
+          eq(eventOutbox.type, 'webhook.test'),
+        ),
+      )
+      .orderBy(desc(eventOutbox.seq))
+      .limit(1);
+    return { eventId: event!.id };
+  });
+}

@@ -1,0 +1,263 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import {
+  CreatedWebhookEndpointSchema,
+  CreateWebhookEndpointBodySchema,
+  DashboardPageQuerySchema,
+  RecoveredWebhookDeliveriesSchema,
+  RecoverWebhookDeliveriesBodySchema,
+  UpdateWebhookEndpointBodySchema,
+  WebhookDeliveryAttemptPageSchema,
+  WebhookDeliveryAttemptQuerySchema,
+  WebhookDeliverySchema,
+  WebhookEndpointPageSchema,
+  WebhookEndpointSchema,
+  WebhookTestEventSchema,
+} from '@raffle/contracts';
+import {
+  createWebhookEndpoint,
+  deleteWebhookEndpoint,
+  getWebhookEndpoint,
+  listWebhookDeliveryAttempts,
+  listWebhookEndpoints,
+  recoverWebhookDeliveries,
+  retryWebhookDelivery,
+  rotateWebhookEndpointSecret,
+  sendWebhookTestEvent,
+  updateWebhookEndpoint,
+  WebhookConflictError,
+  type WebhookEndpointScope,
+} from '@raffle/domain';
+import { parseAllowedHosts, type AddressPolicy } from '@raffle/webhooks';
+import { Type } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
+import { conflict } from '../../errors.js';
+import { noContentResponses } from '../dashboard-workspaces/no-content.js';
+import { pageRequestOf } from '../dashboard-workspaces/params.js';
+import { requireWorkspaceAccess } from '../dashboard-workspaces/workspace-access.js';
+import { emptyBodyAsObject, managementResponses } from '../responses.js';
+import { NoOptionsBody, WEBHOOK_ENDPOINT_PARAMS } from './params.js';
+
+export type WebhookEndpointRoutesOptions = { kind: 'personal' | 'workspace' };
+
+const SHAPES = {
+  personal: {
+    base: '/api/developer/personal/webhook-endpoints',
+    name: 'Personal',
+    tags: ['Personal webhook endpoints'],
+    who: "the caller's own",
+    description: undefined,
+  },
+  workspace: {
+    base: '/api/developer/workspaces/:workspaceId/webhook-endpoints',
+    name: 'Workspace',
+    tags: ['Workspace webhook endpoints'],
+    who: "the workspace's",
+    description: 'Owners and admins of the workspace only.',
+  },
+} as const;
+
+/**
+ * Webhook endpoints and their delivery log, registered once for personal endpoints (the caller's
+ * own) and once for a workspace's (its owners and admins): the same routes, the owner taken from
+ * the path or the session.
+ */
+const webhookEndpointRoutes: FastifyPluginAsyncTypebox<WebhookEndpointRoutesOptions> = async (app, { kind }) => {
+  const shape = SHAPES[kind];
+  const params = WEBHOOK_ENDPOINT_PARAMS[kind];
+  const base = shape.base;
+  const operation = (verb: string, noun = 'WebhookEndpoint') => `${verb}${shape.name}${noun}`;
+  const docs = (summary: string) => ({ tags: [...shape.tags], summary, ...(shape.description ? { description: shape.description } : {}) });
+
+  const addressPolicy: AddressPolicy = {
+    allowHttp: app.config.WEBHOOK_ALLOW_HTTP,
+    allowedHosts: parseAllowedHosts(app.config.WEBHOOK_ALLOWED_HOSTS),
+  };
+
+  const scopeOf = (request: FastifyRequest): WebhookEndpointScope => {
+    const userId = request.dashboardUserId!;
+    if (kind === 'personal') return { owner: { kind, userId }, userId };
+    return { owner: { kind, workspaceId: (request.params as { workspaceId: string }).workspaceId }, userId };
+  };
+
+  // Before the body is read: a caller who may not manage the workspace learns nothing from validation.
+  if (kind === 'workspace') app.addHook('preParsing', requireWorkspaceAccess(app, 'manage'));
+
+  // The error-code catalogue has no code for these refusals yet: answered as plain 409s.
+  app.setErrorHandler(async (error) => {
+    if (error instanceof WebhookConflictError) throw conflict(error.message);
+    throw error;
+  });
+
+  app.post(
+    base,
+    {
+      schema: {
+        operationId: operation('create'),
+        ...docs('Register a webhook endpoint; its signing secret is returned only in this response'),
+        ...(params.list ? { params: params.list } : {}),
+        body: Type.Ref(CreateWebhookEndpointBodySchema),
+        response: managementResponses(201, Type.Ref(CreatedWebhookEndpointSchema)),
+      },
+    },
+    async (request, reply) => {
+      const created = await createWebhookEndpoint(app.database.db, { ...scopeOf(request), addressPolicy, body: request.body });
+      return reply.status(201).send(created);
+    },
+  );
+
+  app.get(
+    base,
+    {
+      schema: {
+        operationId: operation('list', 'WebhookEndpoints'),
+        ...docs(`${shape.who[0]!.toUpperCase()}${shape.who.slice(1)} webhook endpoints, newest first (never a secret)`),
+        ...(params.list ? { params: params.list } : {}),
+        querystring: DashboardPageQuerySchema,
+        response: managementResponses(200, Type.Ref(WebhookEndpointPageSchema)),
+      },
+    },
+    async (request) => listWebhookEndpoints(app.database.db, { ...scopeOf(request), ...pageRequestOf(request.query, app.cursors) }),
+  );
+
+  app.get(
+    `${base}/:endpointId`,
+    {
+      schema: {
+        operationId: operation('get'),
+        ...docs('One webhook endpoint (never its secret)'),
+        params: params.endpoint,
+        response: managementResponses(200, Type.Ref(WebhookEndpointSchema)),
+      },
+    },
+    async (request) => getWebhookEndpoint(app.database.db, { ...scopeOf(request), endpointId: request.params.endpointId }),
+  );
+
+  app.patch(
+    `${base}/:endpointId`,
+    {
+      schema: {
+        operationId: operation('update'),
+        ...docs("Change a webhook endpoint's URL, description, event types or enabled state"),
+        params: params.endpoint,
+        body: Type.Ref(UpdateWebhookEndpointBodySchema),
+        response: managementResponses(200, Type.Ref(WebhookEndpointSchema)),
+      },
+    },
+    async (request) =>
+      updateWebhookEndpoint(app.database.db, { ...scopeOf(request), addressPolicy, endpointId: request.params.endpointId, body: request.body }),
+  );
+
+  app.delete(
+    `${base}/:endpointId`,
+    {
+      schema: {
+        operationId: operation('delete'),
+        ...docs('Delete a webhook endpoint with its delivery log'),
+        params: params.endpoint,
+        response: noContentResponses(),
+      },
+    },
+    async (request, reply) => {
+      await deleteWebhookEndpoint(app.database.db, { ...scopeOf(request), endpointId: request.params.endpointId });
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.post(
+    `${base}/:endpointId/rotate-secret`,
+    {
+      schema: {
+        operationId: operation('rotate', 'WebhookEndpointSecret'),
+        ...docs('Replace the signing secret; the previous one keeps signing alongside for 24 hours'),
+        params: params.endpoint,
+        body: NoOptionsBody,
+        response: managementResponses(200, Type.Ref(CreatedWebhookEndpointSchema)),
+      },
+      preValidation: emptyBodyAsObject,
+    },
+    async (request) => rotateWebhookEndpointSecret(app.database.db, { ...scopeOf(request), endpointId: request.params.endpointId }),
+  );
+
+  app.post(
+    `${base}/:endpointId/test`,
+    {
+      schema: {
+        operationId: operation('test', 'WebhookEndpoint'),
+        ...docs('Send a webhook.test event to this endpoint alone (409 when it is disabled)'),
+        params: params.endpoint,
+        body: NoOptionsBody,
+        response: managementResponses(202, Type.Ref(WebhookTestEventSchema)),
+      },
+      preValidation: emptyBodyAsObject,
+    },
+    async (request, reply) => {
+      const sent = await sendWebhookTestEvent(app.database.db, { ...scopeOf(request), endpointId: request.params.endpointId });
+      return reply.status(202).send(sent);
+    },
+  );
+
+  app.get(
+    `${base}/:endpointId/deliveries`,
+    {
+      schema: {
+        operationId: operation('list', 'WebhookDeliveryAttempts'),
+        ...docs("The endpoint's delivery attempts, newest first, each with its delivery's state"),
+        params: params.endpoint,
+        querystring: WebhookDeliveryAttemptQuerySchema,
+        response: managementResponses(200, Type.Ref(WebhookDeliveryAttemptPageSchema)),
+      },
+    },
+    async (request) =>
+      listWebhookDeliveryAttempts(app.database.db, {
+        ...scopeOf(request),
+        ...pageRequestOf(request.query, app.cursors),
+        endpointId: request.params.endpointId,
+        deliveryId: request.query.deliveryId,
+      }),
+  );
+
+  app.post(
+    `${base}/:endpointId/deliveries/:deliveryId/retry`,
+    {
+      schema: {
+        operationId: operation('retry', 'WebhookDelivery'),
+        ...docs('Send a delivery again now (a pending one is brought forward)'),
+        params: params.delivery,
+        body: NoOptionsBody,
+        response: managementResponses(202, Type.Ref(WebhookDeliverySchema)),
+      },
+      preValidation: emptyBodyAsObject,
+    },
+    async (request, reply) => {
+      const delivery = await retryWebhookDelivery(app.database.db, {
+        ...scopeOf(request),
+        endpointId: request.params.endpointId,
+        deliveryId: request.params.deliveryId,
+      });
+      return reply.status(202).send(delivery);
+    },
+  );
+
+  app.post(
+    `${base}/:endpointId/recover`,
+    {
+      schema: {
+        operationId: operation('recover', 'WebhookDeliveries'),
+        ...docs('Send again every failed delivery created since a time (at most 30 days back)'),
+        params: params.endpoint,
+        body: Type.Ref(RecoverWebhookDeliveriesBodySchema),
+        response: managementResponses(202, Type.Ref(RecoveredWebhookDeliveriesSchema)),
+      },
+    },
+    async (request, reply) => {
+      const recovered = await recoverWebhookDeliveries(app.database.db, {
+        ...scopeOf(request),
+        endpointId: request.params.endpointId,
+        since: request.body.since,
+      });
+      return reply.status(202).send(recovered);
+    },
+  );
+};
+
+export default webhookEndpointRoutes;

@@ -1,0 +1,58 @@
+import type { Database } from '@raffle/db';
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { DestinationStream } from 'pino';
+import { databasePlugin, healthPlugin, loggerOptions, metricsPlugin, natsPlugin, notFoundPlugin, openApiPlugin, requestIdOf, requestIdPlugin } from '@raffle/service-kit';
+import type { Config } from './config.js';
+import dispatcherPlugin, { type DispatcherDependencies } from './plugins/dispatcher.js';
+import { errorBody } from './plugins/error-body.js';
+
+export type AppDependencies = DispatcherDependencies & {
+  database?: Database;
+  logStream?: DestinationStream;
+};
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+  }
+}
+
+/** The dispatcher's process: its loops (plugins/dispatcher.ts) plus health, metrics and their OpenAPI. */
+export async function buildApp(config: Config, deps: AppDependencies = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: loggerOptions({ level: config.LOG_LEVEL, stream: deps.logStream, pretty: process.stdout.isTTY && config.NODE_ENV === 'development' }),
+    genReqId: requestIdOf,
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  await app.register(
+    fp(
+      async (instance) => {
+        instance.decorate('config', config);
+      },
+      { name: 'config' },
+    ),
+  );
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (request.is404) return app.answerUnmatched(request, reply);
+    const status = error.statusCode && error.statusCode < 500 ? 400 : 500;
+    if (status === 500) request.log.error({ err: error }, 'unhandled error');
+    return reply.status(status).send(errorBody(request, status, status === 500 ? 'internal error' : 'the request was rejected'));
+  });
+  await app.register(notFoundPlugin, { body: (request, status, message) => errorBody(request, status, message) });
+  await app.register(requestIdPlugin);
+  await app.register(databasePlugin, { url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, applicationName: 'webhook-dispatcher', database: deps.database });
+  await app.register(natsPlugin, { url: config.NATS_URL, name: 'webhook-dispatcher' });
+  await app.register(openApiPlugin, {
+    title: 'Raffle platform — webhook dispatcher',
+    description: 'Relays committed events to JetStream and delivers signed webhooks. Serves only health and metrics.',
+    version: '1.0.0',
+    securitySchemes: {},
+  });
+  await app.register(healthPlugin);
+  await app.register(metricsPlugin, { service: 'webhook-dispatcher' });
+  await app.register(dispatcherPlugin, deps);
+  await app.ready();
+  return app;
+}

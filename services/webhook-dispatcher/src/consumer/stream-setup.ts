@@ -1,0 +1,51 @@
+import { AckPolicy, DeliverPolicy, DiscardPolicy, JetStreamApiError, ReplayPolicy, RetentionPolicy, StorageType, type JetStreamManager } from '@nats-io/jetstream';
+
+/** JetStream durations are nanoseconds. */
+const nanos = (ms: number) => ms * 1_000_000;
+
+/** Where events flow: production uses the defaults of @raffle/contracts; each test run its own. */
+export type StreamNames = { stream: string; subjectPrefix: string; consumer: string };
+
+/**
+ * The stream and consumer as infra/nats/*.json declares them (a test keeps the two equal). Only
+ * JetStream features of NATS 2.9 are used: one filter subject, a duplicate window, explicit ack.
+ */
+export const streamConfig = (names: StreamNames) => ({
+  name: names.stream,
+  subjects: [`${names.subjectPrefix}.>`],
+  retention: RetentionPolicy.Limits,
+  storage: StorageType.File,
+  discard: DiscardPolicy.Old,
+  num_replicas: 1,
+  max_age: nanos(7 * 24 * 60 * 60 * 1000),
+  duplicate_window: nanos(2 * 60 * 1000),
+});
+
+export const consumerConfig = (names: StreamNames) => ({
+  durable_name: names.consumer,
+  deliver_policy: DeliverPolicy.All,
+  ack_policy: AckPolicy.Explicit,
+  ack_wait: nanos(30_000),
+  max_deliver: -1,
+  max_ack_pending: 1000,
+  filter_subject: `${names.subjectPrefix}.>`,
+  replay_policy: ReplayPolicy.Instant,
+});
+
+const isNotFound = (error: unknown) => error instanceof JetStreamApiError && (error.code === 10059 || error.code === 10014);
+
+/** Creates the stream and the durable consumer when missing; an existing one is left as infra made it. */
+export async function ensureStream(jsm: JetStreamManager, names: StreamNames): Promise<void> {
+  try {
+    await jsm.streams.info(names.stream);
+  } catch (error) {
+    if (!isNotFound(error)) throw error;
+    await jsm.streams.add(streamConfig(names));
+  }
+  try {
+    await jsm.consumers.info(names.stream, names.consumer);
+  } catch (error) {
+    if (!isNotFound(error)) throw error;
+    await jsm.consumers.add(names.stream, consumerConfig(names));
+  }
+}

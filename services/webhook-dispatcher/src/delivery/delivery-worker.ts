@@ -1,0 +1,168 @@
+import type { Sql } from '@raffle/db';
+import { delayBeforeNextAttempt, sendWebhook, signWebhook, type SendResult } from '@raffle/webhooks';
+import type { FastifyBaseLogger as Logger } from 'fastify';
+import type { Agent } from 'undici';
+import { claimDueDeliveries, releaseDeliveries, type DeliveryJob } from './due-deliveries.js';
+import type { EndpointDirectory } from './endpoint-directory.js';
+import { FairQueue } from './fair-queue.js';
+import type { AttemptOutcome, OutcomeRecorder } from './outcome-recorder.js';
+
+export type DeliveryWorkerOptions = {
+  sql: Sql;
+  agent: Agent;
+  directory: EndpointDirectory;
+  recorder: OutcomeRecorder;
+  now: () => Date;
+  random?: () => number;
+  concurrency: number;
+  perEndpointConcurrency: number;
+  timeoutMs: number;
+  leaseMs: number;
+  log: Logger;
+  onAttempt?: (outcome: AttemptOutcome, result: SendResult) => void;
+};
+
+/** Jobs one endpoint may have waiting here; beyond it they go back to Postgres, due shortly. */
+const QUEUED_PER_RUNNING_SLOT = 8;
+const PARK_DELAY_MS = 5000;
+
+/**
+ * Sends deliveries: a fair queue per endpoint, `concurrency` POSTs at once over all of them and at
+ * most `perEndpointConcurrency` to any one, every POST signed afresh (new timestamp, same
+ * webhook-id), every outcome recorded in batches. An endpoint that cannot keep up holds a bounded
+ * queue here; the rest of its deliveries wait in Postgres, so memory and the healthy endpoints'
+ * latency do not depend on it.
+ */
+export function createDeliveryWorker(options: DeliveryWorkerOptions) {
+  const queue = new FairQueue<DeliveryJob>(options.perEndpointConcurrency);
+  const perEndpointQueueCap = options.perEndpointConcurrency * QUEUED_PER_RUNNING_SLOT;
+  let running = 0;
+  let accepting = true;
+  const idleWaiters: (() => void)[] = [];
+
+  options.recorder.onEndpointDisabled((endpointId) => {
+    options.directory.forget(endpointId);
+    queue.drain(endpointId);
+  });
+
+  const settleIdle = () => {
+    if (running === 0 && queue.size === 0) for (const resolve of idleWaiters.splice(0)) resolve();
+  };
+
+  const outcomeOf = (job: DeliveryJob, result: SendResult, at: Date): AttemptOutcome => {
+    const attemptNumber = job.attemptsMade + 1;
+    const base = {
+      deliveryId: job.deliveryId,
+      endpointId: job.endpointId,
+      attemptNumber,
+      latencyMs: result.latencyMs,
+      responseBody: result.body,
+      responseStatus: result.status,
+      at,
+    };
+    if (result.kind === 'success') {
+      return { ...base, succeeded: true, failureKind: null, deliveryStatus: 'succeeded', nextAttemptAt: null, gone: false };
+    }
+    const delay = result.gone ? null : delayBeforeNextAttempt(attemptNumber, options.random);
+    return {
+      ...base,
+      succeeded: false,
+      failureKind: result.failureKind,
+      deliveryStatus: delay === null ? 'failed' : 'pending',
+      nextAttemptAt: delay === null ? null : new Date(at.getTime() + delay),
+      gone: result.gone,
+    };
+  };
+
+  const attempt = async (job: DeliveryJob) => {
+    const endpoint = (await options.directory.get([job.endpointId])).get(job.endpointId);
+    // Deleted (its deliveries went with it) or disabled (its pending deliveries were failed): nothing to send.
+    if (!endpoint || !endpoint.enabled) return;
+    const headers = signWebhook({
+      secrets: endpoint.secrets,
+      id: job.eventId,
+      timestampSeconds: Math.floor(options.now().getTime() / 1000),
+      body: job.payload,
+    });
+    const result = await sendWebhook({ agent: options.agent, url: endpoint.url, headers, body: job.payload, timeoutMs: options.timeoutMs });
+    const outcome = outcomeOf(job, result, options.now());
+    options.recorder.record(outcome);
+    options.onAttempt?.(outcome, result);
+  };
+
+  const pump = () => {
+    while (running < options.concurrency) {
+      const job = queue.take();
+      if (!job) break;
+      running += 1;
+      attempt(job)
+        .catch((error: unknown) => options.log.error({ err: error, deliveryId: job.deliveryId }, 'delivery attempt crashed; it is retried after its lease'))
+        .finally(() => {
+          running -= 1;
+          queue.done(job.endpointId);
+          pump();
+          settleIdle();
+        });
+    }
+    settleIdle();
+  };
+
+  /** Queues jobs this instance claimed; what does not fit an endpoint's bounded queue goes back to Postgres. */
+  const submit = (jobs: DeliveryJob[]) => {
+    if (!accepting) {
+      void releaseDeliveries(options.sql, jobs.map((j) => j.deliveryId), options.now());
+      return;
+    }
+    const parked: string[] = [];
+    for (const job of jobs) {
+      if (queue.queuedFor(job.endpointId) >= perEndpointQueueCap) parked.push(job.deliveryId);
+      else queue.push(job);
+    }
+    if (parked.length > 0) {
+      void releaseDeliveries(options.sql, parked, new Date(options.now().getTime() + PARK_DELAY_MS)).catch((error: unknown) =>
+        options.log.warn({ err: error }, 'could not hand back parked deliveries; their lease returns them'),
+      );
+    }
+    pump();
+  };
+
+  /** Endpoints whose queue here is full: the poller leaves their due deliveries to later. */
+  const fullEndpoints = () => queue.queuedEndpoints().filter((id) => queue.queuedFor(id) >= perEndpointQueueCap);
+
+  return {
+    submit,
+    /** Claims due deliveries up to the room left and queues them; returns how many. */
+    async pollDue(): Promise<number> {
+      if (!accepting) return 0;
+      const room = options.concurrency * 4 - queue.size;
+      const jobs = await claimDueDeliveries(options.sql, {
+        now: options.now(),
+        leaseMs: options.leaseMs,
+        limit: room,
+        skipEndpoints: fullEndpoints(),
+      });
+      submit(jobs);
+      return jobs.length;
+    },
+    stats: () => ({ running, queued: queue.size }),
+    /** Resolves once nothing is queued or running here (tests). */
+    idle(): Promise<void> {
+      if (running === 0 && queue.size === 0) return Promise.resolve();
+      return new Promise((resolve) => idleWaiters.push(resolve));
+    },
+    /**
+     * Graceful drain: stop taking work, hand queued jobs back (due now, for the other instances),
+     * let in-flight POSTs finish within `timeoutMs`, and write their outcomes.
+     */
+    async drain(timeoutMs: number): Promise<void> {
+      accepting = false;
+      await releaseDeliveries(options.sql, queue.drain().map((j) => j.deliveryId), options.now()).catch(() => undefined);
+      const deadline = () => new Promise((resolve) => setTimeout(resolve, timeoutMs).unref());
+      await Promise.race([this.idle(), deadline()]);
+      // Bounded too: with Postgres gone, an unrecorded attempt is simply sent again after its lease.
+      await Promise.race([options.recorder.flush(), deadline()]);
+    },
+  };
+}
+
+export type DeliveryWorker = ReturnType<typeof createDeliveryWorker>;

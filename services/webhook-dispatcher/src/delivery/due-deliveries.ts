@@ -1,0 +1,54 @@
+import type { Sql } from '@raffle/db';
+
+// Timestamps go to Postgres as ISO strings: the shared postgres.js client carries drizzle's
+// type handlers, which do not serialise Date parameters.
+
+export type DeliveryJob = {
+  deliveryId: string;
+  endpointId: string;
+  eventId: string;
+  eventType: string;
+  payload: string;
+  /** Attempts already made; the next is attemptsMade + 1. */
+  attemptsMade: number;
+};
+
+/**
+ * Claims pending deliveries whose attempt is due — retries, manual retries and recoveries, and
+ * deliveries a crashed instance held past their lease — by pushing their lease forward, so no
+ * other instance takes them meanwhile. Endpoints whose queue here is already full are skipped.
+ */
+export async function claimDueDeliveries(
+  sql: Sql,
+  args: { now: Date; leaseMs: number; limit: number; skipEndpoints: readonly string[] },
+): Promise<DeliveryJob[]> {
+  if (args.limit <= 0) return [];
+  const leasedUntil = new Date(args.now.getTime() + args.leaseMs);
+  const claimed = await sql<{ deliveryId: string; endpointId: string; eventId: string; eventType: string; attemptsMade: number }[]>`
+    with due as (
+      select id from webhook_deliveries
+      where status = 'pending' and next_attempt_at <= ${args.now.toISOString()}::timestamptz
+        ${args.skipEndpoints.length > 0 ? sql`and endpoint_id <> all(${args.skipEndpoints}::text[])` : sql``}
+      order by next_attempt_at limit ${args.limit}
+      for update skip locked)
+    update webhook_deliveries d set next_attempt_at = ${leasedUntil.toISOString()}::timestamptz
+    from due where d.id = due.id
+    returning d.id as "deliveryId", d.endpoint_id as "endpointId", d.event_id as "eventId", d.event_type as "eventType",
+              d.attempt_count as "attemptsMade"`;
+  if (claimed.length === 0) return [];
+  const payloads = await sql<{ id: string; payload: string }[]>`
+    select id, payload from event_outbox where id = any(${claimed.map((c) => c.eventId)})`;
+  const byEvent = new Map(payloads.map((p) => [p.id, p.payload]));
+  const orphaned = claimed.filter((c) => !byEvent.has(c.eventId)).map((c) => c.deliveryId);
+  if (orphaned.length > 0) {
+    // Its event outlived the outbox's retention: nothing is left to send.
+    await sql`update webhook_deliveries set status = 'failed', next_attempt_at = null where id = any(${orphaned})`;
+  }
+  return claimed.filter((c) => byEvent.has(c.eventId)).map((c) => ({ ...c, payload: byEvent.get(c.eventId)! }));
+}
+
+/** Hands deliveries back (not started here): due again at `at`, for whichever instance polls first. */
+export async function releaseDeliveries(sql: Sql, deliveryIds: readonly string[], at: Date): Promise<void> {
+  if (deliveryIds.length === 0) return;
+  await sql`update webhook_deliveries set next_attempt_at = ${at.toISOString()}::timestamptz where id = any(${deliveryIds}::text[]) and status = 'pending'`;
+}

@@ -1,0 +1,54 @@
+import type { Sql } from '@raffle/db';
+
+export type EndpointTarget = {
+  id: string;
+  url: string;
+  enabled: boolean;
+  /** The current secret first, then a rotated-out one still inside its 24 h. */
+  secrets: string[];
+};
+
+type Row = { id: string; url: string; enabled: boolean; secret: string; previousSecret: string | null; previousUntil: number | null };
+
+/**
+ * Endpoint URLs and secrets for signing, cached for `ttlMs` so thousands of deliveries a second
+ * do not each read them, yet a rotation, an edit or a disable takes effect within that time.
+ */
+export function createEndpointDirectory(sql: Sql, options: { ttlMs: number; now: () => Date }) {
+  const cache = new Map<string, { target: EndpointTarget | null; loadedAt: number }>();
+
+  const toTarget = (r: Row, now: number): EndpointTarget => ({
+    id: r.id,
+    url: r.url,
+    enabled: r.enabled,
+    secrets: r.previousSecret && r.previousUntil !== null && r.previousUntil > now ? [r.secret, r.previousSecret] : [r.secret],
+  });
+
+  return {
+    /** The endpoints named, from cache when fresh; a deleted endpoint is null. */
+    async get(ids: readonly string[]): Promise<Map<string, EndpointTarget | null>> {
+      const now = options.now().getTime();
+      const stale = [...new Set(ids)].filter((id) => {
+        const hit = cache.get(id);
+        return !hit || now - hit.loadedAt > options.ttlMs;
+      });
+      if (stale.length > 0) {
+        const rows = await sql<Row[]>`
+          select id, url, enabled, secret, previous_secret as "previousSecret",
+                 extract(epoch from previous_secret_expires_at) * 1000 as "previousUntil"
+          from webhook_endpoints where id = any(${stale})`;
+        const found = new Map(rows.map((r) => [r.id, r]));
+        for (const id of stale) {
+          const row = found.get(id);
+          cache.set(id, { target: row ? toTarget({ ...row, previousUntil: row.previousUntil === null ? null : Number(row.previousUntil) }, now) : null, loadedAt: now });
+        }
+      }
+      return new Map(ids.map((id) => [id, cache.get(id)?.target ?? null]));
+    },
+    forget(id: string) {
+      cache.delete(id);
+    },
+  };
+}
+
+export type EndpointDirectory = ReturnType<typeof createEndpointDirectory>;

@@ -1,0 +1,174 @@
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { createDeliveryAgent, parseAllowedHosts, AUTO_DISABLE_AFTER_MS, type SendResult } from '@raffle/webhooks';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { Counter, Gauge, Histogram } from 'prom-client';
+import type { Agent } from 'undici';
+import { startEventConsumer, type EventConsumer } from '../consumer/event-consumer.js';
+import { ensureStream } from '../consumer/stream-setup.js';
+import { createDeliveryWorker, type DeliveryWorker } from '../delivery/delivery-worker.js';
+import { createEndpointDirectory } from '../delivery/endpoint-directory.js';
+import { createOutcomeRecorder, type AttemptOutcome } from '../delivery/outcome-recorder.js';
+import { startRelayLoop, type RelayLoop } from '../relay/relay-loop.js';
+
+export type DispatcherDependencies = {
+  /** The clock deliveries are scheduled by; tests pass one they move by hand. */
+  now?: () => Date;
+  random?: () => number;
+  /** Replaces the delivery agent (tests inject DNS answers through it). */
+  agent?: Agent;
+  /** Fault injection for tests: runs between publishing a relay batch and marking it. */
+  afterRelayPublish?: () => Promise<void>;
+};
+
+export type Dispatcher = {
+  relay: RelayLoop | null;
+  worker: DeliveryWorker;
+  /** Resolves once the JetStream consumer runs (never, while NATS stays unreachable). */
+  consumerStarted: Promise<void>;
+  pollDue(): Promise<number>;
+};
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    dispatcher: Dispatcher;
+  }
+}
+
+function deliveryMetrics(app: FastifyInstance) {
+  const registers = [app.metricsRegistry];
+  const attempts = new Counter({ name: 'webhook_attempts_total', help: 'Delivery attempts by outcome', labelNames: ['outcome'] as const, registers });
+  const latency = new Histogram({
+    name: 'webhook_attempt_duration_seconds',
+    help: 'Time from sending a delivery to its response (or failure)',
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 15],
+    registers,
+  });
+  return {
+    attempts,
+    latency,
+    observe(outcome: AttemptOutcome, result: SendResult) {
+      attempts.inc({ outcome: result.kind === 'success' ? 'success' : result.failureKind });
+      latency.observe(outcome.latencyMs / 1000);
+    },
+  };
+}
+
+/**
+ * The dispatcher's three loops: the outbox relay (Postgres → JetStream), the event consumer
+ * (JetStream → deliveries) and the delivery worker with its due-delivery poll. None needs NATS to
+ * start; each waits for what it needs. Closing drains them in order: stop relaying and consuming,
+ * hand queued deliveries back, let in-flight POSTs finish, record their outcomes.
+ */
+async function dispatcherPlugin(app: FastifyInstance, deps: DispatcherDependencies) {
+  const { config } = app;
+  const now = deps.now ?? (() => new Date());
+  const log = app.log;
+  const policy = { allowHttp: config.WEBHOOK_ALLOW_HTTP, allowedHosts: parseAllowedHosts(config.WEBHOOK_ALLOWED_HOSTS) };
+  const agent = deps.agent ?? createDeliveryAgent(policy, { connections: config.DELIVERY_CONCURRENCY_PER_ENDPOINT });
+  const sql = app.database.sql;
+  const metrics = deliveryMetrics(app);
+  const names = { stream: config.NATS_STREAM, subjectPrefix: config.NATS_SUBJECT_PREFIX, consumer: config.NATS_CONSUMER };
+
+  const recorder = createOutcomeRecorder({ sql, log, autoDisableAfterMs: AUTO_DISABLE_AFTER_MS });
+  const directory = createEndpointDirectory(sql, { ttlMs: 1000, now });
+  const worker = createDeliveryWorker({
+    sql,
+    agent,
+    directory,
+    recorder,
+    now,
+    random: deps.random,
+    concurrency: config.DELIVERY_CONCURRENCY,
+    perEndpointConcurrency: config.DELIVERY_CONCURRENCY_PER_ENDPOINT,
+    timeoutMs: config.DELIVERY_TIMEOUT_MS,
+    leaseMs: config.DELIVERY_LEASE_MS,
+    log,
+    onAttempt: (outcome, result) => metrics.observe(outcome, result),
+  });
+
+  let relay: RelayLoop | null = null;
+  if (config.RELAY_ENABLED) {
+    relay = await startRelayLoop({
+      sql,
+      listenSql: sql,
+      publish: async (subject, event) => {
+        const nc = app.nats.connection();
+        if (!nc) throw new Error('NATS is not connected');
+        await jetstream(nc).publish(subject, JSON.stringify(event), { msgID: event.id, timeout: 5000 });
+      },
+      isPublishable: () => app.nats.isConnected(),
+      batchSize: config.RELAY_BATCH_SIZE,
+      subjectPrefix: names.subjectPrefix,
+      pollIntervalMs: config.RELAY_POLL_INTERVAL_MS,
+      retentionDays: config.OUTBOX_RETENTION_DAYS,
+      log,
+      afterPublish: deps.afterRelayPublish,
+    });
+    new Gauge({ name: 'outbox_backlog', help: 'Outbox rows waiting, as of the relay’s last failed round', registers: [app.metricsRegistry], collect() {
+      this.set(relay?.backlog() ?? 0);
+    } });
+  }
+
+  let consumer: EventConsumer | null = null;
+  let closing = false;
+  let markStarted: () => void = () => undefined;
+  const consumerStarted = new Promise<void>((resolve) => {
+    markStarted = resolve;
+  });
+  if (config.CONSUMER_ENABLED) {
+    app.nats.whenConnected((nc) => {
+      void (async () => {
+        for (let attempt = 0; !closing; attempt++) {
+          try {
+            if (config.NATS_ENSURE_STREAM) await ensureStream(await jetstreamManager(nc), names);
+            consumer = await startEventConsumer({
+              js: jetstream(nc),
+              names,
+              sql,
+              now,
+              leaseMs: config.DELIVERY_LEASE_MS,
+              onDeliveries: (deliveries) => worker.submit(deliveries.map((d) => ({ ...d, attemptsMade: 0 }))),
+              log,
+            });
+            markStarted();
+            return;
+          } catch (error) {
+            if (attempt === 0) log.warn({ err: error }, 'JetStream consumer not ready yet; retrying');
+            await new Promise((resolve) => setTimeout(resolve, 1000));
+          }
+        }
+      })();
+    });
+  }
+
+  let pollTimer: NodeJS.Timeout | null = null;
+  const poll = async () => {
+    try {
+      await worker.pollDue();
+    } catch (error) {
+      log.warn({ err: error }, 'polling due deliveries failed; retrying next interval');
+    } finally {
+      if (!closing) {
+        pollTimer = setTimeout(() => void poll(), config.DELIVERY_POLL_INTERVAL_MS);
+        pollTimer.unref();
+      }
+    }
+  };
+  app.addHook('onReady', async () => {
+    void poll();
+  });
+
+  app.decorate('dispatcher', { relay, worker, consumerStarted, pollDue: () => worker.pollDue() } satisfies Dispatcher);
+
+  app.addHook('preClose', async () => {
+    closing = true;
+    if (pollTimer) clearTimeout(pollTimer);
+    await relay?.stop();
+    await (consumer as EventConsumer | null)?.stop();
+    await worker.drain(config.DRAIN_TIMEOUT_MS);
+    if (!deps.agent) await agent.close().catch(() => undefined);
+  });
+}
+
+export default fp(dispatcherPlugin, { name: 'dispatcher', dependencies: ['database', 'nats', 'metrics'] });

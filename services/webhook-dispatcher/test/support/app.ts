@@ -1,0 +1,31 @@
+import { randomBytes } from 'node:crypto';
+import type { Database } from '@raffle/db';
+import type { FastifyInstance } from 'fastify';
+import { buildApp, type AppDependencies } from '../../src/app.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import { testLogStream } from './log-scan.js';
+
+/** Stream, subject prefix and consumer of this test file only: files share one NATS server. */
+export function isolatedStreamNames() {
+  const tag = randomBytes(4).toString('hex');
+  return { NATS_STREAM: `T_${tag}`, NATS_SUBJECT_PREFIX: `t${tag}.events`, NATS_CONSUMER: `dispatcher-${tag}` };
+}
+
+export function testConfig(url: string, overrides: Record<string, string> = {}): Config {
+  return loadConfig({
+    NODE_ENV: 'test',
+    DATABASE_URL: url,
+    LOG_LEVEL: 'debug',
+    WEBHOOK_ALLOW_HTTP: 'true',
+    WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
+    DELIVERY_POLL_INTERVAL_MS: '50',
+    RELAY_POLL_INTERVAL_MS: '100',
+    DELIVERY_TIMEOUT_MS: '2000',
+    DRAIN_TIMEOUT_MS: '2000',
+    ...overrides,
+  });
+}
+
+export function buildTestApp(database: Database, url: string, overrides: Record<string, string> = {}, deps: AppDependencies = {}): Promise<FastifyInstance> {
+  return buildApp(testConfig(url, overrides), { database, logStream: testLogStream, ...deps });
+}

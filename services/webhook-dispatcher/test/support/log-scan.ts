@@ -1,0 +1,1 @@
+export { capturedLogLines, registerSecret, testLogStream } from '@raffle/service-kit/testing/log-scan';
