@@ -341,6 +341,20 @@ describe.each(['personal', 'workspace'] as const)('%s endpoints: retry and recov
     expect(edge.statusCode).toBe(202);
   });
 
+  it('a disabled endpoint refuses retry and recover (409) until it is enabled again', async () => {
+    const endpoint = await createEndpoint(app, owner);
+    const failed = await seedDelivery(endpoint.id, { status: 'failed', createdAt: new Date(Date.now() - HOUR), attempts: FAILED_TWICE });
+    await app.inject({ method: 'PATCH', url: `${owner.base}/${endpoint.id}`, headers: as(owner.userId), payload: { enabled: false } });
+    const since = new Date(Date.now() - DAY).toISOString();
+    const retry = await app.inject({ method: 'POST', url: `${owner.base}/${endpoint.id}/deliveries/${failed.id}/retry`, headers: as(owner.userId) });
+    expect(String(expectManagementError(retry, 409).message)).toContain('disabled');
+    expectManagementError(await app.inject({ method: 'POST', url: `${owner.base}/${endpoint.id}/recover`, headers: as(owner.userId), payload: { since } }), 409);
+    expect((await deliveryRow(failed.id)).status).toBe('failed');
+    await app.inject({ method: 'PATCH', url: `${owner.base}/${endpoint.id}`, headers: as(owner.userId), payload: { enabled: true } });
+    const recovered = await app.inject({ method: 'POST', url: `${owner.base}/${endpoint.id}/recover`, headers: as(owner.userId), payload: { since } });
+    expect(recovered.json()).toEqual({ requeued: 1 });
+  });
+
   it('deleting an endpoint deletes its deliveries and attempts', async () => {
     const endpoint = await createEndpoint(app, owner);
     const seeded = await seedDelivery(endpoint.id, { status: 'failed', attempts: FAILED_TWICE });

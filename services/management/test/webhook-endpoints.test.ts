@@ -118,7 +118,7 @@ describe.each(['personal', 'workspace'] as const)('%s webhook endpoints', (kind)
 
   it('creates a disabled endpoint on request and re-enabling forgets its failures', async () => {
     const created = await createEndpoint(app, owner, { enabled: false });
-    expect(created).toMatchObject({ enabled: false, disabledReason: 'disabled manually' });
+    expect(created).toMatchObject({ enabled: false, disabledReason: 'Disabled manually' });
     expect(created.disabledAt).toBeDefined();
     await testDb.database.sql`update webhook_endpoints set failing_since = now() - interval '2 days', disabled_reason = 'the endpoint answered 410 Gone' where id = ${created.id}`;
     const failing = (await app.inject({ method: 'GET', url: `${owner.base}/${created.id}`, headers: as(owner.userId) })).json() as EndpointRecord;
@@ -134,7 +134,7 @@ describe.each(['personal', 'workspace'] as const)('%s webhook endpoints', (kind)
     const disabled = (
       await app.inject({ method: 'PATCH', url: `${owner.base}/${created.id}`, headers: as(owner.userId), payload: { enabled: false } })
     ).json() as EndpointRecord;
-    expect(disabled).toMatchObject({ enabled: false, disabledReason: 'disabled manually' });
+    expect(disabled).toMatchObject({ enabled: false, disabledReason: 'Disabled manually' });
     expect(disabled.disabledAt).toBeDefined();
   });
 

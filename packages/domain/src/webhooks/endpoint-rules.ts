@@ -14,7 +14,7 @@ export const PREVIOUS_SECRET_VALIDITY_MS = 24 * 60 * 60 * 1000;
 export const WEBHOOK_TEST_MESSAGE = 'This is a test event from the raffle platform';
 
 /** What a disabled endpoint shows when its owner, not the dispatcher, turned it off. */
-export const MANUALLY_DISABLED_REASON = 'disabled manually';
+export const MANUALLY_DISABLED_REASON = 'Disabled manually';
 
 /**
  * A webhook rule refused the request because of the state it found (too many endpoints, a

@@ -8,6 +8,7 @@ import {
 import { isIdOf, isoOrAbsent, schema, textOrAbsent, type Db } from '@raffle/db';
 import { and, desc, eq, gte, lt } from 'drizzle-orm';
 import { DomainError } from '../errors.js';
+import { WebhookConflictError, type WebhookEndpointRow } from './endpoint-rules.js';
 import { readPageRequest, toPage, type Page, type PageRequest } from '../workspaces/keyset-page.js';
 import { findOwnedWebhookEndpoint, requireWebhookOwnerAccess, type WebhookEndpointScope } from './webhook-endpoints.js';
 
@@ -19,6 +20,11 @@ type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 type AttemptRow = typeof webhookDeliveryAttempts.$inferSelect;
 
 const deliveryNotFound = () => new DomainError('NOT_FOUND', 'no such delivery of this webhook endpoint');
+
+/** The dispatcher sends nothing to a disabled endpoint (and fails its pending deliveries): enable it first. */
+function assertEnabled(endpoint: WebhookEndpointRow): void {
+  if (!endpoint.enabled) throw new WebhookConflictError('the endpoint is disabled; enable it before sending deliveries again');
+}
 
 /** The attempt table keeps no outcome column: an attempt succeeded when it got a 2xx and no failure. */
 const attemptStatus = (a: AttemptRow) =>
@@ -96,7 +102,7 @@ export async function listWebhookDeliveryAttempts(
 /**
  * Sends a delivery again: pending and due now, whatever its state (the dispatcher polls pending
  * due deliveries). A pending one waiting for a later attempt is brought forward. The attempt
- * count is kept, so the attempt log numbers on.
+ * count is kept, so the attempt log numbers on. A disabled endpoint answers 409.
  */
 export async function retryWebhookDelivery(
   db: Db,
@@ -107,6 +113,7 @@ export async function retryWebhookDelivery(
     await requireWebhookOwnerAccess(tx, args);
     const endpoint = await findOwnedWebhookEndpoint(tx, args.owner, args.endpointId);
     if (!isIdOf('webhookDelivery', args.deliveryId)) throw deliveryNotFound();
+    assertEnabled(endpoint);
     const [updated] = await tx
       .update(webhookDeliveries)
       .set({ status: 'pending', nextAttemptAt: now, updatedAt: now })
@@ -119,7 +126,8 @@ export async function retryWebhookDelivery(
 
 /**
  * Every failed delivery of the endpoint created at or after `since` becomes pending and due now
- * (after an outage on the receiving side, say). `since` is not in the future and at most 30 days back.
+ * (after an outage on the receiving side, say). `since` is not in the future and at most 30 days
+ * back; a disabled endpoint answers 409 (re-enable it, then recover).
  */
 export async function recoverWebhookDeliveries(
   db: Db,
@@ -135,6 +143,7 @@ export async function recoverWebhookDeliveries(
   return db.transaction(async (tx) => {
     await requireWebhookOwnerAccess(tx, args);
     const endpoint = await findOwnedWebhookEndpoint(tx, args.owner, args.endpointId);
+    assertEnabled(endpoint);
     const requeued = await tx
       .update(webhookDeliveries)
       .set({ status: 'pending', nextAttemptAt: now, updatedAt: now })

@@ -44,14 +44,14 @@ const SHAPES = {
     base: '/api/developer/personal/webhook-endpoints',
     name: 'Personal',
     tags: ['Personal webhook endpoints'],
-    who: "the caller's own",
+    listSummary: "The caller's own webhook endpoints, newest first (never a secret)",
     description: undefined,
   },
   workspace: {
     base: '/api/developer/workspaces/:workspaceId/webhook-endpoints',
     name: 'Workspace',
     tags: ['Workspace webhook endpoints'],
-    who: "the workspace's",
+    listSummary: "The workspace's webhook endpoints, newest first (never a secret)",
     description: 'Owners and admins of the workspace only.',
   },
 } as const;
@@ -110,7 +110,7 @@ const webhookEndpointRoutes: FastifyPluginAsyncTypebox<WebhookEndpointRoutesOpti
     {
       schema: {
         operationId: operation('list', 'WebhookEndpoints'),
-        ...docs(`${shape.who[0]!.toUpperCase()}${shape.who.slice(1)} webhook endpoints, newest first (never a secret)`),
+        ...docs(shape.listSummary),
         ...(params.list ? { params: params.list } : {}),
         querystring: DashboardPageQuerySchema,
         response: managementResponses(200, Type.Ref(WebhookEndpointPageSchema)),
@@ -221,7 +221,7 @@ const webhookEndpointRoutes: FastifyPluginAsyncTypebox<WebhookEndpointRoutesOpti
     {
       schema: {
         operationId: operation('retry', 'WebhookDelivery'),
-        ...docs('Send a delivery again now (a pending one is brought forward)'),
+        ...docs('Send a delivery again now (a pending one is brought forward; 409 when the endpoint is disabled)'),
         params: params.delivery,
         body: NoOptionsBody,
         response: managementResponses(202, Type.Ref(WebhookDeliverySchema)),
@@ -243,7 +243,7 @@ const webhookEndpointRoutes: FastifyPluginAsyncTypebox<WebhookEndpointRoutesOpti
     {
       schema: {
         operationId: operation('recover', 'WebhookDeliveries'),
-        ...docs('Send again every failed delivery created since a time (at most 30 days back)'),
+        ...docs('Send again every failed delivery created since a time, at most 30 days back (409 when the endpoint is disabled)'),
         params: params.endpoint,
         body: Type.Ref(RecoverWebhookDeliveriesBodySchema),
         response: managementResponses(202, Type.Ref(RecoveredWebhookDeliveriesSchema)),
