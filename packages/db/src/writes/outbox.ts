@@ -21,9 +21,10 @@ export type NewEvent = {
  * Records an event in the outbox. Call it inside the transaction that makes the state change:
  * the row then exists exactly when the change committed, and the relay publishes it later.
  * `data` may be a pre-rendered JSON string (the stored representations are), spliced in as is.
+ * Returns the new events' ids, in order.
  */
-export async function appendEvents(tx: DbOrTx, events: NewEvent[]): Promise<void> {
-  if (events.length === 0) return;
+export async function appendEvents(tx: DbOrTx, events: NewEvent[]): Promise<string[]> {
+  if (events.length === 0) return [];
   const rows = events.map((e) => {
     const data = typeof e.data === 'string' ? e.data : JSON.stringify(e.data);
     return {
@@ -40,4 +41,5 @@ export async function appendEvents(tx: DbOrTx, events: NewEvent[]): Promise<void
   for (let i = 0; i < rows.length; i += 5000) await tx.insert(eventOutbox).values(rows.slice(i, i + 5000));
   // Delivered at commit (and not at all on rollback): the relay wakes instead of waiting for its poll.
   await tx.execute(sql`select pg_notify(${OUTBOX_NOTIFY_CHANNEL}, '')`);
+  return rows.map((r) => r.id);
 }

@@ -16,23 +16,6 @@ export const WEBHOOK_TEST_MESSAGE = 'This is a test event from the raffle platfo
 /** What a disabled endpoint shows when its owner, not the dispatcher, turned it off. */
 export const MANUALLY_DISABLED_REASON = 'Disabled manually';
 
-/**
- * A webhook rule refused the request because of the state it found (too many endpoints, a
- * disabled endpoint). The error-code catalogue has no code for these yet, so this is not a
- * DomainError; management answers it as a 409 with its message.
- */
-export class WebhookConflictError extends Error {
-  readonly statusCode = 409;
-
-  constructor(message: string) {
-    const stackTraceLimit = Error.stackTraceLimit;
-    Error.stackTraceLimit = 0;
-    super(message);
-    Error.stackTraceLimit = stackTraceLimit;
-    this.name = 'WebhookConflictError';
-  }
-}
-
 const EVENTS_BY_KIND = {
   personal: new Set<string>(PERSONAL_WEBHOOK_EVENTS),
   workspace: new Set<string>(WORKSPACE_WEBHOOK_EVENTS),

@@ -8,7 +8,7 @@ import {
 import { isIdOf, isoOrAbsent, schema, textOrAbsent, type Db } from '@raffle/db';
 import { and, desc, eq, gte, lt } from 'drizzle-orm';
 import { DomainError } from '../errors.js';
-import { WebhookConflictError, type WebhookEndpointRow } from './endpoint-rules.js';
+import type { WebhookEndpointRow } from './endpoint-rules.js';
 import { readPageRequest, toPage, type Page, type PageRequest } from '../workspaces/keyset-page.js';
 import { findOwnedWebhookEndpoint, requireWebhookOwnerAccess, type WebhookEndpointScope } from './webhook-endpoints.js';
 
@@ -23,7 +23,7 @@ const deliveryNotFound = () => new DomainError('NOT_FOUND', 'no such delivery of
 
 /** The dispatcher sends nothing to a disabled endpoint (and fails its pending deliveries): enable it first. */
 function assertEnabled(endpoint: WebhookEndpointRow): void {
-  if (!endpoint.enabled) throw new WebhookConflictError('the endpoint is disabled; enable it before sending deliveries again');
+  if (!endpoint.enabled) throw new DomainError('WEBHOOK_ENDPOINT_DISABLED', 'the endpoint is disabled; enable it before sending deliveries again');
 }
 
 /** The attempt table keeps no outcome column: an attempt succeeded when it got a 2xx and no failure. */

@@ -12,7 +12,6 @@ import {
   PREVIOUS_SECRET_VALIDITY_MS,
   toWebhookEndpoint,
   WEBHOOK_TEST_MESSAGE,
-  WebhookConflictError,
   type WebhookEndpointRow,
   type WebhookOwner,
 } from './endpoint-rules.js';
@@ -98,7 +97,7 @@ export async function createWebhookEndpoint(
     await requireWebhookOwnerAccess(tx, args);
     await lockOwner(tx, args.owner);
     const [counted] = await tx.select({ n: sql<number>`count(*)::int` }).from(webhookEndpoints).where(ownedBy(args.owner));
-    if ((counted?.n ?? 0) >= max) throw new WebhookConflictError(`at most ${max} webhook endpoints are allowed; delete one first`);
+    if ((counted?.n ?? 0) >= max) throw new DomainError('WEBHOOK_ENDPOINT_LIMIT', `at most ${max} webhook endpoints are allowed; delete one first`);
     const secret = generateWebhookSecret();
     const [row] = await tx
       .insert(webhookEndpoints)
@@ -229,28 +228,12 @@ export async function sendWebhookTestEvent(
   const now = args.now ?? new Date();
   return db.transaction(async (tx) => {
     await requireWebhookOwnerAccess(tx, args);
-    // Row-locked: test events of one endpoint are appended one transaction at a time, so the
-    // newest of them is the one just written (appendEvents returns no ids). Event ids start with
-    // their millisecond, so the search stays on the primary key's range for `now`.
     const row = await findOwnedWebhookEndpoint(tx, args.owner, args.endpointId, true);
-    if (!row.enabled) throw new WebhookConflictError('the endpoint is disabled; enable it before sending a test event');
+    if (!row.enabled) throw new DomainError('WEBHOOK_ENDPOINT_DISABLED', 'the endpoint is disabled; enable it before sending a test event');
     const audience = args.owner.kind === 'personal' ? { userId: args.owner.userId } : { workspaceId: args.owner.workspaceId };
-    await appendEvents(tx, [
+    const [eventId] = await appendEvents(tx, [
       { type: 'webhook.test', audience, endpointId: row.id, data: { endpointId: row.id, message: WEBHOOK_TEST_MESSAGE }, at: now },
     ]);
-    const ms = now.getTime();
-    const [event] = await tx
-      .select({ id: eventOutbox.id })
-      .from(eventOutbox)
-      .where(
-        and(
-          between(eventOutbox.id, composeId('event', ms, new Uint8Array(10)), composeId('event', ms, new Uint8Array(10).fill(255))),
-          eq(eventOutbox.endpointId, row.id),
-          eq(eventOutbox.type, 'webhook.test'),
-        ),
-      )
-      .orderBy(desc(eventOutbox.seq))
-      .limit(1);
-    return { eventId: event!.id };
+    return { eventId: eventId! };
   });
 }

@@ -1,12 +1,17 @@
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export type Received = { path: string; headers: IncomingHttpHeaders; body: string; at: number };
 
+/** How the sink answers one request; `hold` keeps it open until `release()` or `close()`. */
+export type SinkAnswer = { status: number; body?: string; headers?: Record<string, string>; delayMs?: number } | 'hold';
+
 /** A local webhook receiver: records every request and answers with what `respond` says. */
-export async function startSink(respond: (request: Received) => { status: number; body?: string; delayMs?: number } = () => ({ status: 204 })) {
+export async function startSink(respond: (request: Received) => SinkAnswer = () => ({ status: 204 })) {
   const received: Received[] = [];
   const waiters: { count: number; resolve: () => void }[] = [];
+  const held: ServerResponse[] = [];
+  const timers = new Set<NodeJS.Timeout>();
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -18,12 +23,17 @@ export async function startSink(respond: (request: Received) => { status: number
         w.resolve();
       }
       const answer = respond(request);
+      if (answer === 'hold') {
+        held.push(res);
+        return;
+      }
       const send = () => {
-        res.statusCode = answer.status;
+        timers.delete(timer);
+        res.writeHead(answer.status, answer.headers);
         res.end(answer.body ?? '');
       };
-      if (answer.delayMs) setTimeout(send, answer.delayMs);
-      else send();
+      const timer = setTimeout(send, answer.delayMs ?? 0);
+      timers.add(timer);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -31,6 +41,12 @@ export async function startSink(respond: (request: Received) => { status: number
   return {
     url: `http://127.0.0.1:${port}`,
     received,
+    /** Requests still held open. */
+    held: () => held.length,
+    /** Answers every held request with `status`. */
+    release(status = 204) {
+      for (const res of held.splice(0)) if (!res.destroyed) res.writeHead(status).end();
+    },
     /** Resolves once `count` requests arrived (or rejects after `timeoutMs`). */
     waitFor(count: number, timeoutMs = 10_000): Promise<void> {
       if (received.length >= count) return Promise.resolve();
@@ -39,6 +55,22 @@ export async function startSink(respond: (request: Received) => { status: number
         waiters.push({ count, resolve: () => (clearTimeout(timer), resolve()) });
       });
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    /** Stops listening and cuts every connection, held requests included. */
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const timer of timers) clearTimeout(timer);
+        held.splice(0);
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
+}
+
+/** A URL nothing listens on: connecting to it is refused. */
+export async function refusedUrl(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}/hook`;
 }

@@ -24,13 +24,11 @@ import {
   rotateWebhookEndpointSecret,
   sendWebhookTestEvent,
   updateWebhookEndpoint,
-  WebhookConflictError,
   type WebhookEndpointScope,
 } from '@raffle/domain';
 import { parseAllowedHosts, type AddressPolicy } from '@raffle/webhooks';
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
-import { conflict } from '../../errors.js';
 import { noContentResponses } from '../dashboard-workspaces/no-content.js';
 import { pageRequestOf } from '../dashboard-workspaces/params.js';
 import { requireWorkspaceAccess } from '../dashboard-workspaces/workspace-access.js';
@@ -81,12 +79,6 @@ const webhookEndpointRoutes: FastifyPluginAsyncTypebox<WebhookEndpointRoutesOpti
 
   // Before the body is read: a caller who may not manage the workspace learns nothing from validation.
   if (kind === 'workspace') app.addHook('preParsing', requireWorkspaceAccess(app, 'manage'));
-
-  // The error-code catalogue has no code for these refusals yet: answered as plain 409s.
-  app.setErrorHandler(async (error) => {
-    if (error instanceof WebhookConflictError) throw conflict(error.message);
-    throw error;
-  });
 
   app.post(
     base,

@@ -1,0 +1,122 @@
+import { generateWebhookSecret } from '@raffle/webhooks';
+import type { FastifyInstance } from 'fastify';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, isolatedStreamNames } from './support/app.js';
+import { manualClock, SECOND, waitUntil } from './support/conditions.js';
+import { createTestDatabase, type TestDatabase } from './support/database.js';
+import { createOwners } from './support/fixtures.js';
+import { registerSecret } from './support/log-scan.js';
+import { attemptsOf, deliveriesOf, outboxRow } from './support/queries.js';
+import { startSink, type Received } from './support/sink.js';
+
+let testDb: TestDatabase;
+let app: FastifyInstance;
+const clock = manualClock();
+
+beforeAll(async () => {
+  testDb = await createTestDatabase();
+  app = await buildTestApp(testDb.database, testDb.url, { ...isolatedStreamNames(), DELIVERY_POLL_INTERVAL_MS: '3600000' }, { now: clock.now, random: () => 0.5 });
+  await app.dispatcher.consumerStarted;
+});
+afterAll(async () => {
+  await app?.close();
+  await testDb?.drop();
+});
+
+const headersOf = (request: Received) => request.headers as Record<string, string>;
+const signaturesOf = (request: Received) => headersOf(request)['webhook-signature']!.split(' ');
+
+describe('signing and identity', () => {
+  it('POSTs exactly the outbox envelope, with the event id as webhook-id, verifiable with standardwebhooks', async () => {
+    const owners = await createOwners(testDb.database.db);
+    const sink = await startSink();
+    const endpoint = await owners.endpoint({ url: `${sink.url}/hook` });
+    const eventId = await owners.workspaceEvent('raffle.published', { id: 'raf_sig', title: 'Ünïcode ✓', nested: { n: 1 } });
+    await sink.waitFor(1);
+
+    const [request] = sink.received;
+    const { payload } = await outboxRow(testDb.database.sql, eventId);
+    expect(request!.body).toBe(payload);
+    expect(JSON.parse(request!.body)).toEqual({ type: 'raffle.published', timestamp: expect.any(String), data: { id: 'raf_sig', title: 'Ünïcode ✓', nested: { n: 1 } } });
+    expect(request!.headers['webhook-id']).toBe(eventId);
+    expect(request!.headers['webhook-timestamp']).toBe(String(Math.floor(clock.now().getTime() / 1000)));
+    expect(request!.headers['content-type']).toBe('application/json');
+    expect(signaturesOf(request!)).toEqual([expect.stringMatching(/^v1,[A-Za-z0-9+/]+=*$/)]);
+    expect(new Webhook(endpoint.secret).verify(request!.body, headersOf(request!))).toEqual(JSON.parse(payload));
+    await sink.close();
+  });
+
+  it('signs a retry afresh: same webhook-id, new timestamp, different signature', async () => {
+    const owners = await createOwners(testDb.database.db);
+    const sink = await startSink(() => (sink.received.length === 1 ? { status: 500, body: 'try later' } : { status: 200 }));
+    const endpoint = await owners.endpoint({ url: `${sink.url}/hook` });
+    const eventId = await owners.workspaceEvent();
+    await sink.waitFor(1);
+    const [delivery] = await waitUntil('the failed first attempt to be recorded', async () => {
+      const rows = await deliveriesOf(testDb.database.sql, { endpointId: endpoint.id });
+      return rows[0]?.attemptCount === 1 ? rows : undefined;
+    });
+    expect(delivery).toMatchObject({ status: 'pending', nextAttemptAt: new Date(clock.now().getTime() + 5 * SECOND) });
+
+    clock.advance(6 * SECOND);
+    console.log(await testDb.database.sql`select d.*, e.url from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id`);
+    expect(await app.dispatcher.pollDue()).toBe(1);
+    await sink.waitFor(2);
+    await waitUntil('the retry to be recorded as a success', async () => (await deliveriesOf(testDb.database.sql, { endpointId: endpoint.id }))[0]?.status === 'succeeded');
+
+    const [first, second] = sink.received;
+    expect(second!.headers['webhook-id']).toBe(eventId);
+    expect(first!.headers['webhook-id']).toBe(eventId);
+    expect(Number(second!.headers['webhook-timestamp'])).toBe(Number(first!.headers['webhook-timestamp']) + 6);
+    expect(second!.headers['webhook-signature']).not.toBe(first!.headers['webhook-signature']);
+    expect(second!.body).toBe(first!.body);
+    const hook = new Webhook(endpoint.secret);
+    expect(() => hook.verify(first!.body, headersOf(first!))).not.toThrow();
+    expect(() => hook.verify(second!.body, headersOf(second!))).not.toThrow();
+    // The first signature does not carry over to the new timestamp: it was not reused.
+    expect(() => hook.verify(second!.body, { ...headersOf(second!), 'webhook-signature': first!.headers['webhook-signature'] as string })).toThrow();
+
+    const attempts = await attemptsOf(testDb.database.sql, { deliveryId: delivery!.id });
+    expect(attempts.map((a) => [a.attemptNumber, a.responseStatus, a.failureKind, a.responseBody])).toEqual([
+      [1, 500, 'http_status', 'try later'],
+      [2, 200, null, ''],
+    ]);
+    await sink.close();
+  });
+});
+
+describe('secret rotation', () => {
+  it('signs with both secrets while the previous one is inside its window, then with the new one only', async () => {
+    const owners = await createOwners(testDb.database.db);
+    const sink = await startSink();
+    const endpoint = await owners.endpoint({ url: `${sink.url}/hook` });
+    const oldSecret = endpoint.secret;
+    const newSecret = registerSecret(generateWebhookSecret());
+    const expiresAt = new Date(clock.now().getTime() + 60 * SECOND);
+    await testDb.database.sql`
+      update webhook_endpoints set secret = ${newSecret}, previous_secret = ${oldSecret}, previous_secret_expires_at = ${expiresAt.toISOString()}::timestamptz
+      where id = ${endpoint.id}`;
+
+    await owners.workspaceEvent();
+    await sink.waitFor(1);
+    const during = sink.received[0]!;
+    const signatures = signaturesOf(during);
+    expect(signatures).toHaveLength(2);
+    for (const signature of signatures) expect(signature).toMatch(/^v1,[A-Za-z0-9+/]+=*$/);
+    // Each secret verifies on its own, whichever of the two signatures is its own.
+    expect(() => new Webhook(newSecret).verify(during.body, headersOf(during))).not.toThrow();
+    expect(() => new Webhook(oldSecret).verify(during.body, headersOf(during))).not.toThrow();
+    expect(() => new Webhook(newSecret).verify(during.body, { ...headersOf(during), 'webhook-signature': signatures[0]! })).not.toThrow();
+    expect(() => new Webhook(oldSecret).verify(during.body, { ...headersOf(during), 'webhook-signature': signatures[1]! })).not.toThrow();
+
+    clock.advance(61 * SECOND);
+    await owners.workspaceEvent();
+    await sink.waitFor(2);
+    const after = sink.received[1]!;
+    expect(signaturesOf(after)).toHaveLength(1);
+    expect(() => new Webhook(newSecret).verify(after.body, headersOf(after))).not.toThrow();
+    expect(() => new Webhook(oldSecret).verify(after.body, headersOf(after))).toThrow();
+    await sink.close();
+  });
+});
