@@ -4,12 +4,13 @@ import { ConfigError } from './config.js';
 
 /**
  * A service's whole `server.ts`: read the config (exit 2 with the reasons when it is invalid),
- * build the app, listen; on a signal, finish in-flight requests (new ones get 503) and exit;
- * a second signal or 10 s forces the exit.
+ * build the app, listen; on a signal, finish in-flight work (new requests get 503) and exit;
+ * a second signal or `graceMs` (10 s unless the service needs longer to drain) forces the exit.
  */
 export async function serve<C extends { HOST: string; PORT: number }>(
   loadConfig: (env: Record<string, string | undefined>) => C,
   buildApp: (config: C) => Promise<FastifyInstance>,
+  options: { graceMs?: (config: C) => number } = {},
 ): Promise<void> {
   let config: C;
   try {
@@ -20,7 +21,7 @@ export async function serve<C extends { HOST: string; PORT: number }>(
     process.exit(2);
   }
   const app = await buildApp(config);
-  closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
+  closeWithGrace({ delay: options.graceMs?.(config) ?? 10_000 }, async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'shutting down after an error');
     else app.log.info({ signal }, 'shutting down');
     await app.close();

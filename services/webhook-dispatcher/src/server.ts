@@ -2,4 +2,5 @@ import { serve } from '@raffle/service-kit';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 
-await serve(loadConfig, (config) => buildApp(config));
+// In-flight deliveries get DRAIN_TIMEOUT_MS to finish; the rest of shutdown needs a few seconds more.
+await serve(loadConfig, (config) => buildApp(config), { graceMs: (config) => config.DRAIN_TIMEOUT_MS + 5000 });

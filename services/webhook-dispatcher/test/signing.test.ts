@@ -3,11 +3,11 @@ import type { FastifyInstance } from 'fastify';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, isolatedStreamNames } from './support/app.js';
-import { manualClock, SECOND, waitUntil } from './support/conditions.js';
+import { manualClock, SECOND } from './support/conditions.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 import { createOwners } from './support/fixtures.js';
 import { registerSecret } from './support/log-scan.js';
-import { attemptsOf, deliveriesOf, outboxRow } from './support/queries.js';
+import { attemptsOf, outboxRow, waitForDeliveries } from './support/queries.js';
 import { startSink, type Received } from './support/sink.js';
 
 let testDb: TestDatabase;
@@ -34,6 +34,7 @@ describe('signing and identity', () => {
     const endpoint = await owners.endpoint({ url: `${sink.url}/hook` });
     const eventId = await owners.workspaceEvent('raffle.published', { id: 'raf_sig', title: 'Ünïcode ✓', nested: { n: 1 } });
     await sink.waitFor(1);
+    await waitForDeliveries(testDb.database.sql, endpoint.id, 1);
 
     const [request] = sink.received;
     const { payload } = await outboxRow(testDb.database.sql, eventId);
@@ -53,17 +54,13 @@ describe('signing and identity', () => {
     const endpoint = await owners.endpoint({ url: `${sink.url}/hook` });
     const eventId = await owners.workspaceEvent();
     await sink.waitFor(1);
-    const [delivery] = await waitUntil('the failed first attempt to be recorded', async () => {
-      const rows = await deliveriesOf(testDb.database.sql, { endpointId: endpoint.id });
-      return rows[0]?.attemptCount === 1 ? rows : undefined;
-    });
+    const [delivery] = await waitForDeliveries(testDb.database.sql, endpoint.id, 1, (d) => d.attemptCount === 1);
     expect(delivery).toMatchObject({ status: 'pending', nextAttemptAt: new Date(clock.now().getTime() + 5 * SECOND) });
 
     clock.advance(6 * SECOND);
-    console.log(await testDb.database.sql`select d.*, e.url from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id`);
     expect(await app.dispatcher.pollDue()).toBe(1);
     await sink.waitFor(2);
-    await waitUntil('the retry to be recorded as a success', async () => (await deliveriesOf(testDb.database.sql, { endpointId: endpoint.id }))[0]?.status === 'succeeded');
+    await waitForDeliveries(testDb.database.sql, endpoint.id, 1, (d) => d.status === 'succeeded');
 
     const [first, second] = sink.received;
     expect(second!.headers['webhook-id']).toBe(eventId);
@@ -100,6 +97,7 @@ describe('secret rotation', () => {
 
     await owners.workspaceEvent();
     await sink.waitFor(1);
+    await waitForDeliveries(testDb.database.sql, endpoint.id, 1);
     const during = sink.received[0]!;
     const signatures = signaturesOf(during);
     expect(signatures).toHaveLength(2);
@@ -113,6 +111,7 @@ describe('secret rotation', () => {
     clock.advance(61 * SECOND);
     await owners.workspaceEvent();
     await sink.waitFor(2);
+    await waitForDeliveries(testDb.database.sql, endpoint.id, 2);
     const after = sink.received[1]!;
     expect(signaturesOf(after)).toHaveLength(1);
     expect(() => new Webhook(newSecret).verify(after.body, headersOf(after))).not.toThrow();

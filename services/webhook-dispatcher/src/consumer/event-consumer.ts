@@ -27,8 +27,9 @@ export async function startEventConsumer(options: {
 }): Promise<EventConsumer> {
   const consumer = await options.js.consumers.get(options.names.stream, options.names.consumer);
   const messages: ConsumerMessages = await consumer.consume({ max_messages: BATCH * 2 });
-  let pending: JsMsg[] = [];
-  let flushing: Promise<void> = Promise.resolve();
+  const pending: JsMsg[] = [];
+  let writing: Promise<void> | null = null;
+  let scheduled: NodeJS.Immediate | null = null;
 
   const flush = async (batch: JsMsg[]) => {
     const events: RelayedEvent[] = [];
@@ -52,15 +53,34 @@ export async function startEventConsumer(options: {
     for (const m of batch) m.ack();
   };
 
+  /** Writes what has arrived, up to BATCH at a time, until nothing is left; one writer at a time. */
+  const writePending = (): Promise<void> => {
+    if (writing) return writing;
+    if (pending.length === 0) return Promise.resolve();
+    writing = (async () => {
+      try {
+        while (pending.length > 0) await flush(pending.splice(0, BATCH));
+      } finally {
+        writing = null;
+      }
+    })();
+    return writing;
+  };
+
   const done = (async () => {
     for await (const message of messages) {
       pending.push(message);
-      // Take what has already arrived before writing, so a burst becomes one statement.
-      if (pending.length < BATCH && messages.getPending() > 0) continue;
-      const batch = pending;
-      pending = [];
-      flushing = flushing.then(() => flush(batch));
-      await flushing;
+      // Take what has already arrived before writing, so a burst becomes one statement: the
+      // iterator hands over everything it holds before an immediate runs. (Its getPending() is
+      // no guide: in nats.js 3.4 it stays above zero after internal callbacks, which held the
+      // tail of a burst back until ack_wait redelivered it.) Messages arriving during a write
+      // are taken by the next round of the same writer; unacked, they are bounded by
+      // max_ack_pending.
+      scheduled ??= setImmediate(() => {
+        scheduled = null;
+        // Unacked, the messages of a write that failed come back after ack_wait.
+        writePending().catch((error: unknown) => options.log.error({ err: error }, 'writing consumed events failed'));
+      });
     }
   })();
 
@@ -68,8 +88,9 @@ export async function startEventConsumer(options: {
     async stop() {
       await messages.close().catch(() => undefined);
       await done.catch(() => undefined);
-      if (pending.length > 0) await flush(pending.splice(0));
-      await flushing;
+      if (scheduled) clearImmediate(scheduled);
+      scheduled = null;
+      await writePending();
     },
   };
 }

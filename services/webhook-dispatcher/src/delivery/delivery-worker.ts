@@ -2,7 +2,7 @@ import type { Sql } from '@raffle/db';
 import { delayBeforeNextAttempt, sendWebhook, signWebhook, type SendResult } from '@raffle/webhooks';
 import type { FastifyBaseLogger as Logger } from 'fastify';
 import type { Agent } from 'undici';
-import { claimDueDeliveries, releaseDeliveries, type DeliveryJob } from './due-deliveries.js';
+import { claimDueDeliveries, failDeliveryOfDisabledEndpoint, releaseDeliveries, type DeliveryJob } from './due-deliveries.js';
 import type { EndpointDirectory } from './endpoint-directory.js';
 import { FairQueue } from './fair-queue.js';
 import type { AttemptOutcome, OutcomeRecorder } from './outcome-recorder.js';
@@ -22,9 +22,13 @@ export type DeliveryWorkerOptions = {
   onAttempt?: (outcome: AttemptOutcome, result: SendResult) => void;
 };
 
-/** Jobs one endpoint may have waiting here; beyond it they go back to Postgres, due shortly. */
+/**
+ * Jobs one endpoint may have waiting here; beyond it they go back to Postgres due at once. The
+ * poller skips endpoints whose queue here is full, so a stuck endpoint's overflow just waits
+ * there, while a healthy endpoint's burst is claimed again as soon as its queue has room (a
+ * delay here would hold a healthy endpoint's burst back for that long, and cap its throughput).
+ */
 const QUEUED_PER_RUNNING_SLOT = 8;
-const PARK_DELAY_MS = 5000;
 
 /**
  * Sends deliveries: a fair queue per endpoint, `concurrency` POSTs at once over all of them and at
@@ -38,6 +42,8 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
   const perEndpointQueueCap = options.perEndpointConcurrency * QUEUED_PER_RUNNING_SLOT;
   let running = 0;
   let accepting = true;
+  /** Set when a drain stops waiting for the POSTs still in flight. */
+  let abandoned = false;
   const idleWaiters: (() => void)[] = [];
 
   options.recorder.onEndpointDisabled((endpointId) => {
@@ -75,9 +81,22 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
   };
 
   const attempt = async (job: DeliveryJob) => {
-    const endpoint = (await options.directory.get([job.endpointId])).get(job.endpointId);
-    // Deleted (its deliveries went with it) or disabled (its pending deliveries were failed): nothing to send.
-    if (!endpoint || !endpoint.enabled) return;
+    let endpoint = (await options.directory.get([job.endpointId])).get(job.endpointId);
+    // Deleted: its deliveries went with it.
+    if (!endpoint) return;
+    if (!endpoint.enabled) {
+      // Disabled: nothing is sent, and the delivery must not stay pending (it would be claimed again
+      // every lease, forever). The cache may be a moment stale, so look again before failing it.
+      options.directory.forget(job.endpointId);
+      endpoint = (await options.directory.get([job.endpointId])).get(job.endpointId);
+      if (!endpoint) return;
+      if (!endpoint.enabled) {
+        if (!(await failDeliveryOfDisabledEndpoint(options.sql, job.deliveryId, options.now()))) {
+          await releaseDeliveries(options.sql, [job.deliveryId], options.now());
+        }
+        return;
+      }
+    }
     const headers = signWebhook({
       secrets: endpoint.secrets,
       id: job.eventId,
@@ -85,6 +104,9 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
       body: job.payload,
     });
     const result = await sendWebhook({ agent: options.agent, url: endpoint.url, headers, body: job.payload, timeoutMs: options.timeoutMs });
+    // Cut off by a shutdown that stopped waiting, not answered by the endpoint: nothing to record;
+    // the delivery's lease hands it to another instance.
+    if (abandoned) return;
     const outcome = outcomeOf(job, result, options.now());
     options.recorder.record(outcome);
     options.onAttempt?.(outcome, result);
@@ -119,7 +141,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
       else queue.push(job);
     }
     if (parked.length > 0) {
-      void releaseDeliveries(options.sql, parked, new Date(options.now().getTime() + PARK_DELAY_MS)).catch((error: unknown) =>
+      void releaseDeliveries(options.sql, parked, options.now()).catch((error: unknown) =>
         options.log.warn({ err: error }, 'could not hand back parked deliveries; their lease returns them'),
       );
     }
@@ -152,13 +174,16 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
     },
     /**
      * Graceful drain: stop taking work, hand queued jobs back (due now, for the other instances),
-     * let in-flight POSTs finish within `timeoutMs`, and write their outcomes.
+     * let in-flight POSTs finish within `timeoutMs`, and write their outcomes. POSTs still in
+     * flight after it are abandoned (the caller then destroys the agent): their leases hand them
+     * to another instance, so they are sent again rather than recorded as failures of ours.
      */
     async drain(timeoutMs: number): Promise<void> {
       accepting = false;
       await releaseDeliveries(options.sql, queue.drain().map((j) => j.deliveryId), options.now()).catch(() => undefined);
-      const deadline = () => new Promise((resolve) => setTimeout(resolve, timeoutMs).unref());
-      await Promise.race([this.idle(), deadline()]);
+      const deadline = () => new Promise<false>((resolve) => setTimeout(() => resolve(false), timeoutMs).unref());
+      const finished = await Promise.race([this.idle().then(() => true), deadline()]);
+      if (!finished) abandoned = true;
       // Bounded too: with Postgres gone, an unrecorded attempt is simply sent again after its lease.
       await Promise.race([options.recorder.flush(), deadline()]);
     },

@@ -52,3 +52,17 @@ export async function releaseDeliveries(sql: Sql, deliveryIds: readonly string[]
   if (deliveryIds.length === 0) return;
   await sql`update webhook_deliveries set next_attempt_at = ${at.toISOString()}::timestamptz where id = any(${deliveryIds}::text[]) and status = 'pending'`;
 }
+
+/**
+ * Fails a claimed delivery whose endpoint is disabled (by its owner, say: only a 410 or the 5-day
+ * rule fail pending deliveries as they disable). The database decides, not the endpoint cache:
+ * false when the endpoint is enabled after all or the delivery is no longer pending.
+ */
+export async function failDeliveryOfDisabledEndpoint(sql: Sql, deliveryId: string, at: Date): Promise<boolean> {
+  const rows = await sql`
+    update webhook_deliveries d set status = 'failed', next_attempt_at = null, updated_at = ${at.toISOString()}::timestamptz
+    from webhook_endpoints e
+    where d.id = ${deliveryId} and d.status = 'pending' and e.id = d.endpoint_id and not e.enabled
+    returning d.id`;
+  return rows.length > 0;
+}

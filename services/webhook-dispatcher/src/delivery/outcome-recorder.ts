@@ -56,13 +56,20 @@ export function createOutcomeRecorder(options: RecorderOptions) {
           ${batch.map((o) => o.endpointId)}::text[], ${batch.map((o) => String(o.attemptNumber))}::int[], ${batch.map((o) => (o.responseStatus === null ? null : String(o.responseStatus)))}::int[],
           ${batch.map((o) => o.failureKind)}::text[], ${batch.map((o) => String(Math.round(o.latencyMs)))}::int[], ${batch.map((o) => o.responseBody)}::text[],
           ${batch.map((o) => o.at.toISOString())}::text[]::timestamptz[])`;
+      // A failure that would schedule another attempt fails the delivery instead when its endpoint
+      // is disabled meanwhile (a 410 or the 5-day rule answered by a POST that was in flight
+      // alongside): a disabled endpoint keeps no pending deliveries.
       await tx`
-        update webhook_deliveries d set status = v.status, attempt_count = greatest(d.attempt_count, v.attempts),
-          next_attempt_at = v.next_at, last_attempt_at = v.at, updated_at = v.at
+        update webhook_deliveries d
+        set status = case when v.status = 'pending' and not e.enabled then 'failed' else v.status end,
+          attempt_count = greatest(d.attempt_count, v.attempts),
+          next_attempt_at = case when v.status = 'pending' and not e.enabled then null else v.next_at end,
+          last_attempt_at = v.at, updated_at = v.at
         from unnest(${batch.map((o) => o.deliveryId)}::text[], ${batch.map((o) => o.deliveryStatus)}::text[],
                     ${batch.map((o) => String(o.attemptNumber))}::int[], ${batch.map((o) => o.nextAttemptAt?.toISOString() ?? null)}::text[]::timestamptz[],
-                    ${batch.map((o) => o.at.toISOString())}::text[]::timestamptz[]) as v(id, status, attempts, next_at, at)
-        where d.id = v.id`;
+                    ${batch.map((o) => o.at.toISOString())}::text[]::timestamptz[]) as v(id, status, attempts, next_at, at),
+             webhook_endpoints e
+        where d.id = v.id and e.id = d.endpoint_id`;
       if (recovered.length > 0) {
         await tx`update webhook_endpoints set failing_since = null where id = any(${recovered}) and failing_since is not null`;
       }

@@ -65,7 +65,10 @@ async function dispatcherPlugin(app: FastifyInstance, deps: DispatcherDependenci
   const now = deps.now ?? (() => new Date());
   const log = app.log;
   const policy = { allowHttp: config.WEBHOOK_ALLOW_HTTP, allowedHosts: parseAllowedHosts(config.WEBHOOK_ALLOWED_HOSTS) };
-  const agent = deps.agent ?? createDeliveryAgent(policy, { connections: config.DELIVERY_CONCURRENCY_PER_ENDPOINT });
+  // undici pools connections per origin, not per endpoint: endpoints sharing a host (one receiving
+  // service, different paths) share the pool, so capping it at the per-endpoint limit would let a
+  // hung path hold every connection its siblings need. The fair queue caps each endpoint already.
+  const agent = deps.agent ?? createDeliveryAgent(policy, { connections: config.DELIVERY_CONCURRENCY });
   const sql = app.database.sql;
   const metrics = deliveryMetrics(app);
   const names = { stream: config.NATS_STREAM, subjectPrefix: config.NATS_SUBJECT_PREFIX, consumer: config.NATS_CONSUMER };
@@ -167,7 +170,8 @@ async function dispatcherPlugin(app: FastifyInstance, deps: DispatcherDependenci
     await relay?.stop();
     await (consumer as EventConsumer | null)?.stop();
     await worker.drain(config.DRAIN_TIMEOUT_MS);
-    if (!deps.agent) await agent.close().catch(() => undefined);
+    // destroy, not close: close() would wait for POSTs the drain gave up on (up to their timeout).
+    if (!deps.agent) await agent.destroy().catch(() => undefined);
   });
 }
 

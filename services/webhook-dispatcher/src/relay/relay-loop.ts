@@ -69,8 +69,10 @@ export async function startRelayLoop(options: {
       }
       return n;
     } catch (error) {
+      // Counted every failed round, not only the first: an outage that began with an empty outbox
+      // would otherwise show a backlog of 0 for as long as it lasts.
+      await countBacklog().catch(() => undefined);
       if (!failing) {
-        await countBacklog().catch(() => undefined);
         log.warn({ reason: (error as Error).message, waiting: lastBacklog }, 'outbox relay: cannot publish; events wait in the outbox and are relayed once NATS is back');
       }
       failing = true;

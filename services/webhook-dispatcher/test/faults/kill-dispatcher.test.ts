@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { isolatedStreamNames } from '../support/app.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { committedEventIds, describeTally, waitForEveryDelivery, type LedgerEndpoint } from '../support/delivery-ledger.js';
+import { committedEventIds, describeTally, receiptCount, sinkEndpoints, waitForEveryDelivery, waitUntil, type LedgerEndpoint } from '../support/delivery-ledger.js';
 import { startDispatcherProcess, type DispatcherProcess } from '../support/dispatcher-process.js';
 import { writeEventsSteadily } from '../support/event-writer.js';
 import { createOwners } from '../support/fixtures.js';
 import { createStreamForFaults, streamNamesOf } from '../support/jetstream-probe.js';
 import { startPrivateNats, type PrivateNats } from '../support/private-nats.js';
-import { startSink } from '../support/sink.js';
 
 const EVENTS = 600;
 const ENDPOINTS = 3;
@@ -15,7 +14,7 @@ const ENDPOINTS = 3;
 let testDb: TestDatabase;
 let nats: PrivateNats;
 const children: DispatcherProcess[] = [];
-const endpoints: LedgerEndpoint[] = [];
+let endpoints: LedgerEndpoint[] = [];
 
 beforeAll(async () => {
   [testDb, nats] = await Promise.all([createTestDatabase(), startPrivateNats()]);
@@ -28,31 +27,18 @@ afterAll(async () => {
   await testDb?.drop();
 });
 
-const until = async (condition: () => boolean, timeoutMs: number, what: string) => {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-};
-
 it('kill -9 of one of two dispatchers mid-delivery loses nothing: its peer and a replacement finish every delivery', async () => {
   const names = isolatedStreamNames();
   await createStreamForFaults(nats.url, streamNamesOf(names), 5000);
   const owners = await createOwners(testDb.database.db);
-  for (let i = 0; i < ENDPOINTS; i++) {
-    // Slow answers keep deliveries in flight, so the kill lands in the middle of some.
-    const sink = await startSink(() => ({ status: 200, delayMs: 50 + Math.floor(Math.random() * 150) }));
-    const endpoint = await owners.endpoint({ url: `${sink.url}/hook` });
-    endpoints.push({ id: endpoint.id, secret: endpoint.secret, sink });
-  }
+  endpoints = await sinkEndpoints(owners, ENDPOINTS, () => ({ status: 200, delayMs: 50 + Math.floor(Math.random() * 150) }));
   const env = { DATABASE_URL: testDb.url, NATS_URL: nats.url, ...names, DELIVERY_CONCURRENCY_PER_ENDPOINT: '8' };
   const [victim, peer] = await Promise.all([startDispatcherProcess('dispatcher A', env), startDispatcherProcess('dispatcher B', env)]);
   children.push(victim, peer);
 
   const writer = writeEventsSteadily(testDb.database.db, owners.workspace.id, { total: EVENTS, perTransaction: 20, everyMs: 50 });
-  const receipts = () => endpoints.reduce((n, e) => n + e.sink.received.length, 0);
-  await until(() => receipts() >= (EVENTS * ENDPOINTS) / 4, 60_000, 'a quarter of the deliveries arrived');
+  const receipts = () => receiptCount(endpoints);
+  await waitUntil(() => receipts() >= (EVENTS * ENDPOINTS) / 4, 60_000, 'a quarter of the deliveries arrived');
   victim.kill('SIGKILL');
   expect(await victim.exited).toEqual({ code: null, signal: 'SIGKILL' });
   const atKill = receipts();

@@ -1,9 +1,37 @@
 import type { Sql } from '@raffle/db';
 import { Webhook } from 'standardwebhooks';
-import type { startSink } from './sink.js';
+import type { createOwners } from './fixtures.js';
+import { registerSecret } from './log-scan.js';
+import { startSink, type Received } from './sink.js';
 
 type Sink = Awaited<ReturnType<typeof startSink>>;
 export type LedgerEndpoint = { id: string; secret: string; sink: Sink };
+
+/** `count` workspace endpoints subscribed to raffle.published, each with a sink of its own answering as `respond` says. */
+export async function sinkEndpoints(
+  owners: Awaited<ReturnType<typeof createOwners>>,
+  count: number,
+  respond: (request: Received) => { status: number; delayMs?: number },
+): Promise<LedgerEndpoint[]> {
+  const endpoints: LedgerEndpoint[] = [];
+  for (let i = 0; i < count; i++) {
+    const sink = await startSink(respond);
+    const endpoint = await owners.endpoint({ url: `${sink.url}/hook` });
+    endpoints.push({ id: endpoint.id, secret: registerSecret(endpoint.secret), sink });
+  }
+  return endpoints;
+}
+
+export const receiptCount = (endpoints: readonly LedgerEndpoint[]) => endpoints.reduce((n, e) => n + e.sink.received.length, 0);
+
+/** Polls `condition` until it holds; fails with `what` at the deadline. */
+export async function waitUntil(condition: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
 
 export type Tally = {
   expected: number;
@@ -76,7 +104,7 @@ export async function waitForEveryDelivery(args: {
   const { sql, eventIds, endpoints } = args;
   const deadline = Date.now() + args.timeoutMs;
   const endpointIds = endpoints.map((e) => e.id);
-  const receipts = () => endpoints.reduce((n, e) => n + e.sink.received.length, 0);
+  const receipts = () => receiptCount(endpoints);
   for (;;) {
     const tally = tallyDeliveries(eventIds, endpoints);
     if (tally.lost.length === 0) {

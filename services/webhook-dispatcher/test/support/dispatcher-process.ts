@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { capturedLogLines } from './log-scan.js';
 
 const PACKAGE_DIR = fileURLToPath(new URL('../..', import.meta.url));
 const ENTRY = fileURLToPath(new URL('./dispatcher-main.ts', import.meta.url));
@@ -57,6 +58,8 @@ export async function startDispatcherProcess(name: string, env: Record<string, s
     partial = complete.pop()!;
     for (const raw of complete) {
       if (!raw.trim()) continue;
+      // The file's log scan then covers the children too: no secret may reach their logs either.
+      capturedLogLines.push(raw);
       let line: Record<string, unknown> & { msg?: string };
       try {
         line = JSON.parse(raw) as typeof line;
@@ -79,7 +82,10 @@ export async function startDispatcherProcess(name: string, env: Record<string, s
     const seen = lines.find((l) => typeof l.msg === 'string' && pattern.test(l.msg));
     if (seen) return Promise.resolve(seen);
     return new Promise<Record<string, unknown>>((resolve, reject) => {
-      const fail = (why: string) => reject(new Error(`${name}: ${why} before logging ${pattern}:\n${output.slice(-4000)}`));
+      const fail = (why: string) => {
+        clearTimeout(timer);
+        reject(new Error(`${name}: ${why} before logging ${pattern}:\n${output.slice(-4000)}`));
+      };
       const timer = setTimeout(() => fail(`no such line within ${timeoutMs} ms`), timeoutMs);
       void exited.then(({ code, signal }) => fail(`exited (${code ?? signal})`));
       watchers.push({ pattern, resolve: (line) => (clearTimeout(timer), resolve(line)) });

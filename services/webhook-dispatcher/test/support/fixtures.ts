@@ -2,28 +2,20 @@ import { randomBytes } from 'node:crypto';
 import type { WebhookEventType } from '@raffle/contracts';
 import { appendEvents, insertUser, insertWorkspace, newId, schema, type Db, type DbOrTx, type EventAudience } from '@raffle/db';
 import { generateWebhookSecret } from '@raffle/webhooks';
-import { sql } from 'drizzle-orm';
 import { registerSecret } from './log-scan.js';
 
 const suffix = () => randomBytes(5).toString('hex');
 
-/** Writes events as a domain transition would and returns their ids (in seq order). */
-export async function appendAndReturnIds(
+/** Writes events as a domain transition would and returns their ids. */
+export function writeEvents(
   tx: DbOrTx,
   events: { type: WebhookEventType; audience: EventAudience; data?: unknown; endpointId?: string }[],
 ): Promise<string[]> {
   const at = new Date();
-  await appendEvents(
+  return appendEvents(
     tx,
     events.map((e) => ({ type: e.type, audience: e.audience, data: e.data ?? { id: `raf_${suffix()}` }, at, ...(e.endpointId ? { endpointId: e.endpointId } : {}) })),
   );
-  // appendEvents does not return ids; this call's rows are its owner's rows stamped with its `at`.
-  const audienceColumn = 'userId' in events[0]!.audience ? sql`user_id` : sql`workspace_id`;
-  const owner = 'userId' in events[0]!.audience ? events[0]!.audience.userId : (events[0]!.audience as { workspaceId: string }).workspaceId;
-  const rows = (await tx.execute(
-    sql`select id from event_outbox where ${audienceColumn} = ${owner} and created_at = ${at.toISOString()}::timestamptz order by seq`,
-  )) as unknown as { id: string }[];
-  return rows.map((r) => r.id);
 }
 
 /** A user and a workspace to own endpoints, and helpers to register endpoints and write events. */
@@ -56,21 +48,21 @@ export async function createOwners(db: Db) {
     },
     /** Commits one event per call, as a domain transition would; returns its id. */
     async workspaceEvent(type: WebhookEventType = 'raffle.published', data: unknown = { id: `raf_${suffix()}` }): Promise<string> {
-      const [id] = await db.transaction((tx) => appendAndReturnIds(tx, [{ type, audience: { workspaceId: workspace.id }, data }]));
+      const [id] = await db.transaction((tx) => writeEvents(tx, [{ type, audience: { workspaceId: workspace.id }, data }]));
       return id!;
     },
     /** Commits `count` workspace events in one transaction (a burst, like a draw); returns their ids. */
     async workspaceEvents(count: number, type: WebhookEventType = 'raffle.published'): Promise<string[]> {
-      return db.transaction((tx) => appendAndReturnIds(tx, Array.from({ length: count }, () => ({ type, audience: { workspaceId: workspace.id } }))));
+      return db.transaction((tx) => writeEvents(tx, Array.from({ length: count }, () => ({ type, audience: { workspaceId: workspace.id } }))));
     },
     async personalEvent(type: WebhookEventType = 'entry.created', data: unknown = { id: `ent_${suffix()}` }): Promise<string> {
-      const [id] = await db.transaction((tx) => appendAndReturnIds(tx, [{ type, audience: { userId: user.id }, data }]));
+      const [id] = await db.transaction((tx) => writeEvents(tx, [{ type, audience: { userId: user.id }, data }]));
       return id!;
     },
     /** `webhook.test` for one endpoint, as the management API's "send test event" writes it. */
     async testEvent(endpointId: string): Promise<string> {
       const [id] = await db.transaction((tx) =>
-        appendAndReturnIds(tx, [{ type: 'webhook.test', audience: { workspaceId: workspace.id }, endpointId, data: { message: 'test' } }]),
+        writeEvents(tx, [{ type: 'webhook.test', audience: { workspaceId: workspace.id }, endpointId, data: { message: 'test' } }]),
       );
       return id!;
     },

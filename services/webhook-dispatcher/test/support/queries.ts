@@ -1,4 +1,5 @@
 import type { Sql } from '@raffle/db';
+import { waitUntil } from './conditions.js';
 
 export type DeliveryRow = {
   id: string;
@@ -63,4 +64,32 @@ export async function outboxRow(sql: Sql, id: string): Promise<{ id: string; seq
     select id, seq::int as seq, payload, published_at is not null as published from event_outbox where id = ${id}`;
   if (!row) throw new Error(`no outbox row ${id}`);
   return row;
+}
+
+/** Waits until the endpoint has `count` deliveries and `settled` holds for every one of them. */
+export async function waitForDeliveries(
+  sql: Sql,
+  endpointId: string,
+  count: number,
+  settled: (delivery: DeliveryRow) => boolean = (d) => d.status !== 'pending',
+  timeoutMs = 10_000,
+): Promise<DeliveryRow[]> {
+  let seen: DeliveryRow[] = [];
+  try {
+    return await waitUntil(
+      `${count} settled deliveries of ${endpointId}`,
+      async () => {
+        seen = await deliveriesOf(sql, { endpointId });
+        return seen.length === count && seen.every(settled) ? seen : undefined;
+      },
+      timeoutMs,
+    );
+  } catch (error) {
+    throw new Error(`${(error as Error).message}; seen ${JSON.stringify(seen.map((d) => ({ status: d.status, attempts: d.attemptCount })))}`);
+  }
+}
+
+/** Ends a test's pending retries so a later test's pollDue() finds only its own work. */
+export async function stopRetries(sql: Sql, endpointId: string): Promise<void> {
+  await sql`update webhook_deliveries set status = 'failed', next_attempt_at = null where endpoint_id = ${endpointId} and status = 'pending'`;
 }

@@ -28,11 +28,11 @@ export async function startSink(respond: (request: Received) => SinkAnswer = () 
         return;
       }
       const send = () => {
-        timers.delete(timer);
         res.writeHead(answer.status, answer.headers);
         res.end(answer.body ?? '');
       };
-      const timer = setTimeout(send, answer.delayMs ?? 0);
+      if (!answer.delayMs) return send();
+      const timer = setTimeout(() => (timers.delete(timer), send()), answer.delayMs);
       timers.add(timer);
     });
   });
