@@ -1,13 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import type { Database } from '@raffle/db';
 import type { FastifyInstance } from 'fastify';
+import { inject } from 'vitest';
 import { buildApp, type AppDependencies } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { testLogStream } from './log-scan.js';
 
-/** Stream, subject prefix and consumer of this test file only: files share one NATS server. */
+/**
+ * Stream, subject prefix and consumer of this test only: files share one NATS server. Stream names
+ * start with the run's tag, and the global teardown deletes them.
+ */
 export function isolatedStreamNames() {
-  const tag = randomBytes(4).toString('hex');
+  const tag = `${inject('natsRunTag')}_${randomBytes(4).toString('hex')}`;
   return { NATS_STREAM: `T_${tag}`, NATS_SUBJECT_PREFIX: `t${tag}.events`, NATS_CONSUMER: `dispatcher-${tag}` };
 }
 
