@@ -55,8 +55,12 @@ export type WebhookRun = {
   drainSeconds: number;
   /** Requests the dead endpoint accepted (and never answered). */
   deadRequests: number;
+  /** TCP connections the healthy endpoints accepted over the whole run (keep-alive keeps this near the concurrency). */
+  connections: number;
   deliveriesByStatus: Record<string, Record<string, number>>;
   attemptsByOutcome: Record<string, number>;
+  /** e2e p50/p99 of the events committed in each second of the measured window (JSON only). */
+  timeline: Array<{ second: number; events: number; p50: number; p99: number }>;
   /** Where an event's time went, from the rows' timestamps (events committed in the window, healthy endpoints). */
   stagesMs: Array<{ stage: string; p50: number; p99: number; max: number }>;
   writer: { maxInFlight: number; maxLagMs: number };
@@ -114,7 +118,7 @@ async function runOnce(kind: WebhookRunKind, mode: 'dist' | 'tsx', profileDir: s
   const db = await freshDatabase(options.postgresUrl, options.databaseName);
   let nats: (Child & { url: string }) | undefined;
   let sinks: Sinks | undefined;
-  let dispatcher: Child | undefined;
+  const dispatchers: Child[] = [];
   let writer: PacedWriter | undefined;
   const database = createDatabase({ url: db.url, max: 8, applicationName: 'bench-webhooks' });
   try {
@@ -124,17 +128,22 @@ async function runOnce(kind: WebhookRunKind, mode: 'dist' | 'tsx', profileDir: s
     const healthyIds = await registerEndpoints(database, workspace.id, sinks.healthyUrls);
     const deadIds = await registerEndpoints(database, workspace.id, sinks.deadUrls);
     const tag = randomBytes(3).toString('hex');
-    dispatcher = await startDispatcher({
-      mode,
-      databaseUrl: db.url,
-      natsUrl: nats.url,
-      names: { stream: `BENCH_WEBHOOKS_${tag}`, subjectPrefix: `bench${tag}.events`, consumer: `bench-dispatcher-${tag}` },
-      server: options.dispatcherServer,
-      profileDir,
-      env: options.dispatcherEnv,
-    });
+    for (let i = 0; i < options.instances; i++) {
+      dispatchers.push(
+        await startDispatcher({
+          mode,
+          databaseUrl: db.url,
+          natsUrl: nats.url,
+          names: { stream: `BENCH_WEBHOOKS_${tag}`, subjectPrefix: `bench${tag}.events`, consumer: `bench-dispatcher-${tag}` },
+          server: options.dispatcherServer,
+          profileDir,
+          env: options.dispatcherEnv,
+        }),
+      );
+    }
     const postmasterPid = await postmasterOf(database);
-    log(`${label}: dispatcher pid ${dispatcher.pid}, sink pid ${sinks.pid}, nats-server pid ${nats.pid}`);
+    const dispatcherPids = new Set(dispatchers.map((d) => d.pid));
+    log(`${label}: dispatcher pid ${[...dispatcherPids].join(', ')}, sink pid ${sinks.pid}, nats-server pid ${nats.pid}`);
 
     writer = startPacedWriter(database.db, workspace.id, { eventsPerSecond: options.eventsPerSecond, perTransaction: options.eventsPerTransaction });
     log(`${label}: ${options.warmupSeconds} s warm-up, then ${options.durationSeconds} s measured at ${options.eventsPerSecond} events/s`);
@@ -150,7 +159,7 @@ async function runOnce(kind: WebhookRunKind, mode: 'dist' | 'tsx', profileDir: s
     const lastBatch = writer.batches();
     await writer.stop();
     const cpu = cpuBetween(cpuBefore, cpuAfter, {
-      dispatcher: (p) => p.pid === dispatcher!.pid,
+      dispatcher: (p) => dispatcherPids.has(p.pid),
       postgres: (p) => p.pid === postmasterPid || p.ppid === postmasterPid,
       sink: (p) => p.pid === sinks!.pid,
       nats: (p) => p.pid === nats!.pid,
@@ -187,7 +196,10 @@ async function runOnce(kind: WebhookRunKind, mode: 'dist' | 'tsx', profileDir: s
              round(percentile_cont(0.99) within group (order by ms)::numeric, 1)::float8 as p99, round(max(ms)::numeric, 1)::float8 as max
       from (select 'commit → relay claims the row' as stage, 1 as o, relay as ms from s
             union all select 'relay claims → delivery row created (JetStream, consumer, fan-out)', 2, fan_out from s
-            union all select 'delivery row created → POST answered (queue, send, record)', 3, send from s) x
+            union all select 'delivery row created → POST answered (queue, send)', 3, send from s
+            union all select 'of which the POST (send → response read)', 4, a.latency_ms::float8
+              from webhook_delivery_attempts a join webhook_deliveries d on d.id = a.delivery_id join event_outbox o on o.id = d.event_id
+              where o.created_at >= ${windowStart}::timestamptz and o.created_at < ${windowEnd}::timestamptz and a.endpoint_id = any(${healthyIds})) x
       group by stage, o order by o`;
 
     // Every committed event, once per healthy endpoint: what arrived, what did not, what arrived twice.
@@ -195,6 +207,7 @@ async function runOnce(kind: WebhookRunKind, mode: 'dist' | 'tsx', profileDir: s
     let lost = 0;
     let duplicates = 0;
     const latencies: number[] = [];
+    const bySecond: number[][] = Array.from({ length: Math.ceil((to - from) / 1000) }, () => []);
     const perEndpointP99Ms: number[] = [];
     let inWindow = 0;
     for (const receipts of report.endpoints as Receipts[]) {
@@ -209,7 +222,10 @@ async function runOnce(kind: WebhookRunKind, mode: 'dist' | 'tsx', profileDir: s
         const batch = receipts.batch[i]!;
         if (batch >= firstBatch && batch < lastBatch) {
           const committed = writer.commitAt(batch);
-          if (Number.isFinite(committed)) mine.push(at - committed);
+          if (Number.isFinite(committed)) {
+            mine.push(at - committed);
+            bySecond[Math.floor((committed - from) / 1000)]?.push(at - committed);
+          }
         }
       }
       for (const id of eventIds) if (!seen.has(id)) lost += 1;
@@ -238,9 +254,14 @@ async function runOnce(kind: WebhookRunKind, mode: 'dist' | 'tsx', profileDir: s
       duplicates,
       drainSeconds: Math.round(drainSeconds * 10) / 10,
       deadRequests: report.deadRequests,
+      connections: report.connections,
       deliveriesByStatus,
       attemptsByOutcome,
       stagesMs: [...stagesMs],
+      timeline: bySecond.map((values, second) => {
+        const l = latencyOf(Float64Array.from(values));
+        return { second, events: l.count, p50: l.p50, p99: l.p99 };
+      }),
       writer: { maxInFlight: writer.maxInFlight(), maxLagMs: Math.round(writer.maxLagMs()) },
       cpu,
       warnings,
@@ -248,17 +269,17 @@ async function runOnce(kind: WebhookRunKind, mode: 'dist' | 'tsx', profileDir: s
     for (const st of stagesMs) log(`  ${st.stage}: p50 ${st.p50} ms, p99 ${st.p99} ms, max ${st.max} ms`);
     log(
       `${label}: ${run.deliveriesPerSecond} deliveries/s, e2e p50 ${run.endToEndMs.p50} ms, p99 ${run.endToEndMs.p99} ms, max ${run.endToEndMs.max} ms; ` +
-        `lost ${lost}, duplicates ${duplicates}; CPU (% of a core) ${Object.entries(cpu).map(([k, v]) => `${k} ${v}`).join(', ')}`,
+        `lost ${lost}, duplicates ${duplicates}, ${report.connections} connections; CPU (% of a core) ${Object.entries(cpu).map(([k, v]) => `${k} ${v}`).join(', ')}`,
     );
     return { run, window: { fromUs, toUs } };
   } catch (error) {
-    if (dispatcher) log(`dispatcher output:\n${dispatcher.output().slice(-4000)}`);
+    for (const dispatcher of dispatchers) log(`dispatcher ${dispatcher.pid} output:\n${dispatcher.output().slice(-4000)}`);
     throw error;
   } finally {
     await writer?.stop();
     // Gracefully, so a CPU profile is written.
-    await dispatcher?.stop(30_000);
-    if (dispatcher?.output().trim()) log(`dispatcher logged (level warn and above):\n${dispatcher.output().trim().slice(-3000)}`);
+    await Promise.all(dispatchers.map((d) => d.stop(30_000)));
+    for (const d of dispatchers) if (d.output().trim()) log(`dispatcher ${d.pid} logged (level warn and above):\n${d.output().trim().slice(-3000)}`);
     await sinks?.stop();
     await nats?.stop();
     await database.close();
@@ -318,7 +339,7 @@ function renderMarkdown(report: WebhookReport): string {
   });
   const details = report.runs.map(
     (r) =>
-      `- ${r.label}: ${n(r.events)} events committed in all; drained in ${r.drainSeconds} s; per-endpoint p99 ${r.perEndpointP99Ms.join(' / ')} ms; ` +
+      `- ${r.label}: ${n(r.events)} events committed in all; drained in ${r.drainSeconds} s; ${n(r.connections)} connections opened to the healthy endpoints; per-endpoint p99 ${r.perEndpointP99Ms.join(' / ')} ms; ` +
       `deliveries ${JSON.stringify(r.deliveriesByStatus)}; attempts ${JSON.stringify(r.attemptsByOutcome)}; writer: at most ${r.writer.maxInFlight} transactions open, ${r.writer.maxLagMs} ms behind schedule at worst`,
   );
   return [
@@ -374,6 +395,7 @@ async function main() {
       node: process.version,
       postgres: postgresVersion,
       dispatcher: `${options.dispatcherServer ? `compiled (${options.dispatcherServer})` : mode === 'dist' ? 'compiled (node dist/server.js)' : 'sources via tsx'} ${dispatcherVersion}${Object.keys(options.dispatcherEnv).length ? `, ${JSON.stringify(options.dispatcherEnv)}` : ', production defaults'}`,
+      'dispatcher processes': options.instances,
       load: `${options.eventsPerSecond} events/s in transactions of ${options.eventsPerTransaction}, ${options.warmupSeconds} s warm-up + ${options.durationSeconds} s measured`,
     },
     runs,

@@ -14,6 +14,8 @@ export type WebhookBenchOptions = {
   eventsPerSecond: number;
   eventsPerTransaction: number;
   endpoints: number;
+  /** Dispatcher processes sharing the stream's durable consumer (the service scales horizontally). */
+  instances: number;
   runs: WebhookRunKind[];
   /** How long the deliveries may take to catch up after the writer stops. */
   drainSeconds: number;
@@ -28,6 +30,7 @@ const USAGE = `pnpm bench:webhooks [-- options]   (each option also reads BENCH_
   --events-per-second=1000 events committed per second (the writer keeps this pace)
   --per-transaction=10     events per transaction (1000/s in tens = a transaction every 10 ms)
   --endpoints=5            healthy endpoints, each subscribed to every event
+  --instances=1            dispatcher processes, sharing the durable consumer and the outbox
   --runs=healthy,dead      healthy: only the healthy endpoints; dead: one more endpoint that accepts
                            requests and never answers
   --drain=60               seconds allowed after the writer stops for every delivery to arrive
@@ -45,6 +48,7 @@ const FLAGS = {
   'events-per-second': { type: 'string' },
   'per-transaction': { type: 'string' },
   endpoints: { type: 'string' },
+  instances: { type: 'string' },
   runs: { type: 'string' },
   drain: { type: 'string' },
   mode: { type: 'string' },
@@ -106,6 +110,7 @@ export function readWebhookOptions(argv: string[], env: NodeJS.ProcessEnv): Webh
     eventsPerSecond: number('events-per-second', 1000),
     eventsPerTransaction: Math.round(number('per-transaction', 10)),
     endpoints: Math.round(number('endpoints', 5)),
+    instances: Math.round(number('instances', 1)),
     runs: runs as WebhookRunKind[],
     drainSeconds: number('drain', 60),
     profile: ['1', 'true'].includes(String(values.profile ?? env.BENCH_PROFILE ?? '')),

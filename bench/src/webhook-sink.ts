@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
  *
  * Protocol (IPC): the parent sends nothing to start; the child sends
  * { type: 'ready', healthy: port[], dead: port[] }. On { type: 'report' } it answers with
- * { type: 'report', endpoints: Receipts[], deadRequests }.
+ * { type: 'report', endpoints: Receipts[], deadRequests, connections } (connections the healthy endpoints accepted).
  */
 
 export type Receipts = {
@@ -23,7 +23,7 @@ export type Receipts = {
 
 export type SinkMessage =
   | { type: 'ready'; healthy: number[]; dead: number[] }
-  | { type: 'report'; endpoints: Receipts[]; deadRequests: number };
+  | { type: 'report'; endpoints: Receipts[]; deadRequests: number; connections: number };
 
 const healthyCount = Number(process.env.SINK_HEALTHY ?? 5);
 const deadCount = Number(process.env.SINK_DEAD ?? 0);
@@ -59,6 +59,7 @@ const now = () => performance.timeOrigin + performance.now();
 const listen = (server: Server) =>
   new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
 
+let connections = 0;
 const recorders = Array.from({ length: healthyCount }, () => new Recorder());
 const servers: Server[] = [];
 const healthyPorts: number[] = [];
@@ -74,6 +75,7 @@ for (const recorder of recorders) {
       res.end();
     });
   });
+  server.on('connection', () => (connections += 1));
   servers.push(server);
   healthyPorts.push(await listen(server));
 }
@@ -95,7 +97,7 @@ for (let i = 0; i < deadCount; i++) {
 
 process.on('message', (message: { type?: string }) => {
   if (message.type !== 'report') return;
-  const report: SinkMessage = { type: 'report', endpoints: recorders.map((r) => r.snapshot()), deadRequests };
+  const report: SinkMessage = { type: 'report', endpoints: recorders.map((r) => r.snapshot()), deadRequests, connections };
   process.send!(report);
 });
 process.on('disconnect', () => process.exit(0));

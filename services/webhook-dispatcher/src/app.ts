@@ -24,6 +24,9 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
     logger: loggerOptions({ level: config.LOG_LEVEL, stream: deps.logStream, pretty: process.stdout.isTTY && config.NODE_ENV === 'development' }),
     genReqId: requestIdOf,
     return503OnClosing: true,
+    // Fastify bounds preClose hooks by pluginTimeout (10 s by default) and then runs the onClose
+    // hooks anyway: the database and NATS would close under a drain still waiting for its POSTs.
+    pluginTimeout: Math.max(10_000, config.DRAIN_TIMEOUT_MS + 10_000),
     routerOptions: { ignoreTrailingSlash: true },
   });
   await app.register(

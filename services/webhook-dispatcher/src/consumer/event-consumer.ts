@@ -23,6 +23,8 @@ export async function startEventConsumer(options: {
   now: () => Date;
   leaseMs: number;
   onDeliveries: (deliveries: NewDelivery[]) => void;
+  /** How many more deliveries of an endpoint the worker here can queue (see fanOut). */
+  roomFor?: (endpointId: string) => number;
   log: Logger;
 }): Promise<EventConsumer> {
   const consumer = await options.js.consumers.get(options.names.stream, options.names.consumer);
@@ -42,7 +44,7 @@ export async function startEventConsumer(options: {
     }
     for (;;) {
       try {
-        options.onDeliveries(await fanOut(options.sql, events, options.now(), options.leaseMs));
+        options.onDeliveries(await fanOut(options.sql, events, options.now(), options.leaseMs, options.roomFor));
         break;
       } catch (error) {
         // Postgres unavailable: keep the messages (unacked) and try again shortly.

@@ -9,9 +9,18 @@ export type NewDelivery = { deliveryId: string; endpointId: string; eventId: str
  * type and belongs to its user or workspace (or, for `webhook.test`, the one endpoint it names).
  * The (endpoint, event) unique key makes a redelivered message or a re-relayed row create
  * nothing twice; rows come back only for what this call created, already leased to this instance
- * so the due-delivery poller of another one leaves them alone.
+ * so the due-delivery poller of another one leaves them alone. An endpoint gets only as many
+ * leased rows as `roomFor` says this instance's queue can take; the rest are created due at once
+ * and left to the pollers, rather than leased here and handed back row by row (a dead endpoint
+ * would otherwise cost an extra update per event).
  */
-export async function fanOut(sql: Sql, events: RelayedEvent[], now: Date, leaseMs: number): Promise<NewDelivery[]> {
+export async function fanOut(
+  sql: Sql,
+  events: RelayedEvent[],
+  now: Date,
+  leaseMs: number,
+  roomFor: (endpointId: string) => number = () => Number.POSITIVE_INFINITY,
+): Promise<NewDelivery[]> {
   if (events.length === 0) return [];
   const targets = await sql<{ eventIndex: number; endpointId: string }[]>`
     select m.i::int as "eventIndex", e.id as "endpointId"
@@ -28,16 +37,25 @@ export async function fanOut(sql: Sql, events: RelayedEvent[], now: Date, leaseM
     const event = events[t.eventIndex - 1]!;
     return { id: newId('webhookDelivery', now.getTime()), endpointId: t.endpointId, event };
   });
+  const left = new Map<string, number>();
+  const claims = rows.map((r) => {
+    const room = left.get(r.endpointId) ?? roomFor(r.endpointId);
+    left.set(r.endpointId, room - 1);
+    return room > 0;
+  });
   const leasedUntil = new Date(now.getTime() + leaseMs);
+  // Booleans go as text[] too (drizzle's type handlers on the shared client; see outcome-recorder).
   const created = await sql<{ id: string }[]>`
     insert into webhook_deliveries (id, endpoint_id, event_id, event_type, status, attempt_count, next_attempt_at, created_at, updated_at)
-    select id, endpoint_id, event_id, event_type, 'pending', 0, ${leasedUntil.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz
+    select id, endpoint_id, event_id, event_type, 'pending', 0,
+           case when claimed then ${leasedUntil.toISOString()}::timestamptz else ${now.toISOString()}::timestamptz end,
+           ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz
     from unnest(${rows.map((r) => r.id)}::text[], ${rows.map((r) => r.endpointId)}::text[], ${rows.map((r) => r.event.id)}::text[],
-                ${rows.map((r) => r.event.type)}::text[]) as v(id, endpoint_id, event_id, event_type)
+                ${rows.map((r) => r.event.type)}::text[], ${claims.map(String)}::text[]::boolean[]) as v(id, endpoint_id, event_id, event_type, claimed)
     on conflict (endpoint_id, event_id) do nothing
     returning id`;
   const createdIds = new Set(created.map((c) => c.id));
   return rows
-    .filter((r) => createdIds.has(r.id))
+    .filter((r, i) => claims[i] && createdIds.has(r.id))
     .map((r) => ({ deliveryId: r.id, endpointId: r.endpointId, eventId: r.event.id, eventType: r.event.type, payload: r.event.payload }));
 }

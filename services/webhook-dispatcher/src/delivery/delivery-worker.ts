@@ -148,20 +148,28 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
     pump();
   };
 
-  /** Endpoints whose queue here is full: the poller leaves their due deliveries to later. */
-  const fullEndpoints = () => queue.queuedEndpoints().filter((id) => queue.queuedFor(id) >= perEndpointQueueCap);
+  /** How many more jobs of an endpoint its queue here takes (none while draining). */
+  const roomFor = (endpointId: string) => (accepting ? Math.max(0, perEndpointQueueCap - queue.queuedFor(endpointId)) : 0);
 
   return {
     submit,
-    /** Claims due deliveries up to the room left and queues them; returns how many. */
+    roomFor,
+    /**
+     * Claims due deliveries up to the room left, overall and in each endpoint's queue (an endpoint
+     * whose queue is full is skipped: its due deliveries wait in Postgres), and queues them;
+     * returns how many. Claiming no more than fits means nothing claimed is handed straight back.
+     */
     async pollDue(): Promise<number> {
       if (!accepting) return 0;
       const room = options.concurrency * 4 - queue.size;
+      const queued = queue.queuedEndpoints().map((id) => ({ id, room: roomFor(id) }));
       const jobs = await claimDueDeliveries(options.sql, {
         now: options.now(),
         leaseMs: options.leaseMs,
         limit: room,
-        skipEndpoints: fullEndpoints(),
+        skipEndpoints: queued.filter((e) => e.room === 0).map((e) => e.id),
+        perEndpointLimit: perEndpointQueueCap,
+        endpointRooms: queued.filter((e) => e.room > 0),
       });
       submit(jobs);
       return jobs.length;

@@ -16,21 +16,42 @@ export type DeliveryJob = {
 /**
  * Claims pending deliveries whose attempt is due — retries, manual retries and recoveries, and
  * deliveries a crashed instance held past their lease — by pushing their lease forward, so no
- * other instance takes them meanwhile. Endpoints whose queue here is already full are skipped.
+ * other instance takes them meanwhile. Endpoints whose queue here is already full are skipped;
+ * of any other, at most its room (`endpointRooms`, else `perEndpointLimit`) is claimed, oldest first.
  */
 export async function claimDueDeliveries(
   sql: Sql,
-  args: { now: Date; leaseMs: number; limit: number; skipEndpoints: readonly string[] },
+  args: {
+    now: Date;
+    leaseMs: number;
+    limit: number;
+    skipEndpoints: readonly string[];
+    perEndpointLimit?: number;
+    endpointRooms?: readonly { id: string; room: number }[];
+  },
 ): Promise<DeliveryJob[]> {
   if (args.limit <= 0) return [];
+  const now = args.now.toISOString();
   const leasedUntil = new Date(args.now.getTime() + args.leaseMs);
+  const rooms = args.endpointRooms ?? [];
+  // Row locks cannot be taken beside a window function: rank first, then lock what was picked
+  // (SKIP LOCKED, and the conditions checked again on the locked row).
   const claimed = await sql<{ deliveryId: string; endpointId: string; eventId: string; eventType: string; attemptsMade: number }[]>`
-    with due as (
-      select id from webhook_deliveries
-      where status = 'pending' and next_attempt_at <= ${args.now.toISOString()}::timestamptz
-        ${args.skipEndpoints.length > 0 ? sql`and endpoint_id <> all(${args.skipEndpoints}::text[])` : sql``}
-      order by next_attempt_at limit ${args.limit}
-      for update skip locked)
+    with ranked as (
+      select id, endpoint_id, next_attempt_at, row_number() over (partition by endpoint_id order by next_attempt_at) as rank
+      from webhook_deliveries
+      where status = 'pending' and next_attempt_at <= ${now}::timestamptz
+        ${args.skipEndpoints.length > 0 ? sql`and endpoint_id <> all(${args.skipEndpoints}::text[])` : sql``}),
+    picked as (
+      select r.id from ranked r
+      left join unnest(${rooms.map((r) => r.id)}::text[], ${rooms.map((r) => String(r.room))}::text[]::int[]) as room(endpoint_id, n)
+        on room.endpoint_id = r.endpoint_id
+      where r.rank <= coalesce(room.n, ${String(args.perEndpointLimit ?? args.limit)}::int)
+      order by r.next_attempt_at limit ${args.limit}),
+    due as (
+      select d.id from webhook_deliveries d join picked p on p.id = d.id
+      where d.status = 'pending' and d.next_attempt_at <= ${now}::timestamptz
+      for update of d skip locked)
     update webhook_deliveries d set next_attempt_at = ${leasedUntil.toISOString()}::timestamptz
     from due where d.id = due.id
     returning d.id as "deliveryId", d.endpoint_id as "endpointId", d.event_id as "eventId", d.event_type as "eventType",

@@ -132,6 +132,7 @@ async function dispatcherPlugin(app: FastifyInstance, deps: DispatcherDependenci
               now,
               leaseMs: config.DELIVERY_LEASE_MS,
               onDeliveries: (deliveries) => worker.submit(deliveries.map((d) => ({ ...d, attemptsMade: 0 }))),
+              roomFor: (endpointId) => worker.roomFor(endpointId),
               log,
             });
             markStarted();
