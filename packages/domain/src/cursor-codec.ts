@@ -13,33 +13,44 @@ export type CursorCodec = {
 const SIGNATURE_BYTES = 16;
 
 /**
- * Opaque keyset cursors for the dashboard lists: base64url(JSON key) + "." + a truncated HMAC over
- * the list's binding (which list, of which workspace or raffle, under which filter) and the key.
- * An edited cursor, or one replayed on another list or filter, fails the signature like a forged one.
+ * Opaque keyset cursors: base64url(JSON key) + "." + a truncated HMAC over the list's binding
+ * (which route or list, of which workspace, raffle or caller, under which filter) and the key. An
+ * edited cursor, or one replayed on another list or filter, fails the signature like a forged one.
+ * Both services' cursor codecs are this signer with their own error and key checks.
  */
-export function createCursorCodec(secret: string): CursorCodec {
+export function createCursorSigner(secret: string) {
   const sign = (binding: string, payload: string) =>
     createHmac('sha256', secret).update(binding).update('\n').update(payload).digest().subarray(0, SIGNATURE_BYTES);
-  const invalid = () => new DomainError('INVALID_CURSOR', 'cursor is not one this list issued; start again without it');
   return {
-    encode(binding, key) {
+    seal(binding: string, key: unknown): string {
       const payload = Buffer.from(JSON.stringify(key)).toString('base64url');
       return `${payload}.${sign(binding, payload).toString('base64url')}`;
     },
-    decode(binding, cursor, isKey) {
+    /** The key a cursor carries when its signature holds for this binding; undefined otherwise. */
+    open(binding: string, cursor: string): unknown {
       const dot = cursor.indexOf('.');
-      if (dot <= 0 || dot !== cursor.lastIndexOf('.')) throw invalid();
+      if (dot <= 0 || dot !== cursor.lastIndexOf('.')) return undefined;
       const payload = cursor.slice(0, dot);
       const given = Buffer.from(cursor.slice(dot + 1), 'base64url');
       const expected = sign(binding, payload);
-      if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalid();
-      let key: unknown;
+      if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
       try {
-        key = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+        return JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as unknown;
       } catch {
-        throw invalid();
+        return undefined;
       }
-      if (!Array.isArray(key) || !isKey(key)) throw invalid();
+    },
+  };
+}
+
+/** The dashboard lists' cursors: the signer, with array keys and 400 INVALID_CURSOR. */
+export function createCursorCodec(secret: string): CursorCodec {
+  const signer = createCursorSigner(secret);
+  return {
+    encode: (binding, key) => signer.seal(binding, key),
+    decode(binding, cursor, isKey) {
+      const key = signer.open(binding, cursor);
+      if (!Array.isArray(key) || !isKey(key)) throw new DomainError('INVALID_CURSOR', 'cursor is not one this list issued; start again without it');
       return key;
     },
   };

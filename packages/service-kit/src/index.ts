@@ -11,3 +11,4 @@ export { loggerOptions, REDACTED_PATHS, type LoggerOptions } from './logger.js';
 export { ConfigError, readConfig } from './config.js';
 export { serve } from './serve.js';
 export { createClientErrorHandler, type ClientErrorBody, type ParserFailure } from './client-error.js';
+export { managementErrorBody } from './management-error-body.js';

@@ -7,6 +7,7 @@ import {
   databasePlugin,
   healthPlugin,
   loggerOptions,
+  managementErrorBody as errorBody,
   metricsPlugin,
   natsPlugin,
   notFoundPlugin,
@@ -18,7 +19,6 @@ import { createCursorCodec } from '@raffle/domain';
 import type { Config } from './config.js';
 import authPlugin from './plugins/auth.js';
 import { clientErrorHandler } from './plugins/client-error.js';
-import { errorBody } from './plugins/error-body.js';
 import errorsPlugin, { frameworkErrorHandler } from './plugins/errors.js';
 import capabilityRoutes from './routes/capabilities/index.js';
 import personalApiKeyRoutes from './routes/personal-api-keys/index.js';

@@ -2,10 +2,20 @@ import type { Database } from '@raffle/db';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { DestinationStream } from 'pino';
-import { databasePlugin, healthPlugin, loggerOptions, metricsPlugin, natsPlugin, notFoundPlugin, openApiPlugin, requestIdOf, requestIdPlugin } from '@raffle/service-kit';
+import {
+  databasePlugin,
+  healthPlugin,
+  loggerOptions,
+  managementErrorBody as errorBody,
+  metricsPlugin,
+  natsPlugin,
+  notFoundPlugin,
+  openApiPlugin,
+  requestIdOf,
+  requestIdPlugin,
+} from '@raffle/service-kit';
 import type { Config } from './config.js';
 import dispatcherPlugin, { type DispatcherDependencies } from './plugins/dispatcher.js';
-import { errorBody } from './plugins/error-body.js';
 
 export type AppDependencies = DispatcherDependencies & {
   database?: Database;

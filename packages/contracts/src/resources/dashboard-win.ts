@@ -1,7 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DELIVERY_STATUSES, WIN_SOURCES, WIN_STATUSES } from '../domain-values.js';
-import { DateTime, StringEnum } from '../primitives.js';
-import { IdentitySnapshotSchema } from './win.js';
+import { DateTime } from '../primitives.js';
+import { WinnerSchema } from './win.js';
 
 /**
  * A win as the raffle's team sees it: the workspace `Winner` fields plus which entry and raffle it
@@ -10,22 +9,13 @@ import { IdentitySnapshotSchema } from './win.js';
  */
 export const DashboardWinSchema = Type.Object(
   {
-    id: Type.String(),
+    ...WinnerSchema.properties,
     raffleId: Type.String(),
     entryId: Type.String(),
-    userId: Type.String(),
-    source: StringEnum(WIN_SOURCES),
-    status: StringEnum(WIN_STATUSES),
-    position: Type.Integer({ minimum: 1 }),
-    walletSnapshot: Type.Optional(Type.String()),
-    identitySnapshot: Type.Ref(IdentitySnapshotSchema),
-    deliveryStatus: StringEnum(DELIVERY_STATUSES),
-    deliveryNote: Type.Optional(Type.String()),
     selectedAt: DateTime(),
     finalizedAt: Type.Optional(DateTime()),
     disqualifiedAt: Type.Optional(DateTime()),
     replacedAt: Type.Optional(DateTime()),
-    deliveredAt: Type.Optional(DateTime()),
   },
   { $id: 'DashboardWin', additionalProperties: false },
 );

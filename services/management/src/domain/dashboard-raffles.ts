@@ -11,7 +11,7 @@ import {
   type WorkspaceEntry,
   type WorkspaceRaffleItem,
 } from '@raffle/contracts';
-import { isIdOf, isoOrAbsent, loadRaffleContext, textOrAbsent, toDashboardRaffle, type Db, type DbOrTx } from '@raffle/db';
+import { isIdOf, isoOrAbsent, loadRaffleContext, toDashboardRaffle, toWinner, type Db, type DbOrTx } from '@raffle/db';
 import { DomainError, type CursorCodec, type RaffleRecord, type WinRecord } from '@raffle/domain';
 import { pageOf } from './dashboard-page.js';
 
@@ -107,21 +107,14 @@ export async function listDashboardWins(db: Db, args: RaffleScope & PageArgs & {
   return pageOf(rows, { limit, binding, cursors: args.cursors, keyOf: (w) => [w.position, w.id], render: toDashboardWin });
 }
 
+/** The winner view of a win (as the workspace API renders it), plus what the team needs besides. */
 export const toDashboardWin = (w: WinRecord): DashboardWin => ({
-  id: w.id,
+  ...toWinner(w),
   raffleId: w.raffleId,
   entryId: w.entryId,
-  userId: w.userId,
-  source: w.source as DashboardWin['source'],
-  status: w.status as DashboardWin['status'],
-  position: w.position,
-  walletSnapshot: textOrAbsent(w.walletSnapshot),
-  identitySnapshot: w.identitySnapshot,
-  deliveryStatus: w.deliveryStatus as DashboardWin['deliveryStatus'],
-  deliveryNote: textOrAbsent(w.deliveryNote),
   selectedAt: w.selectedAt.toISOString(),
+  // Wins in every status are listed here: finalizedAt only once the win is final.
   finalizedAt: isoOrAbsent(w.finalizedAt),
   disqualifiedAt: isoOrAbsent(w.disqualifiedAt),
   replacedAt: isoOrAbsent(w.replacedAt),
-  deliveredAt: isoOrAbsent(w.deliveredAt),
 });

@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin';
 import { isDomainError } from '@raffle/domain';
 import { ManagementError } from '../errors.js';
-import { errorBody } from './error-body.js';
+import { managementErrorBody as errorBody } from '@raffle/service-kit';
 
 /** Fastify's own client errors, by the code Fastify gives them. */
 const FRAMEWORK_ERRORS: Record<string, { status: number; message: string }> = {

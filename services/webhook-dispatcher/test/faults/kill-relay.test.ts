@@ -1,44 +1,22 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { isolatedStreamNames } from '../support/app.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { committedEventIds, describeTally, sinkEndpoints, waitForEveryDelivery, type LedgerEndpoint } from '../support/delivery-ledger.js';
-import { startDispatcherProcess, type DispatcherProcess } from '../support/dispatcher-process.js';
+import { expect, it } from 'vitest';
+import { committedEventIds, describeTally, waitForEveryDelivery } from '../support/delivery-ledger.js';
 import { writeEventsSteadily } from '../support/event-writer.js';
-import { createOwners } from '../support/fixtures.js';
-import { createStreamForFaults, streamMessageCount, streamNamesOf } from '../support/jetstream-probe.js';
-import { startPrivateNats, type PrivateNats } from '../support/private-nats.js';
+import { useFaultHarness } from '../support/fault-harness.js';
+import { streamMessageCount } from '../support/jetstream-probe.js';
 
 const EVENTS = 300;
 const ENDPOINTS = 3;
 const KILLED_BATCH = 3;
 
-let testDb: TestDatabase;
-let nats: PrivateNats;
-const children: DispatcherProcess[] = [];
-let endpoints: LedgerEndpoint[] = [];
-
-beforeAll(async () => {
-  [testDb, nats] = await Promise.all([createTestDatabase(), startPrivateNats()]);
-});
-afterAll(async () => {
-  for (const child of children) child.kill('SIGKILL');
-  await Promise.all(children.map((c) => c.exited));
-  await Promise.all(endpoints.map((e) => e.sink.close()));
-  await nats?.destroy();
-  await testDb?.drop();
-});
+const harness = useFaultHarness();
 
 it('the relay killed between publishing a batch and marking it: the batch is published again, and still delivered once per endpoint', async () => {
-  const names = isolatedStreamNames();
-  await createStreamForFaults(nats.url, streamNamesOf(names), 5000);
-  const owners = await createOwners(testDb.database.db);
-  endpoints = await sinkEndpoints(owners, ENDPOINTS, () => ({ status: 200, delayMs: 5 + Math.floor(Math.random() * 20) }));
+  const { testDb, nats, names, owners, endpoints, env } = await harness.prepare(ENDPOINTS, () => ({ status: 200, delayMs: 5 + Math.floor(Math.random() * 20) }));
   const { sql } = testDb.database;
-  const base = { DATABASE_URL: testDb.url, NATS_URL: nats.url, ...names, RELAY_BATCH_SIZE: '25' };
+  const base = { ...env, RELAY_BATCH_SIZE: '25' };
   // The relay and the consumer in separate processes, so killing the relay leaves delivery running.
-  const consumer = await startDispatcherProcess('consumer', { ...base, RELAY_ENABLED: 'false' });
-  const relay = await startDispatcherProcess('relay (armed)', { ...base, CONSUMER_ENABLED: 'false', FAULT_KILL_AFTER_RELAY_BATCH: String(KILLED_BATCH) });
-  children.push(consumer, relay);
+  await harness.spawn('consumer', { ...base, RELAY_ENABLED: 'false' });
+  const relay = await harness.spawn('relay (armed)', { ...base, CONSUMER_ENABLED: 'false', FAULT_KILL_AFTER_RELAY_BATCH: String(KILLED_BATCH) });
 
   const writer = writeEventsSteadily(testDb.database.db, owners.workspace.id, { total: EVENTS, perTransaction: 10, everyMs: 30 });
   expect(await relay.exited).toEqual({ code: null, signal: 'SIGKILL' });
@@ -50,7 +28,7 @@ it('the relay killed between publishing a batch and marking it: the batch is pub
   const inStream = await streamMessageCount(nats.url, names.NATS_STREAM);
   expect(inStream, 'published but not marked at the kill').toBeGreaterThan(marked!.n);
 
-  children.push(await startDispatcherProcess('relay (restarted)', { ...base, CONSUMER_ENABLED: 'false' }));
+  await harness.spawn('relay (restarted)', { ...base, CONSUMER_ENABLED: 'false' });
   expect(await writer.done).toBe(EVENTS);
   const eventIds = await committedEventIds(sql, owners.workspace.id);
   expect(eventIds).toHaveLength(EVENTS);

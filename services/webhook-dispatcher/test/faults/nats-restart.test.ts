@@ -1,41 +1,18 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { isolatedStreamNames } from '../support/app.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { committedEventIds, describeTally, receiptCount, sinkEndpoints, waitForEveryDelivery, waitUntil, type LedgerEndpoint } from '../support/delivery-ledger.js';
-import { startDispatcherProcess, type DispatcherProcess } from '../support/dispatcher-process.js';
+import { expect, it } from 'vitest';
+import { committedEventIds, describeTally, receiptCount, waitForEveryDelivery, waitUntil } from '../support/delivery-ledger.js';
 import { writeEventsSteadily } from '../support/event-writer.js';
-import { createOwners } from '../support/fixtures.js';
-import { createStreamForFaults, streamMessageCount, streamNamesOf } from '../support/jetstream-probe.js';
-import { startPrivateNats, type PrivateNats } from '../support/private-nats.js';
+import { useFaultHarness } from '../support/fault-harness.js';
+import { streamMessageCount } from '../support/jetstream-probe.js';
 
 const ENDPOINTS = 3;
 const RELAY_WARNING = /^outbox relay: cannot publish/;
 const RELAY_BACK = /^outbox relay: NATS is back/;
 
-let testDb: TestDatabase;
-let nats: PrivateNats;
-const children: DispatcherProcess[] = [];
-let endpoints: LedgerEndpoint[] = [];
-
-beforeAll(async () => {
-  [testDb, nats] = await Promise.all([createTestDatabase(), startPrivateNats()]);
-});
-afterAll(async () => {
-  for (const child of children) child.kill('SIGKILL');
-  await Promise.all(children.map((c) => c.exited));
-  await Promise.all(endpoints.map((e) => e.sink.close()));
-  await nats?.destroy();
-  await testDb?.drop();
-});
+const harness = useFaultHarness();
 
 it('NATS stopped while events are committed: they wait in the outbox, one warning says so, and all flow once NATS is back', async () => {
-  const names = isolatedStreamNames();
-  await createStreamForFaults(nats.url, streamNamesOf(names), 5000);
-  const owners = await createOwners(testDb.database.db);
-  endpoints = await sinkEndpoints(owners, ENDPOINTS, () => ({ status: 204, delayMs: 5 + Math.floor(Math.random() * 20) }));
-  const env = { DATABASE_URL: testDb.url, NATS_URL: nats.url, ...names };
-  const dispatcher = await startDispatcherProcess('dispatcher', env);
-  children.push(dispatcher);
+  const { testDb, nats, names, owners, endpoints, env } = await harness.prepare(ENDPOINTS, () => ({ status: 204, delayMs: 5 + Math.floor(Math.random() * 20) }));
+  const dispatcher = await harness.spawn('dispatcher', env);
   const { sql } = testDb.database;
   const unpublished = async () => {
     const [row] = await sql<{ n: number }[]>`select count(*)::int as n from event_outbox where workspace_id = ${owners.workspace.id} and published_at is null`;

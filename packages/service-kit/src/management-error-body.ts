@@ -2,8 +2,11 @@ import { STATUS_CODES } from 'node:http';
 import type { ManagementErrorBody } from '@raffle/contracts';
 import type { FastifyRequest } from 'fastify';
 
-/** The management error body (no `code`); `path` is the request path without its query string. */
-export function errorBody(request: FastifyRequest, statusCode: number, message: string | string[]): ManagementErrorBody {
+/**
+ * The error body without `code` (the spec's management body), which management and the webhook
+ * dispatcher answer with; `path` is the request path without its query string.
+ */
+export function managementErrorBody(request: FastifyRequest, statusCode: number, message: string | string[]): ManagementErrorBody {
   const url = request.url;
   const q = url.indexOf('?');
   return {
