@@ -18,6 +18,8 @@ WORKDIR /repo
 # `pnpm fetch` reads only the lockfile (plus workspace settings), so this layer stays cached
 # until a dependency changes, whatever else is edited.
 COPY pnpm-lock.yaml pnpm-workspace.yaml .npmrc ./
+# The patched postgres.js (docs/decisions/0012): the lockfile names the patch by its hash.
+COPY patches ./patches
 RUN pnpm fetch
 
 COPY . .

@@ -4,5 +4,5 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   resolve: { conditions: ['development'] },
   ssr: { resolve: { conditions: ['development'] } },
-  test: { testTimeout: 60_000, hookTimeout: 120_000 },
+  test: { name: 'db', testTimeout: 60_000, hookTimeout: 120_000 },
 });

@@ -1,5 +1,6 @@
 import { drizzle, type PostgresJsDatabase } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
+import { boundConnectionWaits } from './connection-wait-deadline.js';
 import * as schema from './schema/index.js';
 
 export type Schema = typeof schema;
@@ -14,6 +15,16 @@ export type DatabaseOptions = {
   /** Pool size; the data plane's hot paths want a few connections per core. */
   max?: number;
   applicationName?: string;
+  /** One connection attempt (TCP, TLS, startup) gives up after this long; default 3000. */
+  connectTimeoutMs?: number;
+  /**
+   * A query that has not got a connection after this long fails with a connection-class error
+   * (`CONNECT_TIMEOUT`, see `isConnectionError`) instead of waiting out an outage; default 500 (an outage is answered well within a second).
+   * Applies while the pool completes nothing and its connections fail (the database is unreachable).
+   */
+  connectionWaitTimeoutMs?: number;
+  /** The same bound for a pool that is completing queries but saturated (a drop); default 15000. */
+  busyPoolWaitTimeoutMs?: number;
 };
 
 export type Database = {
@@ -24,13 +35,35 @@ export type Database = {
   close: () => Promise<void>;
 };
 
+/** A refused connection fails at once; this bounds the silent kind (a dropped route, a full backlog). */
+const DEFAULT_CONNECT_TIMEOUT_MS = 3000;
+const DEFAULT_CONNECTION_WAIT_TIMEOUT_MS = 500;
+const DEFAULT_BUSY_POOL_WAIT_TIMEOUT_MS = 15_000;
+
+/**
+ * Seconds before a connection retries after a failed attempt. postgres.js's default grows toward
+ * 20 s, so after an outage a service would stay down long after the database was back; a short,
+ * jittered, capped delay finds the database again within half a second at a cost of a few refused
+ * connection attempts a second per pooled connection while it is down.
+ */
+function reconnectDelaySeconds(failedAttempts: number): number {
+  return Math.min(0.025 * 2 ** failedAttempts, 0.5) * (0.5 + Math.random() / 2);
+}
+
 export function createDatabase(options: DatabaseOptions): Database {
-  const sql = postgres(options.url, {
+  const pool = postgres(options.url, {
     max: options.max ?? 10,
     prepare: true,
     onnotice: () => {},
     connection: { application_name: options.applicationName ?? 'raffle' },
+    connect_timeout: (options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS) / 1000,
+    backoff: reconnectDelaySeconds,
   });
+  const sql = boundConnectionWaits(
+    pool,
+    options.connectionWaitTimeoutMs ?? DEFAULT_CONNECTION_WAIT_TIMEOUT_MS,
+    options.busyPoolWaitTimeoutMs ?? DEFAULT_BUSY_POOL_WAIT_TIMEOUT_MS,
+  );
   const db = drizzle(sql, { schema });
   return { sql, db, close: () => sql.end({ timeout: 5 }) };
 }

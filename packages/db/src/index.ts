@@ -1,5 +1,8 @@
 export * from './api-key-hash.js';
 export * from './client.js';
+export * from './connection-errors.js';
+export * from './input-caused-errors.js';
+export { ConnectionWaitTimeoutError } from './connection-wait-deadline.js';
 export * from './ids.js';
 export * from './migrate.js';
 export * as schema from './schema/index.js';
@@ -21,6 +24,7 @@ export * from './render/win.js';
 export * from './writes/api-keys.js';
 export * from './writes/api-key-lifecycle.js';
 export * from './writes/entries.js';
+export * from './writes/idempotency.js';
 export * from './writes/outbox.js';
 export * from './writes/projects.js';
 export * from './writes/raffles.js';

@@ -1,0 +1,164 @@
+import { performance } from 'node:perf_hooks';
+import type postgres from 'postgres';
+import { isConnectionError } from './connection-errors.js';
+
+/**
+ * What this module reads and calls on a postgres.js query. These are the driver's own fields (not
+ * in its public types): `handler` is the pool's entry point, `state` is set when the query is
+ * written to a connection, `cancel()` takes a query that has not been written out of the queue.
+ */
+type PooledQuery = {
+  handler: PoolEntry;
+  state: object | null;
+  cancelled: unknown;
+  resolve(value: unknown): void;
+  reject(error: Error): void;
+  cancel(): unknown;
+};
+type PoolEntry = ((query: PooledQuery) => void) & { debug?: unknown };
+
+/** Answered when no connection could be had in time; `CONNECT_TIMEOUT` so every caller treats it as an outage. */
+export class ConnectionWaitTimeoutError extends Error {
+  readonly code = 'CONNECT_TIMEOUT';
+
+  constructor(readonly waitedMs: number) {
+    super(`no database connection within ${Math.round(waitedMs)} ms`);
+    this.name = 'ConnectionWaitTimeoutError';
+  }
+}
+
+/** A connection failure this recent, with nothing completing, means the database is out of reach. */
+const OUTAGE_EVIDENCE_MS = 10_000;
+
+/** Expiry runs at most this often, so a busy pool re-arms one timer a few times a second. */
+const BUSY_RECHECK_MS = 100;
+
+/**
+ * Queries in the order they entered the pool, each with its entry time. FIFO order means the
+ * sweep only ever looks at the head: the cost per query is two array pushes.
+ */
+class WaitingQueries {
+  private queries: (PooledQuery | undefined)[] = [];
+  private enteredAt: number[] = [];
+  private head = 0;
+  private timer: NodeJS.Timeout | null = null;
+  /** When a query of this pool last completed: a pool that completes queries is busy, not cut off. */
+  private lastCompletedAt = -Infinity;
+  /** When a query of this pool last failed for want of a connection: the evidence of an outage. */
+  private lastConnectionErrorAt = -Infinity;
+
+  constructor(
+    private readonly timeoutMs: number,
+    private readonly busyTimeoutMs: number,
+  ) {}
+
+  add(query: PooledQuery): void {
+    const { resolve, reject } = query;
+    query.resolve = (value) => {
+      this.lastCompletedAt = performance.now();
+      resolve(value);
+    };
+    query.reject = (error) => {
+      if (isConnectionError(error)) this.lastConnectionErrorAt = performance.now();
+      reject(error);
+    };
+    this.queries.push(query);
+    this.enteredAt.push(performance.now());
+    this.timer ??= this.arm(this.timeoutMs);
+  }
+
+  /**
+   * A query that has waited `timeoutMs` is given up only in an outage: the pool has completed
+   * nothing for as long and its connections are failing (refused, reset, timed out). A pool that
+   * is completing queries is saturated (a drop's first second), and one that is still opening its
+   * first connections on a loaded machine is slow; both serve their queue in order, and only a
+   * wait past `busyTimeoutMs` is shed there.
+   */
+  private isDue(waitedMs: number, now: number): boolean {
+    if (waitedMs >= this.busyTimeoutMs) return true;
+    const stalled = now - this.lastCompletedAt >= this.timeoutMs;
+    const failing = now - this.lastConnectionErrorAt < OUTAGE_EVIDENCE_MS;
+    return waitedMs >= this.timeoutMs && stalled && failing;
+  }
+
+  private arm(delayMs: number): NodeJS.Timeout {
+    // A deadline never keeps the process alive on its own.
+    return setTimeout(this.expireDue, delayMs).unref();
+  }
+
+  private readonly expireDue = (): void => {
+    this.timer = null;
+    const now = performance.now();
+    while (this.head < this.queries.length) {
+      const query = this.queries[this.head]!;
+      const waitedMs = now - this.enteredAt[this.head]!;
+      const written = query.state !== null || Boolean(query.cancelled);
+      if (!written && !this.isDue(waitedMs, now)) break;
+      if (written && waitedMs < this.timeoutMs) break;
+      this.queries[this.head] = undefined;
+      this.head++;
+      if (!written) this.expire(query, waitedMs);
+    }
+    if (this.head === this.queries.length) {
+      this.queries = [];
+      this.enteredAt = [];
+      this.head = 0;
+      return;
+    }
+    if (this.head > 1024 && this.head * 2 > this.queries.length) {
+      this.queries = this.queries.slice(this.head);
+      this.enteredAt = this.enteredAt.slice(this.head);
+      this.head = 0;
+    }
+    const nextDueMs = this.enteredAt[this.head]! + this.timeoutMs - now;
+    // A busy pool's head may already be past timeoutMs: look again shortly, not in a hot loop.
+    this.timer = this.arm(Math.max(nextDueMs, BUSY_RECHECK_MS));
+  };
+
+  private expire(query: PooledQuery, waitedMs: number): void {
+    // Reject first: cancel() would settle the query with 57014 ("canceling statement"), which reads
+    // as a client's doing. Cancelling then takes it out of the pool's queue, so a write whose caller
+    // was told it failed can never run later.
+    query.reject(new ConnectionWaitTimeoutError(waitedMs));
+    query.cancel();
+  }
+}
+
+/**
+ * Bounds how long a query waits for a connection. postgres.js queues a query until a connection
+ * is free and, during an outage, serves that queue one query per connection attempt, the attempts
+ * spaced by its reconnect backoff: under load the queue, and so the wait, grows without limit.
+ * Here every query that enters the pool is watched, and one still not written to a connection
+ * after `timeoutMs`, while the pool completed nothing for as long and its connections fail, is
+ * rejected with `ConnectionWaitTimeoutError` and removed from the queue; on a pool that is busy or
+ * still connecting, not cut off, only a wait past `busyTimeoutMs` is.
+ * A query already on a connection is left alone: its fate is the connection's.
+ *
+ * Covers what enters through the returned `sql` (tagged queries) and `sql.unsafe` (drizzle, and
+ * `sql.begin`'s own BEGIN); queries inside a transaction or a `reserve()`d connection run on a
+ * connection they already hold. `sql.reserve()` itself is not bounded.
+ */
+export function boundConnectionWaits(sql: postgres.Sql, timeoutMs: number, busyTimeoutMs: number): postgres.Sql {
+  const waiting = new WaitingQueries(timeoutMs, Math.max(busyTimeoutMs, timeoutMs));
+  // Every query of this pool carries the same entry function; an unexecuted one shows it.
+  const poolEntry = (sql`` as unknown as PooledQuery).handler;
+  const watchedEntry: PoolEntry = (query) => {
+    waiting.add(query);
+    poolEntry(query);
+  };
+  watchedEntry.debug = poolEntry.debug;
+
+  // Fragments, identifiers and file queries have another (or no) handler and pass untouched.
+  const watch = <T>(result: T): T => {
+    const query = result as unknown as PooledQuery;
+    if (query?.handler === poolEntry) query.handler = watchedEntry;
+    return result;
+  };
+
+  const unsafe = sql.unsafe;
+  // Arguments are passed through as given: unsafe() reads how many it was called with.
+  sql.unsafe = ((...args: Parameters<typeof unsafe>) => watch(unsafe(...args))) as typeof unsafe;
+  return new Proxy(sql, {
+    apply: (target, thisArg, args) => watch(Reflect.apply(target, thisArg, args)),
+  });
+}
