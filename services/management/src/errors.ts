@@ -8,7 +8,7 @@ import { STATUS_CODES } from 'node:http';
 export class ManagementError extends Error {
   readonly statusCode: number;
 
-  constructor(statusCode: 400 | 401 | 403 | 404 | 409 | 413, message: string) {
+  constructor(statusCode: 400 | 401 | 403 | 404 | 409 | 413 | 429, message: string) {
     const stackTraceLimit = Error.stackTraceLimit;
     Error.stackTraceLimit = 0;
     super(message);
@@ -27,3 +27,5 @@ export const unauthorized = (message: string) => new ManagementError(401, messag
 export const forbidden = (message: string) => new ManagementError(403, message);
 export const notFound = (message: string) => new ManagementError(404, message);
 export const conflict = (message: string) => new ManagementError(409, message);
+/** The management body has no `code`, so the message leads with it, as domain errors' do. */
+export const rateLimited = (message: string) => new ManagementError(429, `RATE_LIMITED: ${message}`);

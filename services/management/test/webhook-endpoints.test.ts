@@ -356,7 +356,7 @@ describe('access', () => {
     };
     const ops = doc.paths['/api/developer/workspaces/{workspaceId}/webhook-endpoints/{endpointId}/test']!.post!;
     expect(ops.operationId).toBe('testWorkspaceWebhookEndpoint');
-    expect(Object.keys(ops.responses).sort()).toEqual(['202', '400', '401', '403', '404', '409', '500']);
+    expect(Object.keys(ops.responses).sort()).toEqual(['202', '400', '401', '403', '404', '409', '429', '500', '503']);
     expect(Object.keys(doc.paths['/api/developer/personal/webhook-endpoints/{endpointId}']!.delete!.responses)).toContain('204');
   });
 

@@ -3,6 +3,7 @@ import { ApiKeyRecordSchema, CreateApiKeyBodySchema, CreatedApiKeySchema } from 
 import { Type } from '@sinclair/typebox';
 import { createApiKey, listApiKeys, revokeApiKey, rollApiKey } from '../../domain/api-keys.js';
 import { broadcastRevocation } from '../../domain/revocation-broadcast.js';
+import { RATE_LIMIT_BUCKETS } from '../../plugins/rate-limit.js';
 import { emptyBodyAsObject, KeyParams, managementResponses, RollApiKeyBodySchema } from '../responses.js';
 
 const BASE = '/api/developer/personal/api-keys';
@@ -20,6 +21,7 @@ const personalApiKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: Type.Ref(CreateApiKeyBodySchema),
         response: managementResponses(201, Type.Ref(CreatedApiKeySchema)),
       },
+      config: { rateLimitBuckets: [RATE_LIMIT_BUCKETS.keyCreate] },
     },
     async (request, reply) => {
       const created = await createApiKey(app.database.db, {
@@ -73,6 +75,7 @@ const personalApiKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: RollApiKeyBodySchema,
         response: managementResponses(201, Type.Ref(CreatedApiKeySchema)),
       },
+      config: { rateLimitBuckets: [RATE_LIMIT_BUCKETS.keyCreate] },
       preValidation: emptyBodyAsObject,
     },
     async (request, reply) => {

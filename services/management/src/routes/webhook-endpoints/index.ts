@@ -33,6 +33,7 @@ import { noContentResponses } from '../dashboard-workspaces/no-content.js';
 import { pageRequestOf } from '../dashboard-workspaces/params.js';
 import { requireWorkspaceAccess } from '../dashboard-workspaces/workspace-access.js';
 import { emptyBodyAsObject, managementResponses } from '../responses.js';
+import { RATE_LIMIT_BUCKETS } from '../../plugins/rate-limit.js';
 import { NoOptionsBody, WEBHOOK_ENDPOINT_PARAMS } from './params.js';
 
 export type WebhookEndpointRoutesOptions = { kind: 'personal' | 'workspace' };
@@ -90,6 +91,7 @@ const webhookEndpointRoutes: FastifyPluginAsyncTypebox<WebhookEndpointRoutesOpti
         body: Type.Ref(CreateWebhookEndpointBodySchema),
         response: managementResponses(201, Type.Ref(CreatedWebhookEndpointSchema)),
       },
+      config: { rateLimitBuckets: [RATE_LIMIT_BUCKETS.webhookEndpointCreate] },
     },
     async (request, reply) => {
       const created = await createWebhookEndpoint(app.database.db, { ...scopeOf(request), addressPolicy, body: request.body });
@@ -181,6 +183,7 @@ const webhookEndpointRoutes: FastifyPluginAsyncTypebox<WebhookEndpointRoutesOpti
         response: managementResponses(202, Type.Ref(WebhookTestEventSchema)),
       },
       preValidation: emptyBodyAsObject,
+      config: { rateLimitBuckets: [RATE_LIMIT_BUCKETS.webhookSend] },
     },
     async (request, reply) => {
       const sent = await sendWebhookTestEvent(app.database.db, { ...scopeOf(request), endpointId: request.params.endpointId });
@@ -219,6 +222,7 @@ const webhookEndpointRoutes: FastifyPluginAsyncTypebox<WebhookEndpointRoutesOpti
         response: managementResponses(202, Type.Ref(WebhookDeliverySchema)),
       },
       preValidation: emptyBodyAsObject,
+      config: { rateLimitBuckets: [RATE_LIMIT_BUCKETS.webhookSend] },
     },
     async (request, reply) => {
       const delivery = await retryWebhookDelivery(app.database.db, {
@@ -240,6 +244,7 @@ const webhookEndpointRoutes: FastifyPluginAsyncTypebox<WebhookEndpointRoutesOpti
         body: Type.Ref(RecoverWebhookDeliveriesBodySchema),
         response: managementResponses(202, Type.Ref(RecoveredWebhookDeliveriesSchema)),
       },
+      config: { rateLimitBuckets: [RATE_LIMIT_BUCKETS.webhookRecover] },
     },
     async (request, reply) => {
       const recovered = await recoverWebhookDeliveries(app.database.db, {

@@ -3,6 +3,7 @@ import { ApiKeyRecordSchema, CreateApiKeyBodySchema, CreatedApiKeySchema } from 
 import { Type } from '@sinclair/typebox';
 import { createApiKey, listApiKeys, revokeApiKey, rollApiKey } from '../../domain/api-keys.js';
 import { broadcastRevocation } from '../../domain/revocation-broadcast.js';
+import { RATE_LIMIT_BUCKETS } from '../../plugins/rate-limit.js';
 import { emptyBodyAsObject, managementResponses, RollApiKeyBodySchema, WorkspaceKeyParams, WorkspaceParams } from '../responses.js';
 import { assertCanManageWorkspaceKeys } from '../../domain/workspace-access.js';
 
@@ -32,6 +33,7 @@ const workspaceApiKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: Type.Ref(CreateApiKeyBodySchema),
         response: managementResponses(201, Type.Ref(CreatedApiKeySchema)),
       },
+      config: { rateLimitBuckets: [RATE_LIMIT_BUCKETS.keyCreate] },
     },
     async (request, reply) => {
       const created = await createApiKey(app.database.db, {
@@ -87,6 +89,7 @@ const workspaceApiKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: RollApiKeyBodySchema,
         response: managementResponses(201, Type.Ref(CreatedApiKeySchema)),
       },
+      config: { rateLimitBuckets: [RATE_LIMIT_BUCKETS.keyCreate] },
       preValidation: emptyBodyAsObject,
     },
     async (request, reply) => {
