@@ -184,6 +184,14 @@ describe('the key itself', () => {
     expect((await enter(raffle.slug, { ...me.headers, 'idempotency-key': key })).headers['idempotent-replayed']).toBe('true');
   });
 
+  it('answers 400, not 500, to a body nested 5,000 deep under a key (the fingerprint runs before validation)', async () => {
+    const raffle = await world.open();
+    const me = await world.entrant();
+    const res = await enter(raffle.slug, { ...me.headers, 'idempotency-key': randomUUID() }, '['.repeat(5000) + ']'.repeat(5000));
+    expect(res.statusCode, res.body).toBe(400);
+    expect(responseViolations(res, { method: 'POST' })).toEqual([]);
+  });
+
   it('does not hold the key for a request refused by validation: the corrected request runs under it', async () => {
     const raffle = await world.open();
     const me = await world.entrant();
@@ -250,6 +258,19 @@ describe('the store on its own', () => {
     expect(requestFingerprint({ ...base, body: { a: 1, b: [1, { c: 2, d: 3 }] } })).toBe(requestFingerprint({ ...base, body: { b: [1, { d: 3, c: 2 }], a: 1 } }));
     expect(requestFingerprint({ ...base, body: { a: 1 } })).not.toBe(requestFingerprint({ ...base, body: { a: 2 } }));
     expect(requestFingerprint({ ...base, body: {} })).not.toBe(requestFingerprint({ ...base, params: { slug: 'b' }, body: {} }));
+  });
+
+  it('fingerprints the same bytes as before it stopped recursing (stored records stay valid across a deploy)', () => {
+    const body = { b: [1, { d: 3, c: 2 }, null, 'x"y'], a: 1.5, u: undefined, n: null, s: 'é\u2028' };
+    expect(requestFingerprint({ method: 'POST', route: '/r/:slug', params: { slug: 'a' }, body })).toBe(
+      '83d67e1c04a55d3a1bc33b1966fd37e6a4decd867144648c8c96ec496fc4d69c',
+    );
+  });
+
+  it('fingerprints a body nested 100,000 deep without overflowing the stack', () => {
+    let deep: unknown = [];
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    expect(requestFingerprint({ method: 'POST', route: '/r/:slug', params: {}, body: deep })).toMatch(/^[0-9a-f]{64}$/);
   });
 
   it('claims once, replays after completion, refuses another request, and frees the key on release', async () => {

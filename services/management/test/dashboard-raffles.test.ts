@@ -68,8 +68,9 @@ describe('the lifecycle through HTTP', () => {
       }
       let closed: Raffle;
       if (mechanic === 'fcfs') {
+        // The last spot closed it; a latecomer is told it is full.
         const late = await api.enter(opened.slug, (await api.user()).id);
-        expect(expectManagementError(late, 409).message).toMatch(/^RAFFLE_NOT_OPEN: /);
+        expect(expectManagementError(late, 409).message).toMatch(/^RAFFLE_FULL: /);
         closed = (await app.inject({ method: 'GET', url: api.raffleUrl(opened.id), headers: as(tenant.owner.id) })).json() as Raffle;
         expect(closed.status).toBe('closed');
         expect((await api.wins(opened.id)).map((w) => [w.position, w.entryId])).toEqual(entrants.map((e, i) => [i + 1, e.entryId]));
@@ -248,6 +249,7 @@ describe('create and update', () => {
     ['an empty title', { title: '' }],
     ['a date-only startsAt', { startsAt: '2031-01-01' }],
     ['an unknown setting', { settings: { autoReroll: true } }],
+    ['an empty canonicalProjectId (it passed the project check and broke the foreign key: a 500)', { canonicalProjectId: '' }],
     ['an unknown requirement type', { requirements: [{ id: 'x', type: 'holds_nft', label: 'NFT', params: {} }] }],
     ['a requirement with an extra field', { requirements: [{ id: 'x', type: 'email_verified', label: 'Email', params: {}, weight: 2 }] }],
   ];
@@ -276,7 +278,7 @@ describe('create and update', () => {
 
   it('refuses an empty PATCH, an unknown field and a bad value (400)', async () => {
     const draft = await api.draft();
-    for (const payload of [{}, { status: 'open' }, { spots: -1 }, { visibility: 'secret' }]) {
+    for (const payload of [{}, { status: 'open' }, { spots: -1 }, { visibility: 'secret' }, { canonicalProjectId: '' }]) {
       expectManagementError(await app.inject({ method: 'PATCH', url: api.raffleUrl(draft.id), headers: as(tenant.owner.id), payload }), 400);
     }
   });

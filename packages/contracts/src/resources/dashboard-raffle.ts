@@ -40,7 +40,8 @@ const editableFields = {
   allowAutoEntry: Type.Boolean(),
   requirements: Type.Array(Type.Ref(RaffleRequirementSchema), { maxItems: 20 }),
   settings: Type.Partial(Type.Object(RaffleSettingsSchema.properties), { additionalProperties: false }),
-  canonicalProjectId: Nullable(Type.String({ maxLength: 64 })),
+  // minLength: an empty id once slipped past the project check and failed the foreign key (a 500).
+  canonicalProjectId: Nullable(Type.String({ minLength: 1, maxLength: 64, description: 'A project of this workspace; null for none.' })),
   startsAt: Nullable(DateTime('When the scheduler opens the raffle; null or past opens it at publish.')),
   endsAt: Nullable(DateTime('When the scheduler closes the raffle; null means it is closed by hand.')),
 };

@@ -1,4 +1,5 @@
 import { ERROR_CODES } from '@raffle/contracts';
+import { leakFindings } from '@raffle/service-kit/testing/openapi-fuzz';
 import { schemaErrors } from './contract-validator.js';
 
 /** What a test saw: transport-independent (inject or a real socket). */
@@ -10,33 +11,8 @@ export type SeenResponse = {
 
 export const CODE_PATTERN = /^[A-Z][A-Z0-9_]{1,63}$/;
 
-/** Stack frames, source locations and module paths: none may reach a client. */
-const STACK_TRACE_PATTERNS: Array<[string, RegExp]> = [
-  ['V8 stack frame', /\bat (?:async )?[^\s()]+ \([^()]*:\d+:\d+\)/],
-  ['bare stack frame', /(?:^|\\n|\n)\s*at (?:async )?[^\s]+(?: \(|:\d+:\d+)/],
-  ['source location', /\.(?:ts|js|mjs|cjs):\d+(?::\d+)?/],
-  ['module path', /node_modules[\\/]|file:\/\/|\/work\/main\//],
-  ['error class dump', /\b(?:TypeError|ReferenceError|RangeError|PostgresError|FastifyError): /],
-];
-
-/** SQL and driver internals: a database failure must not describe itself to the client. */
-const INTERNALS_PATTERNS: Array<[string, RegExp]> = [
-  ['SQL text', /\bselect\b[\s\S]{1,200}\bfrom\b|\binsert into\b|\bupdate \w+ set\b|\bwhere \w+ =/i],
-  ['postgres message', /invalid byte sequence|syntax error at or near|violates .*constraint|relation "|column "|\$\d+::/i],
-  ['driver error code', /\b(?:ECONNREFUSED|ECONNRESET|CONNECTION_(?:ENDED|CLOSED|DESTROYED)|CONNECT_TIMEOUT|22P02|22021|57P01)\b/],
-];
-
-export function leakFindings(text: string, inputs: readonly string[] = []): string[] {
-  // A message may echo caller input (a slug, a path); that echo is not a leak, so it is removed first.
-  let scrubbed = text;
-  for (const input of inputs) if (input.length >= 4) scrubbed = scrubbed.split(input).join('');
-  const found: string[] = [];
-  for (const [name, pattern] of [...STACK_TRACE_PATTERNS, ...INTERNALS_PATTERNS]) {
-    const m = pattern.exec(scrubbed);
-    if (m) found.push(`${name}: ${JSON.stringify(m[0].slice(0, 80))}`);
-  }
-  return found;
-}
+// One list of leak patterns (stack frames, source paths, SQL, driver codes) for every service's tests.
+export { leakFindings };
 
 const header = (res: SeenResponse, name: string): string | undefined => {
   const value = res.headers[name];
