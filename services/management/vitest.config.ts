@@ -1,14 +1,3 @@
-import { defineConfig } from 'vitest/config';
+import { serviceTestConfig } from '../../tooling/vitest/service-test-config.js';
 
-export default defineConfig({
-  resolve: { conditions: ['development'] },
-  ssr: { resolve: { conditions: ['development'] } },
-  test: {
-    name: 'management',
-    globalSetup: ['./test/support/global-setup.ts'],
-    setupFiles: ['./test/support/log-scan.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
-    pool: 'forks',
-  },
-});
+export default serviceTestConfig('management');

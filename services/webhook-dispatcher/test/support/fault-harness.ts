@@ -6,7 +6,7 @@ import { startDispatcherProcess, type DispatcherProcess } from './dispatcher-pro
 import { createOwners } from './fixtures.js';
 import { createStreamForFaults, streamNamesOf } from './jetstream-probe.js';
 import type { Received } from './sink.js';
-import { startPrivateNats, type PrivateNats } from './private-nats.js';
+import { startPrivateNats, type PrivateNats } from '@raffle/service-kit/testing/faults';
 
 /**
  * What every fault scenario stands on: its own database and private NATS server, dispatcher child

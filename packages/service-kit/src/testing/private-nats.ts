@@ -1,28 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort, waitForListener } from './free-port.js';
+import { stopChild } from './stop-child.js';
 
 const NATS_SERVER = process.env.NATS_SERVER_BIN ?? '/usr/sbin/nats-server';
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-const accepts = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const socket = createConnection({ host: '127.0.0.1', port });
-    socket.once('connect', () => (socket.destroy(), resolve(true)));
-    socket.once('error', () => resolve(false));
-  });
 
 export type PrivateNats = {
   url: string;
@@ -53,25 +36,14 @@ export async function startPrivateNats(): Promise<PrivateNats> {
     };
     proc.stdout!.on('data', keep);
     proc.stderr!.on('data', keep);
-    const deadline = Date.now() + 10_000;
     // nats-server opens its client port once JetStream has recovered its store.
-    while (!(await accepts(port))) {
-      if (proc.exitCode !== null) throw new Error(`nats-server exited (${proc.exitCode}):\n${output}`);
-      if (Date.now() > deadline) throw new Error(`nats-server did not listen on ${port} within 10 s:\n${output}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await waitForListener(port, { timeoutMs: 10_000, gaveUp: () => proc.exitCode !== null, describe: () => output });
   };
 
   const stop = async () => {
     const proc = child;
-    if (!proc) return;
     child = null;
-    if (proc.exitCode !== null || proc.signalCode !== null) return;
-    const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
-    proc.kill('SIGTERM');
-    const force = setTimeout(() => proc.kill('SIGKILL'), 10_000);
-    await exited;
-    clearTimeout(force);
+    if (proc) await stopChild(proc, 'SIGTERM');
   };
 
   await start();

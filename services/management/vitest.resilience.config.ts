@@ -1,0 +1,3 @@
+import { serviceTestConfig } from '../../tooling/vitest/service-test-config.js';
+
+export default serviceTestConfig('management', 'resilience');
