@@ -2,14 +2,18 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { RUN_LOG_DIR_VARIABLE } from '@raffle/service-kit/testing/run-log';
+import { scanRunLogs } from '@raffle/service-kit/testing/run-log-scan';
 
 /**
  * The one test command: typecheck every package and build it as production does (declaration
  * emit catches what the no-emit typecheck cannot), then run every vitest project against the
- * real Postgres and NATS, and close with a plain "Tests: N passed, N failed" line.
+ * real Postgres, NATS and Redis in two stages, then scan every log line the services wrote during
+ * the run for secrets, and close with a plain "Tests: N passed, N failed" line (the log scan
+ * counts as one more test).
  */
-function run(command: string, args: string[]): number {
-  const result = spawnSync(command, args, { stdio: 'inherit', env: process.env });
+function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): number {
+  const result = spawnSync(command, args, { stdio: 'inherit', env });
   return result.status ?? 1;
 }
 
@@ -20,14 +24,48 @@ if (typecheck !== 0) {
   process.exit(typecheck);
 }
 
-const reportFile = join(mkdtempSync(join(tmpdir(), 'raffle-tests-')), 'vitest.json');
-const status = run('pnpm', ['exec', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${reportFile}`, ...process.argv.slice(2)]);
+const runDir = mkdtempSync(join(tmpdir(), 'raffle-tests-'));
+const logDir = join(runDir, 'run-log');
+const testEnv = { ...process.env, [RUN_LOG_DIR_VARIABLE]: logDir };
 
-try {
-  const report = JSON.parse(readFileSync(reportFile, 'utf8')) as { numPassedTests: number; numFailedTests: number; numPendingTests: number };
-  console.log(`Tests: ${report.numPassedTests} passed, ${report.numFailedTests} failed, ${report.numPendingTests} skipped`);
-} catch {
-  console.log('Tests: 0 passed, 1 failed (no vitest report was written)');
-  process.exit(status === 0 ? 1 : status);
+type StageReport = { numPassedTests: number; numFailedTests: number; numPendingTests: number };
+
+/**
+ * Two stages, one vitest run each: `integration` (every project but the resilience ones; keep it
+ * near five minutes) and `resilience` (services as processes with their dependencies stopped and
+ * restarted, and the fuzzers). Arguments given to the command (a file filter, say) apply to both.
+ */
+const STAGES = [
+  { name: 'integration', projects: ['!*-resilience'] },
+  { name: 'resilience', projects: ['*-resilience'] },
+] as const;
+
+let status = 0;
+const reports: StageReport[] = [];
+for (const stage of STAGES) {
+  const reportFile = join(runDir, `vitest-${stage.name}.json`);
+  const started = Date.now();
+  const stageStatus = run(
+    'pnpm',
+    ['exec', 'vitest', 'run', '--passWithNoTests', ...stage.projects.map((p) => `--project=${p}`), '--reporter=default', '--reporter=json', `--outputFile.json=${reportFile}`, ...process.argv.slice(2)],
+    testEnv,
+  );
+  status ||= stageStatus;
+  try {
+    reports.push(JSON.parse(readFileSync(reportFile, 'utf8')) as StageReport);
+  } catch {
+    console.log(`Tests: 0 passed, 1 failed (the ${stage.name} stage wrote no vitest report)`);
+    process.exit(stageStatus === 0 ? 1 : stageStatus);
+  }
+  console.log(`Stage ${stage.name}: ${Math.round((Date.now() - started) / 1000)} s`);
 }
-process.exit(status);
+
+const scan = scanRunLogs(logDir);
+console.log(`Log scan: ${scan.lines} lines from ${scan.files} log files, against ${scan.secrets} recorded secrets: ${scan.findings.length} findings`);
+for (const finding of scan.findings.slice(0, 20)) console.log(`  ${finding.kind} in ${finding.file}: ${finding.excerpt}`);
+if (scan.lines === 0) console.log('  no log line was collected: the run log is not wired up');
+const scanFailed = scan.findings.length > 0 || scan.lines === 0 ? 1 : 0;
+
+const total = (field: keyof StageReport) => reports.reduce((sum, report) => sum + report[field], 0);
+console.log(`Tests: ${total('numPassedTests') + 1 - scanFailed} passed, ${total('numFailedTests') + scanFailed} failed, ${total('numPendingTests')} skipped`);
+process.exit(status !== 0 ? status : scanFailed);

@@ -65,6 +65,8 @@ export const ERROR_CODES = {
   SERVICE_UNAVAILABLE: 503,
   USER_NOT_FOUND: 404,
   ALREADY_MEMBER: 409,
+  /** A database refusal of input that validation let through (a unique or foreign-key conflict). */
+  CONFLICT: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

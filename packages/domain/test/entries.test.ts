@@ -33,6 +33,26 @@ describe('entering', () => {
     expect(personal[0]!.payload.data).not.toHaveProperty('duplicateFlags');
   });
 
+  it('commits what inTransaction writes with the entry, or neither (an idempotent response and its entry)', async () => {
+    const raffle = await world.openRaffle();
+    const user = await world.user();
+    const crash = enterRaffle(world.db, {
+      raffle: { raffleId: raffle.id },
+      userId: user.id,
+      source: 'api',
+      inTransaction: async (tx, { entry }) => {
+        const [seen] = await tx.select({ id: schema.entries.id }).from(schema.entries).where(eq(schema.entries.id, entry.id));
+        expect(seen?.id).toBe(entry.id);
+        throw new Error('the process died before the response was saved');
+      },
+    });
+    await expect(crash).rejects.toThrow('the process died');
+    expect(await world.db.select().from(schema.entries).where(eq(schema.entries.raffleId, raffle.id))).toHaveLength(0);
+    // So the retry enters afresh instead of meeting ALREADY_ENTERED.
+    const { entry } = await enter(raffle.id, user.id);
+    expect(entry.status).toBe('valid');
+  });
+
   it('refuses a second entry (409 ALREADY_ENTERED), also when both arrive at once', async () => {
     const raffle = await world.openRaffle();
     const user = await world.user();

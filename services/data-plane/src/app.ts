@@ -13,6 +13,11 @@ import {
   openApiPlugin,
   requestIdOf,
   requestIdPlugin,
+  httpServerOptions,
+  limitConnections,
+  shutdownPlugin,
+  restrictDateTimesToStorableYears,
+  storableTextPlugin,
 } from '@raffle/service-kit';
 import type { Config } from './config.js';
 import { createCursorCodec } from './domain/cursor.js';
@@ -47,12 +52,14 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
     genReqId: requestIdOf,
     bodyLimit: config.BODY_LIMIT_BYTES,
     trustProxy: config.TRUST_PROXY,
-    return503OnClosing: true,
+    // The shutdown plugin answers 503 with this service's error body instead.
+    return503OnClosing: false,
+    ...httpServerOptions(config),
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler,
     // Long path values reach the route so its schema answers 400, rather than the router a 404.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 512 },
-    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: true, useDefaults: true } },
+    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: true, useDefaults: true }, onCreate: restrictDateTimesToStorableYears },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   await app.register(
@@ -65,10 +72,12 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   );
   app.decorate('cursors', createCursorCodec(config.CURSOR_SECRET));
   await app.register(errorsPlugin);
+  await app.register(shutdownPlugin, { body: (request, status, message) => errorBody(request, status, 'SERVICE_UNAVAILABLE', message), drainMs: config.HTTP_SHUTDOWN_DRAIN_MS });
   await app.register(notFoundPlugin, {
     body: (request, status, message) => errorBody(request, status, status === 405 ? 'METHOD_NOT_ALLOWED' : 'ROUTE_NOT_FOUND', message),
   });
   await app.register(requestIdPlugin);
+  await app.register(storableTextPlugin);
   await app.register(databasePlugin, {
     url: config.DATABASE_URL,
     poolSize: config.DATABASE_POOL_SIZE,
@@ -102,5 +111,6 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   await app.register(workspaceProjectRoutes);
 
   await app.ready();
+  limitConnections(app.server, config);
   return app;
 }

@@ -1,10 +1,11 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { ConfigError, readConfig } from '@raffle/service-kit';
+import { ConfigError, HttpServerSettings, readConfig } from '@raffle/service-kit';
 
 const DEV_CURSOR_SECRET = 'development-only-cursor-secret-change-me';
 const DEV_IP_HASH_SECRET = 'development-only-ip-hash-secret-change-me';
 
 export const ConfigSchema = Type.Object({
+  ...HttpServerSettings,
   NODE_ENV: Type.Union([Type.Literal('development'), Type.Literal('production'), Type.Literal('test')], {
     default: 'development',
   }),
@@ -28,6 +29,10 @@ export const ConfigSchema = Type.Object({
   /** The public raffle list is identical for every caller; pages are reused for this long. */
   PUBLIC_RAFFLES_CACHE_TTL_MS: Type.Integer({ minimum: 0, default: 1000 }),
   RATE_LIMIT_WINDOW_MS: Type.Integer({ minimum: 1000, default: 60_000 }),
+  /** The longest a rate-limit Redis command may hold a request; past it this instance's memory counts instead. */
+  RATE_LIMIT_REDIS_TIMEOUT_MS: Type.Integer({ minimum: 10, maximum: 5000, default: 250 }),
+  /** Prefix of the rate-limit keys in Redis; deployments sharing one Redis keep apart by it. */
+  RATE_LIMIT_REDIS_NAMESPACE: Type.String({ minLength: 1, maxLength: 64, default: 'raffle-rl:' }),
   RATE_LIMIT_PERSONAL_MAX: Type.Integer({ minimum: 1, default: 600 }),
   RATE_LIMIT_WORKSPACE_MAX: Type.Integer({ minimum: 1, default: 1200 }),
   RATE_LIMIT_ANONYMOUS_MAX: Type.Integer({ minimum: 1, default: 60 }),

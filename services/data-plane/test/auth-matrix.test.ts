@@ -117,6 +117,9 @@ describe('auth matrix, generated from the route table', () => {
       const cases: [Record<string, string>, string][] = [
         [{}, 'API_KEY_MISSING'],
         [{ authorization: 'Bearer ' }, 'API_KEY_MISSING'],
+        // Bearer wins even when empty: a valid X-API-Key beside it is not used.
+        [{ authorization: 'Bearer ', 'x-api-key': tenant.keys.personal }, 'API_KEY_MISSING'],
+        [{ authorization: 'Bearer', 'x-api-key': tenant.keys.workspace }, 'API_KEY_MISSING'],
         [{ authorization: 'Basic dXNlcjpwYXNz' }, 'API_KEY_MISSING'],
         [bearer('svc_u_not-a-key'), 'API_KEY_INVALID'],
         [bearer(malformed), 'API_KEY_INVALID'],

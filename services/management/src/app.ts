@@ -14,6 +14,11 @@ import {
   openApiPlugin,
   requestIdOf,
   requestIdPlugin,
+  httpServerOptions,
+  limitConnections,
+  shutdownPlugin,
+  restrictDateTimesToStorableYears,
+  storableTextPlugin,
 } from '@raffle/service-kit';
 import { createCursorCodec } from '@raffle/domain';
 import type { Config } from './config.js';
@@ -27,6 +32,7 @@ import dashboardWorkspaceRoutes from './routes/dashboard-workspaces/index.js';
 import dashboardProjectRoutes from './routes/dashboard-projects/index.js';
 import dashboardRaffleRoutes from './routes/dashboard-raffles/index.js';
 import raffleSchedulerPlugin from './plugins/raffle-scheduler.js';
+import rateLimitPlugin from './plugins/rate-limit.js';
 import webhookEndpointRoutes from './routes/webhook-endpoints/index.js';
 
 export type AppDependencies = {
@@ -45,13 +51,15 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
     genReqId: requestIdOf,
     bodyLimit: config.BODY_LIMIT_BYTES,
     trustProxy: config.TRUST_PROXY,
-    return503OnClosing: true,
+    // The shutdown plugin answers 503 with this service's error body instead.
+    return503OnClosing: false,
+    ...httpServerOptions(config),
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 512 },
     // Bodies are validated as sent: no coercion ("name": 5 is not a name) and no silent removal
     // of unknown fields (an extra field is a 400, not ignored).
-    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: true, allErrors: true } },
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: true, allErrors: true }, onCreate: restrictDateTimesToStorableYears },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   await app.register(
@@ -64,8 +72,10 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
     ),
   );
   await app.register(errorsPlugin);
+  await app.register(shutdownPlugin, { body: (request, status, message) => errorBody(request, status, message), drainMs: config.HTTP_SHUTDOWN_DRAIN_MS });
   await app.register(notFoundPlugin, { body: (request, status, message) => errorBody(request, status, message) });
   await app.register(requestIdPlugin);
+  await app.register(storableTextPlugin);
   await app.register(databasePlugin, {
     url: config.DATABASE_URL,
     poolSize: config.DATABASE_POOL_SIZE,
@@ -85,6 +95,7 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   await app.register(healthPlugin);
   await app.register(metricsPlugin, { service: 'management' });
   await app.register(authPlugin);
+  await app.register(rateLimitPlugin);
   await app.register(raffleSchedulerPlugin);
 
   await app.register(capabilityRoutes);
@@ -97,5 +108,6 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   await app.register(webhookEndpointRoutes, { kind: 'workspace' });
 
   await app.ready();
+  limitConnections(app.server, config);
   return app;
 }

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { ConfigError, readConfig } from '@raffle/service-kit';
+import { ConfigError, HttpServerSettings, readConfig } from '@raffle/service-kit';
 
 /** Outside production only: lets `pnpm start` and the token CLI work with no setup. */
 export const DEV_JWT_SECRET = 'development-only-jwt-secret-never-use-in-production';
@@ -11,6 +11,7 @@ export const DEV_CURSOR_SECRET = 'development-only-cursor-secret-change-me';
 export const DEV_IP_HASH_SECRET = 'development-only-ip-hash-secret-change-me';
 
 export const ConfigSchema = Type.Object({
+  ...HttpServerSettings,
   NODE_ENV: Type.Union([Type.Literal('development'), Type.Literal('production'), Type.Literal('test')], {
     default: 'development',
   }),
@@ -49,6 +50,26 @@ export const ConfigSchema = Type.Object({
   /** Pause between two scheduler passes; every instance may run one, row locks keep them apart. */
   SCHEDULER_INTERVAL_MS: Type.Integer({ minimum: 50, maximum: 3_600_000, default: 1000 }),
   TRUST_PROXY: Type.Boolean({ default: false }),
+  /** Optional: when set, rate-limit counters are shared by every instance through this Redis. */
+  REDIS_URL: Type.Optional(Type.String({ minLength: 1 })),
+  /** The window of every rate-limit bucket below. */
+  RATE_LIMIT_WINDOW_MS: Type.Integer({ minimum: 1000, default: 60_000 }),
+  /** Requests per window per user (JWT `sub`) across the whole service. */
+  RATE_LIMIT_USER_MAX: Type.Integer({ minimum: 1, default: 300 }),
+  /** Requests per window per IP whose session is missing or refused. */
+  RATE_LIMIT_ANONYMOUS_MAX: Type.Integer({ minimum: 1, default: 60 }),
+  /** Webhook test sends and delivery retries per window per endpoint: each one is a POST to a third party. */
+  RATE_LIMIT_WEBHOOK_SEND_MAX: Type.Integer({ minimum: 1, default: 10 }),
+  /** Recover calls per window per endpoint: one call can resend 30 days of failed deliveries. */
+  RATE_LIMIT_WEBHOOK_RECOVER_MAX: Type.Integer({ minimum: 1, default: 3 }),
+  /** API keys created or rolled per window per user, personal and workspace keys together. */
+  RATE_LIMIT_KEY_CREATE_MAX: Type.Integer({ minimum: 1, default: 20 }),
+  /** Webhook endpoints created per window per user, personal and workspace endpoints together. */
+  RATE_LIMIT_WEBHOOK_ENDPOINT_CREATE_MAX: Type.Integer({ minimum: 1, default: 10 }),
+  /** The longest a rate-limit Redis command may hold a request; past it this instance's memory counts instead. */
+  RATE_LIMIT_REDIS_TIMEOUT_MS: Type.Integer({ minimum: 10, maximum: 5000, default: 250 }),
+  /** Prefix of the rate-limit keys in Redis; deployments sharing one Redis keep apart by it. */
+  RATE_LIMIT_REDIS_NAMESPACE: Type.String({ minLength: 1, maxLength: 64, default: 'raffle-mgmt-rl:' }),
   /** Lets webhook endpoints use http (local development); https only otherwise. */
   WEBHOOK_ALLOW_HTTP: Type.Boolean({ default: false }),
   /**

@@ -25,6 +25,8 @@ export type EnterRaffleArgs = {
   /** The keyed hash of the entrant's IP (see hashIp), when the request had one. */
   ipHash?: string | null;
   clock?: Clock;
+  /** Runs last inside the entry's transaction: what must commit with the entry or not at all. */
+  inTransaction?: (tx: Tx, entered: EnteredRaffle) => Promise<void>;
 };
 
 export type EnteredRaffle = { entry: EntryRecord; win: WinRecord | null; raffle: RaffleRecord };
@@ -60,6 +62,9 @@ async function walletOnChain(tx: Tx, userId: string, chain: string | null): Prom
 
 async function enterIn(tx: Tx, args: EnterRaffleArgs, now: Date): Promise<EnteredRaffle> {
   const raffle = await lockEntrableRaffle(tx, args.raffle, args.userId);
+  // The losers of an FCFS rush find the raffle closed by the entry that took the last spot:
+  // they are told it is full, not that it is not open.
+  if (raffle.status === 'closed' && raffle.mechanic === 'fcfs') await assertSpotLeft(tx, raffle);
   assertAcceptingEntries(raffle, now);
   const { entries } = schema;
   const [existing] = await tx.select({ id: entries.id }).from(entries).where(and(eq(entries.raffleId, raffle.id), eq(entries.userId, args.userId)));
@@ -114,7 +119,11 @@ async function enterIn(tx: Tx, args: EnterRaffleArgs, now: Date): Promise<Entere
 export async function enterRaffle(db: Db, args: EnterRaffleArgs): Promise<EnteredRaffle> {
   const now = (args.clock ?? systemClock).now();
   try {
-    return await db.transaction((tx) => enterIn(tx, args, now));
+    return await db.transaction(async (tx) => {
+      const entered = await enterIn(tx, args, now);
+      await args.inTransaction?.(tx, entered);
+      return entered;
+    });
   } catch (error) {
     // Two requests of one user at once: the unique index lets one commit and refuses the other.
     if (isUniqueViolation(error, 'entries_one_per_user_idx')) throw new DomainError('ALREADY_ENTERED', 'you already entered this raffle');

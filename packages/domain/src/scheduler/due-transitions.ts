@@ -1,6 +1,7 @@
 import { schema, type Db } from '@raffle/db';
 import { and, asc, eq, lte, notInArray, sql, type SQL } from 'drizzle-orm';
 import type { Clock } from '../clock.js';
+import { isDomainError } from '../errors.js';
 import { drawRaffleIn } from '../raffles/draw.js';
 import { closeRaffleIn, finalizeRaffleIn, openRaffleIn } from '../raffles/lifecycle.js';
 import type { RaffleRecord } from '../raffles/raffle-locks.js';
@@ -35,7 +36,7 @@ export const DUE_TRANSITIONS: DueTransition[] = [
   },
 ];
 
-export type SchedulerPass = Record<DueTransition['name'], number> & { failed: { raffleId: string; error: string }[] };
+export type SchedulerPass = Record<DueTransition['name'], number> & { failed: { raffleId: string; reason: string }[] };
 
 /**
  * Moves every raffle whose deadline has passed, one raffle per transaction. `FOR UPDATE SKIP
@@ -68,7 +69,8 @@ export async function runDueTransitions(db: Db, options: { clock: Clock; onError
       } catch (error) {
         if (attempted === null) throw error;
         options.onError?.(attempted, error);
-        pass.failed.push({ raffleId: attempted, error: String(error) });
+        // Only a name: a failed query's text carries its parameters (a raffle's draw seed among them).
+        pass.failed.push({ raffleId: attempted, reason: isDomainError(error) ? error.code : (error as Error)?.constructor?.name ?? 'Error' });
         skip.push(attempted);
         continue;
       }

@@ -1,11 +1,21 @@
 import type { FastifyServerOptions } from 'fastify';
 import type { DestinationStream } from 'pino';
+import { serializeError } from './error-serializer.js';
 
-/** Wherever a secret could surface in a log line, it is censored. */
+/**
+ * Wherever a secret could surface in a log line, it is censored. Headers that carry a client's
+ * IP are censored too: the platform keeps entrants' IPs only as keyed hashes, and its logs do
+ * no less.
+ */
 export const REDACTED_PATHS = [
   'req.headers.authorization',
   'req.headers["x-api-key"]',
   'req.headers.cookie',
+  'req.headers["x-forwarded-for"]',
+  'req.headers["x-real-ip"]',
+  'req.headers.forwarded',
+  'req.headers["true-client-ip"]',
+  'req.headers["cf-connecting-ip"]',
   'res.headers["set-cookie"]',
   'apiKey',
   '*.apiKey',
@@ -18,6 +28,14 @@ export const REDACTED_PATHS = [
 
 export type LoggerOptions = { level: string; stream?: DestinationStream; pretty?: boolean };
 
+type LoggedRequest = { method: string; url: string; headers: Record<string, unknown> };
+
+/** The path alone: a query string can carry a secret (`?api_key=…`, `?access_token=…`). */
+export function pathOf(url: string): string {
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
+}
+
 export function loggerOptions(options: LoggerOptions): FastifyServerOptions['logger'] {
   return {
     level: options.level,
@@ -25,12 +43,10 @@ export function loggerOptions(options: LoggerOptions): FastifyServerOptions['log
     ...(options.stream ? { stream: options.stream } : {}),
     ...(options.pretty && !options.stream ? { transport: { target: 'pino-pretty' } } : {}),
     serializers: {
-      req: (request: { method: string; url: string; headers: Record<string, unknown>; ip?: string }) => ({
-        method: request.method,
-        url: request.url,
-        headers: request.headers,
-        remoteAddress: request.ip,
-      }),
+      // No remote address: a raw client IP is personal data the platform does not keep.
+      req: (request: LoggedRequest) => ({ method: request.method, url: pathOf(request.url), headers: request.headers }),
+      err: serializeError,
+      error: serializeError,
     },
-  } as FastifyServerOptions['logger'];
+  } as unknown as FastifyServerOptions['logger'];
 }

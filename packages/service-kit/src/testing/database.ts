@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createDatabase, runMigrations, type Database } from '@raffle/db';
 import postgres from 'postgres';
 import { inject } from 'vitest';
+import { recordRunSecrets } from './run-log.js';
 
 const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -41,8 +42,27 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     url,
     database,
     drop: async () => {
+      // On a connection of its own: a test may have closed (or broken) its pool on purpose.
+      const own = postgres(url, { max: 1, onnotice: () => {} });
+      try {
+        recordRunSecrets({ label: name, values: await secretsHeldBy(own) });
+      } finally {
+        await own.end({ timeout: 5 });
+      }
       await database.close();
       await withAdmin((sql) => sql.unsafe(`drop database if exists ${name} with (force)`));
     },
   };
+}
+
+/**
+ * The values a test database holds that no log line may ever show and no pattern recognises:
+ * draw seeds (a seed known before the draw names the winners) and API key hashes. (Keys, their
+ * prefixes and webhook secrets have prefixes of their own that the run's scan matches.)
+ */
+export async function secretsHeldBy(sql: postgres.Sql): Promise<string[]> {
+  const rows = await sql<{ value: string }[]>`
+    select draw_seed as value from raffles where draw_seed is not null
+    union all select key_hash from api_keys`;
+  return rows.map((row) => row.value);
 }

@@ -1,17 +1,25 @@
 import { Writable } from 'node:stream';
 import { afterAll, expect } from 'vitest';
+import { appendToRunLog } from './run-log.js';
 
 /**
- * Every app a test file builds logs here (at debug level, request headers included), and
+ * Every app a test file builds logs here (at trace level, request headers included), and
  * after the file's last test its whole log must hold no key material: neither anything in
- * the API-key format nor any plaintext a test registered as secret.
+ * the API-key format nor any plaintext a test registered as secret. Each line also goes to
+ * the run's log (run-log.ts), which is scanned once more after every file has run.
  */
 export const capturedLogLines: string[] = [];
 const secrets = new Set<string>();
 
+/** For log lines that do not come through testLogStream (a child process' stdout). */
+export function captureLogLine(line: string): void {
+  capturedLogLines.push(line);
+  appendToRunLog(line);
+}
+
 export const testLogStream = new Writable({
   write(chunk, _encoding, done) {
-    capturedLogLines.push(chunk.toString());
+    captureLogLine(chunk.toString());
     done();
   },
 });

@@ -1,4 +1,5 @@
 import type { ErrorCode } from '@raffle/contracts';
+import { inputCausedFailure, isConnectionError } from '@raffle/db';
 import { isDomainError } from '@raffle/domain';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -25,8 +26,6 @@ const GENERIC_BY_STATUS: Record<number, ErrorCode> = {
   416: 'RANGE_NOT_SATISFIABLE',
   429: 'RATE_LIMITED',
 };
-
-const CONNECTION_FAILURES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECT_TIMEOUT', 'CONNECTION_DESTROYED']);
 
 function describeValidation(error: FastifyError): { code: ErrorCode; messages: string[] } {
   const issues = error.validation ?? [];
@@ -93,11 +92,15 @@ async function errorsPlugin(app: FastifyInstance) {
       // its message is the dependency's, so it is not passed on.
       return reply.status(400).send(errorBody(request, 400, 'VALIDATION_FAILED', 'the request was rejected'));
     }
-    const errno = (error as { code?: string }).code;
-    if (errno && CONNECTION_FAILURES.has(errno)) {
+    if (isConnectionError(error)) {
       request.log.error({ err: error }, 'dependency unavailable');
       reply.header('retry-after', '1');
       return reply.status(503).send(errorBody(request, 503, 'SERVICE_UNAVAILABLE', 'a dependency is unavailable; retry shortly'));
+    }
+    const refused = inputCausedFailure(error);
+    if (refused) {
+      request.log.warn({ err: error }, 'the database refused input that validation let through');
+      return reply.status(refused.status).send(errorBody(request, refused.status, refused.status === 409 ? 'CONFLICT' : 'VALIDATION_FAILED', refused.message));
     }
     request.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send(errorBody(request, 500, 'INTERNAL_ERROR', 'internal error'));

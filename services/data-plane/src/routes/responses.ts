@@ -1,12 +1,16 @@
 import { DATA_PLANE_ROUTE_ERROR_STATUSES, ErrorBodySchema } from '@raffle/contracts';
+import { unavailableResponse } from '@raffle/service-kit';
 import { Type, type TSchema } from '@sinclair/typebox';
 
-type ErrorResponses = Record<(typeof DATA_PLANE_ROUTE_ERROR_STATUSES)[number], TSchema>;
+type ErrorResponses = Record<(typeof DATA_PLANE_ROUTE_ERROR_STATUSES)[number] | 503, TSchema>;
 
 const errorResponses = (): ErrorResponses =>
-  Object.fromEntries(DATA_PLANE_ROUTE_ERROR_STATUSES.map((status) => [status, Type.Ref(ErrorBodySchema)])) as ErrorResponses;
+  ({
+    ...Object.fromEntries(DATA_PLANE_ROUTE_ERROR_STATUSES.map((status) => [status, Type.Ref(ErrorBodySchema)])),
+    503: unavailableResponse(Type.Ref(ErrorBodySchema)),
+  }) as ErrorResponses;
 
-/** A route's 200 schema plus the spec's eight error statuses, each with the error body. */
+/** A route's 200 schema plus the spec's eight error statuses and the 503 of an outage, each with the error body. */
 export function dataPlaneResponses<T extends TSchema>(ok: T) {
   return { 200: ok, ...errorResponses() } as { 200: T } & ErrorResponses;
 }

@@ -8,7 +8,7 @@ export function testConfig(url: string, overrides: Record<string, string> = {}):
   return loadConfig({
     NODE_ENV: 'test',
     DATABASE_URL: url,
-    LOG_LEVEL: 'debug',
+    LOG_LEVEL: 'trace',
     CURSOR_SECRET: 'test-cursor-secret-0123456789',
     RATE_LIMIT_PERSONAL_MAX: '100000',
     RATE_LIMIT_WORKSPACE_MAX: '100000',

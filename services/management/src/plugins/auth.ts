@@ -3,7 +3,8 @@ import { API_KEY_PATTERN } from '@raffle/contracts';
 import { userExists } from '@raffle/db';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { unauthorized } from '../errors.js';
+import { findUnstorableText } from '@raffle/service-kit';
+import { ManagementError, unauthorized } from '../errors.js';
 import { JWKS_ALGORITHMS, JwksKeyError, JwksKeyStore, isJwksAlgorithm } from './jwks.js';
 
 export const MANAGEMENT_PREFIX = '/api/developer';
@@ -90,9 +91,25 @@ async function authPlugin(app: FastifyInstance) {
     };
   });
 
+  app.decorateRequest('sessionRefusal', null);
+  // Identify in onRequest, refuse in preParsing: in between the rate limiter counts the request
+  // (per user, or per IP when the session is refused), so a flood of bad tokens is limited too.
   app.addHook('onRequest', async (request) => {
     const url = request.routeOptions.url;
     if (!url || !requiresSession(url)) return;
+    try {
+      request.dashboardUserId = await sessionUserOf(request);
+    } catch (error) {
+      if (!(error instanceof ManagementError)) throw error;
+      request.sessionRefusal = error;
+    }
+  });
+  app.addHook('preParsing', async (request) => {
+    if (request.sessionRefusal) throw request.sessionRefusal;
+  });
+
+  /** The verified token's user; a ManagementError 401 for every way a session can be refused. */
+  async function sessionUserOf(request: FastifyRequest): Promise<string> {
     const token = bearerToken(request);
     if (!token) throw unauthorized('send a dashboard session JWT as "Authorization: Bearer <token>"');
     if (API_KEY_PATTERN.test(token)) throw unauthorized('API keys are not accepted here; send a dashboard session JWT');
@@ -102,12 +119,14 @@ async function authPlugin(app: FastifyInstance) {
     } catch {
       throw unauthorized('the session token is invalid or expired');
     }
-    if (typeof claims.sub !== 'string' || claims.sub.length === 0 || claims.sub.length > 128) {
+    // A subject that is not storable text (NUL, a lone surrogate) cannot name a user: refuse it
+    // here rather than let the user lookup fail in Postgres.
+    if (typeof claims.sub !== 'string' || claims.sub.length === 0 || claims.sub.length > 128 || findUnstorableText(claims.sub)) {
       throw unauthorized('the session token is invalid or expired');
     }
     if (!(await userExists(app.database.db, claims.sub))) throw unauthorized('the session token is invalid or expired');
-    request.dashboardUserId = claims.sub;
-  });
+    return claims.sub;
+  }
 }
 
 export default fp(authPlugin, { name: 'auth', dependencies: ['config', 'database'] });

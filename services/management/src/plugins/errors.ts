@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { inputCausedFailure, isConnectionError } from '@raffle/db';
 import { isDomainError } from '@raffle/domain';
 import { ManagementError } from '../errors.js';
 import { managementErrorBody as errorBody } from '@raffle/service-kit';
@@ -13,8 +14,6 @@ const FRAMEWORK_ERRORS: Record<string, { status: number; message: string }> = {
   FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, message: 'request body is not valid JSON' },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, message: 'content-length does not match the body' },
 };
-
-const CONNECTION_FAILURES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECT_TIMEOUT', 'CONNECTION_DESTROYED']);
 
 function validationMessages(error: FastifyError): string[] {
   const context = error.validationContext ?? 'request';
@@ -70,11 +69,15 @@ async function errorsPlugin(app: FastifyInstance) {
       // A client error from a dependency (e.g. the docs' static files): its message is not ours to pass on.
       return reply.status(400).send(errorBody(request, 400, 'the request was rejected'));
     }
-    const errno = (error as { code?: string }).code;
-    if (errno && CONNECTION_FAILURES.has(errno)) {
+    if (isConnectionError(error)) {
       request.log.error({ err: error }, 'dependency unavailable');
       reply.header('retry-after', '1');
       return reply.status(503).send(errorBody(request, 503, 'a dependency is unavailable; retry shortly'));
+    }
+    const refused = inputCausedFailure(error);
+    if (refused) {
+      request.log.warn({ err: error }, 'the database refused input that validation let through');
+      return reply.status(refused.status).send(errorBody(request, refused.status, `${refused.status === 409 ? 'CONFLICT' : 'VALIDATION_FAILED'}: ${refused.message}`));
     }
     request.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send(errorBody(request, 500, 'internal error'));

@@ -10,8 +10,15 @@ export function testConfig(url: string, overrides: Record<string, string> = {}):
   return loadConfig({
     NODE_ENV: 'test',
     DATABASE_URL: url,
-    LOG_LEVEL: 'debug',
+    LOG_LEVEL: 'trace',
     JWT_SECRET: TEST_JWT_SECRET,
+    // Tests send far more than a real user would; rate-limit tests set their own small limits.
+    RATE_LIMIT_USER_MAX: '100000',
+    RATE_LIMIT_ANONYMOUS_MAX: '100000',
+    RATE_LIMIT_WEBHOOK_SEND_MAX: '100000',
+    RATE_LIMIT_WEBHOOK_RECOVER_MAX: '100000',
+    RATE_LIMIT_KEY_CREATE_MAX: '100000',
+    RATE_LIMIT_WEBHOOK_ENDPOINT_CREATE_MAX: '100000',
     ...overrides,
   });
 }

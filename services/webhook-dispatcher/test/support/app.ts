@@ -19,7 +19,7 @@ export function testConfig(url: string, overrides: Record<string, string> = {}):
   return loadConfig({
     NODE_ENV: 'test',
     DATABASE_URL: url,
-    LOG_LEVEL: 'debug',
+    LOG_LEVEL: 'trace',
     WEBHOOK_ALLOW_HTTP: 'true',
     WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
     DELIVERY_POLL_INTERVAL_MS: '50',

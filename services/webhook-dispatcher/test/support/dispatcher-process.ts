@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { capturedLogLines } from './log-scan.js';
+import { captureLogLine } from './log-scan.js';
 
 const PACKAGE_DIR = fileURLToPath(new URL('../..', import.meta.url));
 const ENTRY = fileURLToPath(new URL('./dispatcher-main.ts', import.meta.url));
@@ -59,7 +59,7 @@ export async function startDispatcherProcess(name: string, env: Record<string, s
     for (const raw of complete) {
       if (!raw.trim()) continue;
       // The file's log scan then covers the children too: no secret may reach their logs either.
-      capturedLogLines.push(raw);
+      captureLogLine(raw);
       let line: Record<string, unknown> & { msg?: string };
       try {
         line = JSON.parse(raw) as typeof line;

@@ -1,1 +1,1 @@
-export { capturedLogLines, registerSecret, testLogStream } from '@raffle/service-kit/testing/log-scan';
+export { captureLogLine, capturedLogLines, registerSecret, testLogStream } from '@raffle/service-kit/testing/log-scan';

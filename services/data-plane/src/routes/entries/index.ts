@@ -1,5 +1,5 @@
 import { PageOf, PAGE_SIZES, PageQuerySchema, SanitizedEntrySchema } from '@raffle/contracts';
-import { findOwnerEntryJson, findRaffleIdVisibleToUser, pageUserEntries } from '@raffle/db';
+import { completeIdempotentRequest, findOwnerEntryJson, findRaffleIdVisibleToUser, pageUserEntries } from '@raffle/db';
 import { enterRaffle, hashIp, withdrawEntry } from '@raffle/domain';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
@@ -91,12 +91,16 @@ const entryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
+      const held = request.idempotency;
       const { entry } = await enterRaffle(app.database.db, {
         raffle: { slug: request.params.slug },
         userId: request.caller!.userId,
         source: 'api',
         ipHash: hashIp(app.config.IP_HASH_SECRET, request.ip),
+        // The entry and the response its Idempotency-Key replays commit together.
+        inTransaction: held ? (tx, { entry }) => completeIdempotentRequest(tx, { ...held, status: 201, body: entry.ownerJson }) : undefined,
       });
+      if (held) request.idempotency = null;
       return sendRenderedJson(reply.status(201), entry.ownerJson);
     },
   );
