@@ -11,3 +11,5 @@ export { databaseOutageViolations, noServerErrorViolations, shutdownViolations, 
 export { startPrivatePostgres, type PostgresStopMode, type PrivatePostgres } from './private-postgres.js';
 export { runShutdownScenario, type ShutdownScenarioOptions, type ShutdownScenarioRun } from './shutdown-scenario.js';
 export { useFaultDependencies, type FaultDependencies, type OwnPostgres } from './fault-dependencies.js';
+export { describePostgresOutages, type OutageTarget } from './postgres-outage-suite.js';
+export { describeShutdown, type ShutdownTarget } from './shutdown-suite.js';
