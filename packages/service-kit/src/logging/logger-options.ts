@@ -1,5 +1,6 @@
 import type { FastifyServerOptions } from 'fastify';
 import type { DestinationStream } from 'pino';
+import { pathOf } from '../request-path.js';
 import { serializeError } from './error-serializer.js';
 
 /**
@@ -29,12 +30,6 @@ export const REDACTED_PATHS = [
 export type LoggerOptions = { level: string; stream?: DestinationStream; pretty?: boolean };
 
 type LoggedRequest = { method: string; url: string; headers: Record<string, unknown> };
-
-/** The path alone: a query string can carry a secret (`?api_key=…`, `?access_token=…`). */
-export function pathOf(url: string): string {
-  const query = url.indexOf('?');
-  return query === -1 ? url : url.slice(0, query);
-}
 
 export function loggerOptions(options: LoggerOptions): FastifyServerOptions['logger'] {
   return {

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { pathOf } from '../request-path.js';
 
 type KnownPath = { pattern: RegExp; methods: Set<string> };
 
@@ -27,8 +28,7 @@ async function notFoundPlugin(app: FastifyInstance, options: { body: UnmatchedBo
   });
 
   const answerUnmatched = (request: FastifyRequest, reply: FastifyReply) => {
-    const q = request.url.indexOf('?');
-    const path = q === -1 ? request.url : request.url.slice(0, q);
+    const path = pathOf(request.url);
     const allowed = new Set<string>();
     for (const { pattern, methods } of known.values()) if (pattern.test(path)) for (const m of methods) allowed.add(m);
     // A matching route for this very method means the route ran and found nothing (static files).

@@ -1,5 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { ErrorBody, ErrorCode } from '@raffle/contracts';
+import { pathOf } from '@raffle/service-kit';
 import type { FastifyRequest } from 'fastify';
 
 /** The spec's error body; `path` is the request path without its query string. */
@@ -10,8 +11,6 @@ export function errorBody(
   message: string | string[],
   extras: Partial<ErrorBody> = {},
 ): ErrorBody {
-  const url = request.url;
-  const q = url.indexOf('?');
   return {
     statusCode,
     error: STATUS_CODES[statusCode] ?? 'Error',
@@ -19,7 +18,7 @@ export function errorBody(
     message,
     requestId: request.id ?? null,
     timestamp: new Date().toISOString(),
-    path: q === -1 ? url : url.slice(0, q),
+    path: pathOf(request.url),
     ...extras,
   };
 }

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { pathOf } from '@raffle/service-kit';
 import { createIdempotencyStore, requestFingerprint, type IdempotencyScope } from '../domain/idempotency.js';
 import { ApiError } from '../errors.js';
 import { sendRenderedJson } from '../routes/send-json.js';
@@ -32,11 +33,6 @@ const IdempotencyKeyHeader = Type.String({
     'A retry with the same key and the same request, within 24 hours, replays the first response with `Idempotent-Replayed: true`; ' +
     'the same key for a different request is 409 `IDEMPOTENCY_KEY_REUSED`, and while the first is still running 409 `IDEMPOTENCY_KEY_IN_PROGRESS`.',
 });
-
-const pathOf = (url: string) => {
-  const q = url.indexOf('?');
-  return q === -1 ? url : url.slice(0, q);
-};
 
 /**
  * What is kept for retries: successes and the domain's refusals (404, 409, 422), so a retry sees
