@@ -7,6 +7,11 @@ import { defineConfig } from 'vitest/config';
  */
 export default defineConfig({
   test: {
-    projects: ['packages/*/vitest.config.ts', 'services/*/vitest.config.ts', 'services/*/vitest.resilience.config.ts'],
+    projects: [
+      'packages/*/vitest.config.ts',
+      'services/*/vitest.config.ts',
+      'services/*/vitest.resilience.config.ts',
+      'scripts/readme-test/vitest.config.ts',
+    ],
   },
 });

@@ -9,8 +9,8 @@ import { scanRunLogs } from '@raffle/service-kit/testing/run-log-scan';
  * The one test command: typecheck every package and build it as production does (declaration
  * emit catches what the no-emit typecheck cannot), then run every vitest project against the
  * real Postgres, NATS and Redis in two stages, then scan every log line the services wrote during
- * the run for secrets, and close with a plain "Tests: N passed, N failed" line (the log scan
- * counts as one more test).
+ * the run for secrets, and close with a plain "Tests: N passed, N failed" line (the log scan and
+ * the two OpenAPI checks count as one test each).
  */
 function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): number {
   const result = spawnSync(command, args, { stdio: 'inherit', env });
@@ -23,6 +23,22 @@ if (typecheck !== 0) {
   console.error('typecheck failed');
   process.exit(typecheck);
 }
+
+/**
+ * The OpenAPI documents, before the stages (seconds, no service running): the committed files in
+ * docs/openapi and the SDK's generated types must be what the code generates now, and redocly's
+ * lint (redocly.yaml) must find no error in them. Each counts as one test in the closing line.
+ */
+const OPENAPI_CHECKS = [
+  { name: 'openapi:export --check', args: ['openapi:export', '--check'] },
+  { name: 'openapi:lint (redocly)', args: ['--silent', 'openapi:lint'] },
+] as const;
+const quietRedocly = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' };
+const openApiFailures = OPENAPI_CHECKS.filter((check) => {
+  const failed = run('pnpm', [...check.args], quietRedocly) !== 0;
+  console.log(`OpenAPI check ${check.name}: ${failed ? 'failed' : 'passed'}`);
+  return failed;
+}).length;
 
 const runDir = mkdtempSync(join(tmpdir(), 'raffle-tests-'));
 const logDir = join(runDir, 'run-log');
@@ -67,5 +83,7 @@ if (scan.lines === 0) console.log('  no log line was collected: the run log is n
 const scanFailed = scan.findings.length > 0 || scan.lines === 0 ? 1 : 0;
 
 const total = (field: keyof StageReport) => reports.reduce((sum, report) => sum + report[field], 0);
-console.log(`Tests: ${total('numPassedTests') + 1 - scanFailed} passed, ${total('numFailedTests') + scanFailed} failed, ${total('numPendingTests')} skipped`);
-process.exit(status !== 0 ? status : scanFailed);
+const extraChecks = 1 + OPENAPI_CHECKS.length;
+const extraFailures = scanFailed + openApiFailures;
+console.log(`Tests: ${total('numPassedTests') + extraChecks - extraFailures} passed, ${total('numFailedTests') + extraFailures} failed, ${total('numPendingTests')} skipped`);
+process.exit(status !== 0 ? status : extraFailures > 0 ? 1 : 0);

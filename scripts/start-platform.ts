@@ -1,12 +1,13 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureDatabase } from './platform/database.js';
-import { createDatabase, isDemoDatasetLoaded, loadDemoDataset, runMigrations, type DemoKeys } from './platform/db.js';
+import type { DemoKeys } from './platform/db.js';
+import { prepareDemoDatabase } from './platform/demo-database.js';
 import { printDemoKeys, writeDemoKeysFile } from './platform/demo-keys-output.js';
 import { startEmbeddedPostgres, type RunningPostgres } from './platform/embedded-postgres.js';
 import { writeLinesWithPrefix } from './platform/prefixed-output.js';
-import { DEV_JWT_SECRET } from '../services/management/src/config.js';
 import { signDevToken } from '../services/management/src/domain/dev-token.js';
+import { PLATFORM_SERVICES as SERVICES, platformServiceEnv } from './platform/platform-services.js';
 import {
   killServicesNow,
   serviceExists,
@@ -14,23 +15,8 @@ import {
   startService,
   stopServices,
   type RunningService,
-  type ServiceDefinition,
 } from './platform/services.js';
 
-/** One row per service. A row whose server.ts does not exist yet is skipped, so rows can come first. */
-const SERVICES: ServiceDefinition[] = [
-  { name: 'data-plane', entry: 'services/data-plane/src/server.ts', port: { variable: 'DATA_PLANE_PORT', default: 3000 } },
-  { name: 'management', entry: 'services/management/src/server.ts', port: { variable: 'MANAGEMENT_PORT', default: 3001 }, env: { JWT_SECRET: process.env.JWT_SECRET ?? DEV_JWT_SECRET } },
-  { name: 'webhook-dispatcher', entry: 'services/webhook-dispatcher/src/server.ts', port: { variable: 'DISPATCHER_PORT', default: 3002 } },
-];
-
-/**
- * Locally, webhooks go to an inbox on this machine (`pnpm webhook-inbox`): http and loopback
- * are allowed here, and only here — production refuses both.
- */
-const LOCAL_WEBHOOK_ENV = { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOWED_HOSTS: '127.0.0.1,localhost,::1' };
-
-const DEV_CURSOR_SECRET = 'development-only-cursor-secret-never-use-in-production';
 const DATABASE_NAME = 'raffle';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -86,18 +72,6 @@ async function startDatabase(): Promise<string> {
   return postgres.url(DATABASE_NAME);
 }
 
-async function loadDemo(databaseUrl: string): Promise<DemoKeys> {
-  const database = createDatabase({ url: databaseUrl, max: 1, applicationName: 'start-platform' });
-  try {
-    const present = await isDemoDatasetLoaded(database.db);
-    const demo = await loadDemoDataset(database.db);
-    say(present ? 'demo dataset already present, left as it is' : 'demo dataset loaded');
-    return demo;
-  } finally {
-    await database.close();
-  }
-}
-
 const DEV_TOKEN_TTL_SECONDS = 12 * 3600;
 
 /**
@@ -122,7 +96,7 @@ function printDevTokens(users: DemoKeys['users'], managementUrl: string): void {
   }));
   const width = Math.max(...tokens.map((t) => t.name.length));
   console.log(
-    `Dashboard JWTs (12 h; mint more with \`pnpm --filter @raffle/management token --user <id>\`):\n\n` +
+    `Dashboard JWTs (12 h; mint more with \`npx -y pnpm@10.34.8 --filter @raffle/management token --user <id>\`):\n\n` +
       `${tokens.map((t) => `${t.name.padEnd(width)}  ${t.token}`).join('\n')}\n`,
   );
   const alice = tokens.find((t) => t.name === 'alice') ?? tokens[0]!;
@@ -131,24 +105,14 @@ function printDevTokens(users: DemoKeys['users'], managementUrl: string): void {
 
 async function start(): Promise<void> {
   const databaseUrl = await startDatabase();
-  await runMigrations(databaseUrl);
-  say('migrations applied');
-  const demo = await loadDemo(databaseUrl);
+  const demo = await prepareDemoDatabase(databaseUrl, say);
 
   const urls = Object.fromEntries(SERVICES.map((s) => [s.name, `http://${host}:${servicePort(s, env)}`]));
   await writeDemoKeysFile(path.join(repoRoot, '.demo-keys.json'), demo, urls);
   printDemoKeys(demo, urls['data-plane']!);
   printDevTokens(demo.users, urls.management!);
 
-  const serviceEnv = {
-    DATABASE_URL: databaseUrl,
-    HOST: host,
-    NATS_URL: env.NATS_URL ?? 'nats://127.0.0.1:4222',
-    CURSOR_SECRET: env.CURSOR_SECRET ?? DEV_CURSOR_SECRET,
-    LOG_LEVEL: env.LOG_LEVEL ?? 'info',
-    WEBHOOK_ALLOW_HTTP: env.WEBHOOK_ALLOW_HTTP ?? LOCAL_WEBHOOK_ENV.WEBHOOK_ALLOW_HTTP,
-    WEBHOOK_ALLOWED_HOSTS: env.WEBHOOK_ALLOWED_HOSTS ?? LOCAL_WEBHOOK_ENV.WEBHOOK_ALLOWED_HOSTS,
-  };
+  const serviceEnv = platformServiceEnv(databaseUrl, host, env);
   for (const service of SERVICES) {
     if (stopping) return;
     if (!serviceExists(repoRoot, service)) {

@@ -9,7 +9,7 @@ import { DEV_JWT_SECRET } from '../services/management/src/config.js';
 import { signDevToken } from '../services/management/src/domain/dev-token.js';
 
 /**
- * A local webhook inbox for the running platform (`pnpm start`): registers an endpoint pointing
+ * A local webhook inbox for the running platform (`npx -y pnpm@10.34.8 start`): registers an endpoint pointing
  * here through the management API (as a demo user, with a development token), sends it a test
  * event, then prints every delivery whose Standard Webhooks signature verifies — and says so
  * loudly when one does not. Ctrl-C deletes the endpoint again.
@@ -30,7 +30,8 @@ type DemoFile = {
 };
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const demo = JSON.parse(readFileSync(path.join(repoRoot, '.demo-keys.json'), 'utf8')) as DemoFile;
+// DEMO_KEYS names another copy of the file, as in the README's examples.
+const demo = JSON.parse(readFileSync(process.env.DEMO_KEYS ?? path.join(repoRoot, '.demo-keys.json'), 'utf8')) as DemoFile;
 const user = demo.users[args.user];
 if (!user) throw new Error(`no demo user "${args.user}" in .demo-keys.json (try alice, bob or carol)`);
 const management = demo.services.management ?? 'http://127.0.0.1:3001';
@@ -73,7 +74,7 @@ await new Promise<void>((resolve) => server.listen(Number(args.port), '127.0.0.1
 const eventTypes = (args.personal ? PERSONAL_WEBHOOK_EVENTS : WORKSPACE_WEBHOOK_EVENTS).filter((t) => t !== 'webhook.test');
 const endpoint = await call<{ id: string; secret: string }>('POST', base, {
   url: `http://127.0.0.1:${args.port}/`,
-  description: 'local webhook inbox (pnpm webhook-inbox)',
+  description: 'local webhook inbox (webhook-inbox)',
   eventTypes,
 });
 verifier = new Webhook(endpoint.secret);

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import type { Writable } from 'node:stream';
 import { pipeWithPrefix } from './prefixed-output.js';
 
 export type ServiceDefinition = {
@@ -30,11 +31,19 @@ export function servicePort(service: ServiceDefinition, env: NodeJS.ProcessEnv):
   return Number(env[service.port.variable] ?? service.port.default);
 }
 
-export function startService(
-  service: ServiceDefinition,
-  options: { repoRoot: string; env: Record<string, string>; host: string; labelWidth: number },
-): RunningService {
-  const port = servicePort(service, process.env);
+export type StartServiceOptions = {
+  repoRoot: string;
+  env: Record<string, string>;
+  host: string;
+  labelWidth: number;
+  /** The port to listen on; otherwise the service's variable or its default. */
+  port?: number;
+  /** Where its prefixed log lines go; the terminal otherwise. */
+  output?: { stdout: Writable; stderr: Writable };
+};
+
+export function startService(service: ServiceDefinition, options: StartServiceOptions): RunningService {
+  const port = options.port ?? servicePort(service, process.env);
   const child = spawn(process.execPath, ['--conditions=development', '--import', 'tsx', service.entry], {
     cwd: options.repoRoot,
     env: { ...process.env, ...options.env, ...service.env, PORT: String(port) },
@@ -44,12 +53,13 @@ export function startService(
     detached: true,
   });
   const prefix = `${service.name.padEnd(options.labelWidth)} |`;
-  pipeWithPrefix(child.stdout!, process.stdout, prefix);
-  pipeWithPrefix(child.stderr!, process.stderr, prefix);
+  const output = options.output ?? { stdout: process.stdout, stderr: process.stderr };
+  pipeWithPrefix(child.stdout!, output.stdout, prefix);
+  pipeWithPrefix(child.stderr!, output.stderr, prefix);
   const exited = new Promise<number | NodeJS.Signals | null>((resolve) => {
     child.once('exit', (code, signal) => resolve(code ?? signal));
     child.once('error', (error) => {
-      process.stderr.write(`${prefix} could not start: ${error.message}\n`);
+      output.stderr.write(`${prefix} could not start: ${error.message}\n`);
       resolve(null);
     });
   });

@@ -95,7 +95,7 @@ const errorBodyFields = {
 export const ErrorBodySchema = Type.Object(
   {
     ...errorBodyFields,
-    code: Type.String({ pattern: ERROR_CODE_PATTERN }),
+    code: Type.String({ pattern: ERROR_CODE_PATTERN, description: 'One of the catalogue\'s codes; each operation lists those it answers per status.', examples: ['RAFFLE_NOT_FOUND'] }),
     failedRequirements: Type.Optional(Type.Array(Type.Ref(RequirementFailureSchema))),
     requirementFailures: Type.Optional(Type.Array(Type.Unknown())),
     incompleteRequirements: Type.Optional(Type.Array(Type.Unknown())),

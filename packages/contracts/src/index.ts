@@ -53,6 +53,7 @@ import {
   WebhookEndpointSchema,
   WebhookTestEventSchema,
 } from './resources/webhook-endpoint.js';
+import { WebhookEventTypePageSchema, WebhookEventTypeSchema } from './resources/webhook-event-type.js';
 
 export * from './domain-values.js';
 export * from './errors.js';
@@ -77,6 +78,10 @@ export * from './resources/dashboard-fields.js';
 export * from './resources/dashboard-project.js';
 export * from './resources/dashboard-workspace.js';
 export * from './resources/webhook-endpoint.js';
+export * from './webhook-event-payloads.js';
+export * from './webhook-event-catalog.js';
+export * from './inline-schema-refs.js';
+export * from './resources/webhook-event-type.js';
 
 /**
  * Every schema with an `$id`, in dependency order. Services register these once
@@ -147,4 +152,6 @@ export const SHARED_SCHEMAS = [
   WebhookDeliverySchema,
   RecoverWebhookDeliveriesBodySchema,
   RecoveredWebhookDeliveriesSchema,
+  WebhookEventTypeSchema,
+  WebhookEventTypePageSchema,
 ] as const;

@@ -35,13 +35,27 @@ const MAX_CAUSE_DEPTH = 8;
  * address of a host) counts when any of its errors does.
  */
 export function isConnectionError(error: unknown): boolean {
-  return hasConnectionCode(error, MAX_CAUSE_DEPTH);
+  return hasCode(error, CONNECTION_ERROR_CODES, MAX_CAUSE_DEPTH);
 }
 
-function hasConnectionCode(error: unknown, depthLeft: number): boolean {
+/**
+ * Postgres rolled the transaction back to break a deadlock or a serialization conflict with a
+ * concurrent one: nothing was written, and the same request is expected to succeed when retried.
+ * Callers answer these with 503 and Retry-After, like a connection failure, never with a 500.
+ */
+const TRANSIENT_TRANSACTION_CODES: ReadonlySet<string> = new Set([
+  '40001', // serialization_failure
+  '40P01', // deadlock_detected
+]);
+
+export function isTransientTransactionFailure(error: unknown): boolean {
+  return hasCode(error, TRANSIENT_TRANSACTION_CODES, MAX_CAUSE_DEPTH);
+}
+
+function hasCode(error: unknown, codes: ReadonlySet<string>, depthLeft: number): boolean {
   if (depthLeft === 0 || typeof error !== 'object' || error === null) return false;
   const { code, errors, cause } = error as { code?: unknown; errors?: unknown; cause?: unknown };
-  if (typeof code === 'string' && CONNECTION_ERROR_CODES.has(code)) return true;
-  if (Array.isArray(errors) && errors.some((inner) => hasConnectionCode(inner, depthLeft - 1))) return true;
-  return hasConnectionCode(cause, depthLeft - 1);
+  if (typeof code === 'string' && codes.has(code)) return true;
+  if (Array.isArray(errors) && errors.some((inner) => hasCode(inner, codes, depthLeft - 1))) return true;
+  return hasCode(cause, codes, depthLeft - 1);
 }

@@ -1,7 +1,7 @@
 import { DrizzleQueryError } from 'drizzle-orm/errors';
 import postgres from 'postgres';
 import { describe, expect, it } from 'vitest';
-import { ConnectionWaitTimeoutError, isConnectionError } from '../src/index.js';
+import { ConnectionWaitTimeoutError, isConnectionError, isTransientTransactionFailure } from '../src/index.js';
 
 const withCode = (code: string) => Object.assign(new Error(code), { code });
 const wrapped = (cause: unknown) => new DrizzleQueryError('select 1', [], cause as Error);
@@ -71,5 +71,16 @@ describe('isConnectionError', () => {
     const b = new Error('b', { cause: a });
     a.cause = b;
     expect(isConnectionError(a)).toBe(false);
+  });
+});
+
+describe('isTransientTransactionFailure', () => {
+  it.each(['40001', '40P01'])('counts %s, bare or wrapped by drizzle', (code) => {
+    expect(isTransientTransactionFailure(withCode(code))).toBe(true);
+    expect(isTransientTransactionFailure(wrapped(withCode(code)))).toBe(true);
+  });
+
+  it.each(['23505', 'ECONNREFUSED', '57P01', '40002'])('does not count %s', (code) => {
+    expect(isTransientTransactionFailure(withCode(code))).toBe(false);
   });
 });

@@ -1,2 +1,47 @@
+/**
+ * @raffle/sdk: typed clients for the Raffle data-plane and management APIs, webhook signature
+ * verification, and the verifiable draw. Runs on Node ≥ 20 and in browsers (fetch and portable
+ * hashing; no Node-only import on any client path).
+ */
+
+// The data plane (/api/v1) with an API key.
+export { RaffleClient, DEFAULT_DATA_PLANE_URL, type RaffleClientOptions } from './client/raffle-client.js';
+export type { EnterOptions } from './client/resources/raffles.js';
+export type {
+  DrawProof,
+  Entry,
+  EntryListParams,
+  ErrorBody,
+  Pagination,
+  Profile,
+  Project,
+  ProjectListParams,
+  PublicRaffle,
+  PublicRaffleListItem,
+  PublicRaffleListParams,
+  Win,
+  WinListParams,
+  Winner,
+  WorkspaceEntry,
+  WorkspaceEntryListParams,
+  WorkspaceRaffle,
+  WorkspaceRaffleListItem,
+  WorkspaceRaffleListParams,
+} from './client/api-types.js';
+
+// Errors, paging and the HTTP seam shared by both clients.
+export { RaffleApiError, RaffleConnectionError, RaffleError, RaffleTimeoutError, MAX_RETRY_AFTER_SECONDS } from './http/index.js';
+export type { Page, PagedList } from './http/index.js';
+
+// The verifiable draw.
 export { DRAW_ALGORITHM, drawCommitment, drawKey, drawOrder, entriesDigest, entryLine, parseEntryLines, rankEntries, type DrawEntry } from './weighted-draw.js';
-export { verifyDraw, type DrawProof, type DrawVerification } from './verify-draw.js';
+export { verifyDraw, type DrawVerification } from './verify-draw.js';
+export { fetchAndVerifyDraw, type FetchAndVerifyDrawOptions, type FetchedDrawVerification } from './draw/fetch-and-verify-draw.js';
+
+// The management API (/api/developer, /api/dashboard) with a session token.
+export * from './management/index.js';
+// Both APIs have a project resource: the data plane's keeps the plain name.
+export type { Project as ManagementProject } from './management/index.js';
+
+// Webhook signatures (Standard Webhooks) and the typed events.
+export * from './webhooks/index.js';

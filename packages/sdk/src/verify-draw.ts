@@ -1,19 +1,10 @@
-import { DRAW_ALGORITHM, drawCommitment, entriesDigest, rankEntries, type DrawEntry } from './weighted-draw.js';
+import type { DrawProof } from './client/api-types.js';
+import { fromHex } from './crypto/encoding.js';
+import { proofShapeProblems } from './draw/proof-shape.js';
+import { DRAW_ALGORITHM, drawCommitment, entriesDigest, rankEntries } from './weighted-draw.js';
 
-/** What `GET /api/v1/raffles/{slug}/draw` returns once a raffle is drawn. */
-export type DrawProof = {
-  algorithm: string;
-  /** sha256 of the seed, hex; published when the raffle was published. */
-  drawCommitment: string;
-  /** The 32-byte seed, hex; revealed after the draw. */
-  seed: string;
-  /** sha256 of the eligible entries' canonical lines, hex. */
-  entriesDigest: string;
-  /** Every eligible entry; `weight` is a decimal string. */
-  entries: DrawEntry[];
-  /** The drawn winners in position order (positions 1..n). */
-  winners: { entryId: string; position: number }[];
-};
+/** What `GET /public/v1/raffles/{slug}/draw` (and the keyed `/api/v1/…/draw`) returns once a raffle is drawn. */
+export type { DrawProof };
 
 export type DrawVerification = {
   valid: boolean;
@@ -25,14 +16,20 @@ export type DrawVerification = {
 
 const HEX_SEED = /^[0-9a-f]{64}$/;
 
-/** Recomputes a draw from its proof and says whether every claim in it holds. */
+/**
+ * Recomputes a draw from its proof and says whether every claim in it holds. A proof usually
+ * arrives from the network, typed only by trust: a value that is not a proof at all comes back
+ * INVALID with the reasons, never as an exception.
+ */
 export function verifyDraw(proof: DrawProof): DrawVerification {
+  const shape = proofShapeProblems(proof);
+  if (shape.length > 0) return { valid: false, problems: shape, recomputedWinners: [] };
   const problems: string[] = [];
   if (proof.algorithm !== DRAW_ALGORITHM) problems.push(`unknown algorithm "${proof.algorithm}"; expected ${DRAW_ALGORITHM}`);
   if (!HEX_SEED.test(proof.seed)) {
     return { valid: false, problems: [...problems, 'seed is not 32 bytes of lowercase hex'], recomputedWinners: [] };
   }
-  const seed = Buffer.from(proof.seed, 'hex');
+  const seed = fromHex(proof.seed);
   if (drawCommitment(seed) !== proof.drawCommitment) problems.push('sha256(seed) does not match drawCommitment');
   if (entriesDigest(proof.entries) !== proof.entriesDigest) problems.push('the entries do not match entriesDigest');
   if (new Set(proof.entries.map((e) => e.id)).size !== proof.entries.length) problems.push('an entry id appears twice');

@@ -58,7 +58,7 @@ describe('judgeDrawProof (the CLI\'s core)', () => {
 
   it('refuses what is not a proof at all, saying what is missing', () => {
     expect(proofShapeProblems(honest)).toEqual([]);
-    expect(proofShapeProblems([])).toEqual(['the response is not a JSON object']);
+    expect(proofShapeProblems([])).toEqual(['the proof is not a JSON object']);
     const { seed: _seed, ...noSeed } = honest;
     const verdict = judgeDrawProof({ ...noSeed, entries: [{ id: 1 }] });
     expect(verdict.valid).toBe(false);
@@ -70,24 +70,41 @@ describe('judgeDrawProof (the CLI\'s core)', () => {
 describe('parseVerifyDrawArgs', () => {
   const env = { RAFFLE_API_KEY: 'svc_u_env' };
 
-  it('takes a proof URL as is, a raffle URL with /draw added, or a base URL with --slug', () => {
-    expect(parseVerifyDrawArgs(['https://h.test/api/v1/raffles/summer/draw'], env)).toEqual({ url: 'https://h.test/api/v1/raffles/summer/draw', apiKey: 'svc_u_env' });
-    expect(parseVerifyDrawArgs(['https://h.test/api/v1/raffles/summer'], env)).toMatchObject({ url: 'https://h.test/api/v1/raffles/summer/draw' });
-    expect(parseVerifyDrawArgs(['https://h.test', '--slug', 'summer'], env)).toMatchObject({ url: 'https://h.test/api/v1/raffles/summer/draw' });
-    expect(parseVerifyDrawArgs(['https://h.test/prefix/', '--slug=a b'], env)).toMatchObject({ url: 'https://h.test/prefix/api/v1/raffles/a%20b/draw' });
+  it('looks a slug up on the public route under --base-url, RAFFLE_BASE_URL or localhost:3000, with no key', () => {
+    expect(parseVerifyDrawArgs(['summer'], env)).toEqual({ url: 'http://localhost:3000/public/v1/raffles/summer/draw' });
+    expect(parseVerifyDrawArgs(['summer'], { RAFFLE_BASE_URL: 'https://env.test' })).toEqual({ url: 'https://env.test/public/v1/raffles/summer/draw' });
+    expect(parseVerifyDrawArgs(['summer', '--base-url', 'https://h.test/prefix/'], { RAFFLE_BASE_URL: 'https://env.test' })).toEqual({
+      url: 'https://h.test/prefix/public/v1/raffles/summer/draw',
+    });
+    expect(parseVerifyDrawArgs(['a b'], {})).toEqual({ url: 'http://localhost:3000/public/v1/raffles/a%20b/draw' });
   });
 
-  it('prefers --api-key over RAFFLE_API_KEY', () => {
-    expect(parseVerifyDrawArgs(['https://h.test', '--slug', 's', '--api-key', 'svc_u_flag'], env)).toMatchObject({ apiKey: 'svc_u_flag' });
+  it('takes a public proof URL without a key, a keyed one with the key, and adds /draw to a raffle URL', () => {
+    expect(parseVerifyDrawArgs(['https://h.test/public/v1/raffles/summer/draw'], env)).toEqual({ url: 'https://h.test/public/v1/raffles/summer/draw' });
+    expect(parseVerifyDrawArgs(['https://h.test/api/v1/raffles/summer/draw'], env)).toEqual({ url: 'https://h.test/api/v1/raffles/summer/draw', apiKey: 'svc_u_env' });
+    expect(parseVerifyDrawArgs(['https://h.test/api/v1/raffles/summer'], env)).toMatchObject({ url: 'https://h.test/api/v1/raffles/summer/draw' });
+    expect(parseVerifyDrawArgs(['https://h.test/public/v1/raffles/summer'], env)).toEqual({ url: 'https://h.test/public/v1/raffles/summer/draw' });
+  });
+
+  it('keeps the older `<base-url> --slug <slug>` form, now on the public route', () => {
+    expect(parseVerifyDrawArgs(['https://h.test', '--slug', 'summer'], env)).toEqual({ url: 'https://h.test/public/v1/raffles/summer/draw' });
+    expect(parseVerifyDrawArgs(['https://h.test/prefix/', '--slug=a b'], env)).toEqual({ url: 'https://h.test/prefix/public/v1/raffles/a%20b/draw' });
+  });
+
+  it('prefers --api-key over RAFFLE_API_KEY for a keyed URL', () => {
+    expect(parseVerifyDrawArgs(['https://h.test/api/v1/raffles/s/draw', '--api-key', 'svc_u_flag'], env)).toMatchObject({ apiKey: 'svc_u_flag' });
   });
 
   it('reports usage errors', () => {
     const error = (argv: string[], e: Record<string, string> = env) => (parseVerifyDrawArgs(argv, e) as { error?: string }).error;
-    expect(error([])).toMatch(/proof URL/);
-    expect(error(['not a url'])).toMatch(/not a URL/);
+    expect(error([])).toMatch(/slug or a proof URL/);
+    expect(error(['a', 'b'])).toMatch(/exactly one/);
+    expect(error(['not/a/slug'])).toMatch(/not a raffle slug/);
     expect(error(['ftp://h.test/api/v1/raffles/s/draw'])).toMatch(/http/);
-    expect(error(['https://h.test'])).toMatch(/--slug/);
+    expect(error(['https://h.test'])).toMatch(/not a draw proof URL/);
     expect(error(['https://h.test/api/v1/raffles/s/draw'], {})).toMatch(/API key/);
+    expect(error(['https://h.test/api/v1/raffles/s/draw', '--slug', 's'])).toMatch(/not both/);
+    expect(error(['https://h.test', '--slug', 'a/b'])).toMatch(/--slug/);
     expect(error(['https://h.test', '--bogus'])).toMatch(/bogus/);
     expect(parseVerifyDrawArgs(['--help'], env)).toEqual({ help: true });
   });
@@ -110,12 +127,21 @@ describe('runVerifyDraw', () => {
   }
   const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
-  it('fetches with the key as a Bearer token and exits 0 for a valid draw, 1 for an invalid one', async () => {
+  const headerOf = (call: { init?: RequestInit }, name: string) => (call.init!.headers as Record<string, string>)[name];
+
+  it('fetches a slug from the public route with no key and exits 0 for a valid draw', async () => {
     const ok = io(() => json(honest));
-    expect(await runVerifyDraw(['https://h.test', '--slug', 'x', '--api-key', 'svc_u_k'], {}, ok.cli)).toBe(EXIT.valid);
-    expect(ok.calls[0]!.url).toBe('https://h.test/api/v1/raffles/x/draw');
-    expect((ok.calls[0]!.init!.headers as Record<string, string>).authorization).toBe('Bearer svc_u_k');
+    expect(await runVerifyDraw(['x', '--base-url', 'https://h.test'], { RAFFLE_API_KEY: 'svc_u_k' }, ok.cli)).toBe(EXIT.valid);
+    expect(ok.calls[0]!.url).toBe('https://h.test/public/v1/raffles/x/draw');
+    expect(headerOf(ok.calls[0]!, 'authorization')).toBeUndefined();
     expect(ok.out.join('\n')).toMatch(/^VALID/m);
+  });
+
+  it('fetches a keyed URL with the key as a Bearer token, and exits 1 for an invalid draw', async () => {
+    const ok = io(() => json(honest));
+    expect(await runVerifyDraw(['https://h.test/api/v1/raffles/x/draw', '--api-key', 'svc_u_k'], {}, ok.cli)).toBe(EXIT.valid);
+    expect(ok.calls[0]!.url).toBe('https://h.test/api/v1/raffles/x/draw');
+    expect(headerOf(ok.calls[0]!, 'authorization')).toBe('Bearer svc_u_k');
 
     const bad = io(() => json({ ...honest, seed: createHash('sha256').update('x').digest('hex') }));
     expect(await runVerifyDraw(['https://h.test/api/v1/raffles/x/draw'], { RAFFLE_API_KEY: 'k' }, bad.cli)).toBe(EXIT.invalid);
@@ -140,6 +166,8 @@ describe('runVerifyDraw', () => {
 
     const html = io(() => new Response('<html>bad gateway</html>', { status: 502 }));
     expect(await runVerifyDraw(['https://h.test/api/v1/raffles/x/draw'], { RAFFLE_API_KEY: 'k' }, html.cli)).toBe(EXIT.usage);
+    expect(html.err.join('\n')).toContain('502 with a body that is not JSON');
+    expect(html.calls).toHaveLength(3); // the first attempt and the SDK's two retries of a GET
   });
 
   it('prints the usage and exits 0 for --help', async () => {

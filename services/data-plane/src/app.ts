@@ -31,6 +31,8 @@ import rateLimitPlugin from './plugins/rate-limit.js';
 import revocationListenerPlugin from './plugins/revocation-listener.js';
 import entryRoutes from './routes/entries/index.js';
 import meRoutes from './routes/me/index.js';
+import { DATA_PLANE_OPENAPI } from './routes/openapi-document.js';
+import publicDrawRoutes from './routes/public-draw/index.js';
 import raffleRoutes from './routes/raffles/index.js';
 import winRoutes from './routes/wins/index.js';
 import workspaceProjectRoutes from './routes/workspace-projects/index.js';
@@ -88,12 +90,14 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   await app.register(openApiPlugin, {
     title: 'Raffle Developer API — data plane',
     description:
-      'Programmatic access to raffle data with API keys. Personal keys (`svc_u_`) reach the owner\'s profile, public raffles, entries and wins; workspace keys (`svc_w_`) reach one workspace\'s raffles, entries, winners and projects.',
+      'Programmatic access to raffle data with API keys. Personal keys (`svc_u_`) reach the owner\'s profile, published raffles, the owner\'s entries and wins, entering (with `Idempotency-Key`) and withdrawing, and draw proofs; workspace keys (`svc_w_`) reach one workspace\'s raffles, entries, winners and projects. ' +
+      'The proof of a drawn public raffle is also served without a key, cacheable, under `/public/v1`. Lists page with opaque keyset cursors; every error is one JSON body whose `code` each operation enumerates; every key is rate-limited (the `RateLimit` headers).',
     version: API_VERSION,
     securitySchemes: {
       bearerAuth: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API key> (preferred)' },
       apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
     },
+    ...DATA_PLANE_OPENAPI,
   });
   await app.register(metricsPlugin, { service: 'data-plane' });
   await app.register(healthPlugin);
@@ -109,6 +113,7 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   await app.register(winRoutes);
   await app.register(workspaceRaffleRoutes);
   await app.register(workspaceProjectRoutes);
+  await app.register(publicDrawRoutes);
 
   await app.ready();
   limitConnections(app.server, config);

@@ -36,6 +36,9 @@ export const ConfigSchema = Type.Object({
   RATE_LIMIT_PERSONAL_MAX: Type.Integer({ minimum: 1, default: 600 }),
   RATE_LIMIT_WORKSPACE_MAX: Type.Integer({ minimum: 1, default: 1200 }),
   RATE_LIMIT_ANONYMOUS_MAX: Type.Integer({ minimum: 1, default: 60 }),
+  /** Keyless /public/v1 requests per client IP and window: a verifier fetches one proof, a page a handful. */
+  RATE_LIMIT_PUBLIC_MAX: Type.Integer({ minimum: 1, default: 120 }),
+  RATE_LIMIT_PUBLIC_WINDOW_MS: Type.Integer({ minimum: 1000, default: 60_000 }),
   BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 65_536 }),
   /** Trust X-Forwarded-For from a proxy in front of the service (per-IP limits then use it). */
   TRUST_PROXY: Type.Boolean({ default: false }),

@@ -206,6 +206,7 @@ describe('the error plugin on its own (every parser error, and errors the real r
       if (kind === 'plain') throw new Error('password=hunter2 at /srv/app/db.ts:12:3 select * from api_keys where id = $1');
       if (kind === 'type-error') return (undefined as unknown as { x: { y: number } }).x.y;
       if (kind === 'econnrefused') throw Object.assign(new Error('connect ECONNREFUSED 10.0.0.5:5432'), { code: 'ECONNREFUSED' });
+      if (kind === 'deadlock') throw Object.assign(new Error('deadlock detected'), { code: '40P01' });
       if (kind === 'http-403') throw Object.assign(new Error('Forbidden'), { status: 403, statusCode: 403, expose: true });
       if (kind === 'http-416') throw Object.assign(new Error('Range Not Satisfiable'), { status: 416, statusCode: 416, expose: true });
       return { ok: true };
@@ -292,6 +293,12 @@ describe('the error plugin on its own (every parser error, and errors the real r
     expect(res.headers['retry-after']).toBe('1');
     expect(res.body).not.toMatch(/10\.0\.0\.5|5432|ECONNREFUSED/);
     expect(body.message).not.toMatch(/connect/);
+  });
+
+  it('answers a transaction Postgres rolled back to break a deadlock 503 SERVICE_UNAVAILABLE with Retry-After, not a 500', async () => {
+    const res = await tiny.inject({ url: '/throw/deadlock' });
+    expectErrorBody(res, 'GET', 503, 'SERVICE_UNAVAILABLE');
+    expect(res.headers['retry-after']).toBe('1');
   });
 
   it('keeps a 4xx thrown by a framework plugin (http-errors style, e.g. @fastify/static\'s 403) a 4xx, not a 500', async () => {

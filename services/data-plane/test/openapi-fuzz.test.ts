@@ -1,6 +1,7 @@
 import { ERROR_CODES } from '@raffle/contracts';
 import {
   describeFailures,
+  documentedErrorCodeViolations,
   fuzzResponseViolations,
   openApiRequests,
   runFuzzCampaign,
@@ -77,7 +78,12 @@ it(`answers ${REQUESTS} schema-fuzzed requests without a 5xx, every error in the
   const result = await runFuzzCampaign({
     requests: sampleRequests(requests, { seed: SEED, count: REQUESTS }),
     send: (request) => app.inject({ method: request.method as never, url: request.url, headers: request.headers, payload: request.payload }),
-    violations: (request, response) => fuzzResponseViolations(response, { errorBody, inputs: [request.url, request.payload ?? ''] }),
+    // Beyond the body's shape: its code must be one the operation's document lists for that status.
+    violations: (request, response) =>
+      fuzzResponseViolations(response, {
+        errorBody: (body, status) => [...errorBody(body, status), ...documentedErrorCodeViolations(document, request, status, body)],
+        inputs: [request.url, request.payload ?? ''],
+      }),
   });
 
   console.log(`openapi-fuzz data-plane: ${JSON.stringify({ seed: SEED, requests: result.requests, statuses: result.statuses })}`);

@@ -20,12 +20,15 @@ import {
   restrictDateTimesToStorableYears,
   storableTextPlugin,
 } from '@raffle/service-kit';
+import { WEBHOOK_EVENT_SCHEMAS } from '@raffle/contracts';
 import { createCursorCodec } from '@raffle/domain';
 import type { Config } from './config.js';
 import authPlugin from './plugins/auth.js';
 import { clientErrorHandler } from './plugins/client-error.js';
 import errorsPlugin, { frameworkErrorHandler } from './plugins/errors.js';
 import capabilityRoutes from './routes/capabilities/index.js';
+import { MANAGEMENT_OPENAPI } from './routes/openapi-document.js';
+import eventTypeRoutes from './routes/event-types/index.js';
 import personalApiKeyRoutes from './routes/personal-api-keys/index.js';
 import workspaceApiKeyRoutes from './routes/workspace-api-keys/index.js';
 import dashboardWorkspaceRoutes from './routes/dashboard-workspaces/index.js';
@@ -34,6 +37,7 @@ import dashboardRaffleRoutes from './routes/dashboard-raffles/index.js';
 import raffleSchedulerPlugin from './plugins/raffle-scheduler.js';
 import rateLimitPlugin from './plugins/rate-limit.js';
 import webhookEndpointRoutes from './routes/webhook-endpoints/index.js';
+import { openApiWebhooks } from './webhook-events/openapi-webhooks.js';
 
 export type AppDependencies = {
   /** A database pool to use instead of opening one from config (tests share one per file). */
@@ -86,12 +90,17 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   await app.register(openApiPlugin, {
     title: 'Raffle Developer API — management',
     description:
-      'Creates, lists, rolls and revokes API keys and lists the scopes and webhook event types that can be chosen. Authenticated by the dashboard session JWT; API keys are refused.',
+      'The dashboard\'s API, authenticated by the dashboard session JWT (API keys are refused). `/api/developer`: the scopes and webhook event types that can be chosen, personal and workspace API keys (create, list, revoke, roll) and webhook endpoints (create, edit, delete, rotate the secret, test, the delivery log, retry and recover). ' +
+      '`/api/dashboard`: workspaces, members and projects, the raffle lifecycle (create, publish, open, close, draw, finalize, cancel), entries, wins, rerolls and deliveries, and entering as the signed-in user. The `webhooks` section describes the events sent to endpoints.',
     version: API_VERSION,
     securitySchemes: {
       dashboardJwt: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Authorization: Bearer <dashboard session JWT>' },
     },
+    webhooks: openApiWebhooks(),
+    ...MANAGEMENT_OPENAPI,
   });
+  // The payload schemas the `webhooks` section names: components of this document only.
+  for (const schema of WEBHOOK_EVENT_SCHEMAS) app.addSchema(schema);
   await app.register(healthPlugin);
   await app.register(metricsPlugin, { service: 'management' });
   await app.register(authPlugin);
@@ -99,6 +108,7 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   await app.register(raffleSchedulerPlugin);
 
   await app.register(capabilityRoutes);
+  await app.register(eventTypeRoutes);
   await app.register(personalApiKeyRoutes);
   await app.register(workspaceApiKeyRoutes);
   await app.register(dashboardWorkspaceRoutes);

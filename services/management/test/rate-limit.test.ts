@@ -229,7 +229,7 @@ describe('the OpenAPI document', () => {
     for (const { op } of limited) {
       const tooMany = op.responses['429'];
       expect(tooMany, op.operationId).toBeDefined();
-      expect(Object.keys(tooMany!.headers ?? {}).sort(), op.operationId).toEqual(['RateLimit', 'RateLimit-Policy', 'Retry-After']);
+      expect(Object.keys(tooMany!.headers ?? {}).sort(), op.operationId).toEqual(['RateLimit', 'RateLimit-Policy', 'Retry-After', 'X-Request-Id']);
       for (const [status, response] of Object.entries(op.responses)) {
         expect(response.headers, `${op.operationId} ${status}`).toHaveProperty('RateLimit');
         expect(response.headers, `${op.operationId} ${status}`).toHaveProperty('RateLimit-Policy');

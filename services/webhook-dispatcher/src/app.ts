@@ -18,6 +18,7 @@ import {
   shutdownPlugin,
   storableTextPlugin,
 } from '@raffle/service-kit';
+import { DISPATCHER_OPENAPI } from './openapi-document.js';
 import type { Config } from './config.js';
 import dispatcherPlugin, { type DispatcherDependencies } from './plugins/dispatcher.js';
 
@@ -71,9 +72,11 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   await app.register(natsPlugin, { url: config.NATS_URL, name: 'webhook-dispatcher' });
   await app.register(openApiPlugin, {
     title: 'Raffle platform — webhook dispatcher',
-    description: 'Relays committed events to JetStream and delivers signed webhooks. Serves only health and metrics.',
+    description:
+      'Relays committed events from the outbox to NATS JetStream and delivers them as Standard-Webhooks-signed POSTs to the subscribed endpoints, with retries, auto-disable and every attempt recorded. It has no public API: over HTTP it serves only its liveness and readiness probes, Prometheus metrics and this document.',
     version: '1.0.0',
     securitySchemes: {},
+    ...DISPATCHER_OPENAPI,
   });
   await app.register(healthPlugin);
   await app.register(metricsPlugin, { service: 'webhook-dispatcher' });

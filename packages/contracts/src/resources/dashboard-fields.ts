@@ -26,6 +26,7 @@ export const DashboardPageQuerySchema = Type.Object(
     limit: Type.Optional(
       Type.String({
         pattern: '^(?:[1-9][0-9]?|100)$',
+        examples: ['50'],
         description: `Page size, 1 to ${DASHBOARD_PAGE_SIZE.max}; ${DASHBOARD_PAGE_SIZE.default} when absent.`,
       }),
     ),

@@ -24,6 +24,7 @@ const itemsPageFields = {
   limit: Type.Optional(
     Type.String({
       pattern: '^(?:[1-9][0-9]?|1[0-9]{2}|2[0-4][0-9]|250)$',
+      examples: ['100'],
       description: `Page size, 1 to ${DASHBOARD_RAFFLE_ITEMS_PAGE_SIZE.max}; ${DASHBOARD_RAFFLE_ITEMS_PAGE_SIZE.default} when absent.`,
     }),
   ),

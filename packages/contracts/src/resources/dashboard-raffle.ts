@@ -3,11 +3,11 @@ import { ALLOCATION_TYPES, DELIVERY_STATUSES, RAFFLE_MECHANICS, RAFFLE_VISIBILIT
 import { DateTime, Nullable, StringEnum } from '../primitives.js';
 import { WorkspaceRaffleSchema } from './raffle.js';
 
-const Slug = Type.String({ minLength: 3, maxLength: 64, pattern: '^[a-z0-9]+(-[a-z0-9]+)*$', description: 'Globally unique; lowercase words joined by hyphens.' });
+const Slug = Type.String({ minLength: 3, maxLength: 64, pattern: '^[a-z0-9]+(-[a-z0-9]+)*$', description: 'Globally unique; lowercase words joined by hyphens.', examples: ['nebula-beta-testers'] });
 
 export const RaffleRequirementSchema = Type.Object(
   {
-    id: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' }),
+    id: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$', examples: ['discord-member'] }),
     type: StringEnum(REQUIREMENT_TYPES),
     label: Type.String({ minLength: 1, maxLength: 200 }),
     params: Type.Record(Type.String(), Type.Unknown(), {
@@ -36,7 +36,7 @@ const editableFields = {
   allocationType: StringEnum(ALLOCATION_TYPES),
   visibility: StringEnum(RAFFLE_VISIBILITIES),
   spots: Type.Integer({ minimum: 1, maximum: 100_000 }),
-  chain: Nullable(Type.String({ minLength: 1, maxLength: 32, pattern: '^[a-z0-9-]+$' })),
+  chain: Nullable(Type.String({ minLength: 1, maxLength: 32, pattern: '^[a-z0-9-]+$', examples: ['ethereum'] })),
   allowAutoEntry: Type.Boolean(),
   requirements: Type.Array(Type.Ref(RaffleRequirementSchema), { maxItems: 20 }),
   settings: Type.Partial(Type.Object(RaffleSettingsSchema.properties), { additionalProperties: false }),

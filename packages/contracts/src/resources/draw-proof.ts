@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 
-const Sha256Hex = (description: string) => Type.String({ pattern: '^[0-9a-f]{64}$', description });
+const Sha256Hex = (description: string) => Type.String({ pattern: '^[0-9a-f]{64}$', description, examples: ['9f2c4e1a7b3d5f6081a2c3e4b5d6f708192a3b4c5d6e7f8091a2b3c4d5e6f708'] });
 
 /**
  * Everything needed to recompute a weighted draw (product.md, "Verifiable draws"): the seed the
@@ -17,7 +17,7 @@ export const DrawProofSchema = Type.Object(
         {
           id: Type.String(),
           userId: Type.String(),
-          weight: Type.String({ pattern: '^[0-9]+(\\.[0-9]+)?$', description: 'Decimal string, as in the canonical line.' }),
+          weight: Type.String({ pattern: '^[0-9]+(\\.[0-9]+)?$', description: 'Decimal string, as in the canonical line.', examples: ['1'] }),
         },
         { additionalProperties: false },
       ),

@@ -54,3 +54,20 @@ export async function findRaffleIdVisibleToUser(sql: Sql, args: { slug: string; 
            or exists (select 1 from workspace_members m where m.workspace_id = r.workspace_id and m.user_id = ${args.userId}))`;
   return row?.id ?? null;
 }
+
+export type PubliclyVisibleRaffle = { id: string; status: string };
+
+/**
+ * The raffle anyone may see by slug, with no key at all: published and public or unlisted.
+ * Private, draft and cancelled raffles are not found, exactly like a slug that does not exist,
+ * so the answer says nothing about raffles a stranger may not see. The status is returned
+ * because a drawn raffle's proof is cached differently before and after it is finalized.
+ */
+export async function findPubliclyVisibleRaffle(sql: Sql, slug: string): Promise<PubliclyVisibleRaffle | null> {
+  const [row] = await sql<PubliclyVisibleRaffle[]>`
+    select id, status from raffles
+    where slug = ${slug}
+      and status in ('scheduled', 'open', 'closed', 'drawn', 'finalized')
+      and visibility in ('public', 'unlisted')`;
+  return row ?? null;
+}

@@ -16,7 +16,7 @@ import {
   type WebhookOwner,
 } from './endpoint-rules.js';
 
-const { webhookEndpoints, eventOutbox } = schema;
+const { webhookEndpoints, webhookDeliveries, eventOutbox } = schema;
 
 /** The endpoints' owner and the user acting on them (for a workspace, an owner or admin of it). */
 export type WebhookEndpointScope = { owner: WebhookOwner; userId: string };
@@ -176,15 +176,20 @@ export async function updateWebhookEndpoint(
   });
 }
 
-/** Deletes the endpoint with its deliveries and their attempts. */
+/**
+ * Deletes the endpoint with its deliveries and their attempts. The deliveries go first, then the
+ * endpoint: the dispatcher's outcome recorder locks a delivery and then its endpoint, and a
+ * cascade from the endpoint row would take them the other way round and deadlock with it.
+ */
 export async function deleteWebhookEndpoint(db: Db, args: WebhookEndpointScope & { endpointId: string }): Promise<void> {
   if (!isIdOf('webhookEndpoint', args.endpointId)) throw webhookEndpointNotFound();
   await db.transaction(async (tx) => {
     await requireWebhookOwnerAccess(tx, args);
-    const deleted = await tx
-      .delete(webhookEndpoints)
-      .where(and(ownedBy(args.owner), eq(webhookEndpoints.id, args.endpointId)))
-      .returning({ id: webhookEndpoints.id });
+    const endpoint = and(ownedBy(args.owner), eq(webhookEndpoints.id, args.endpointId));
+    const [owned] = await tx.select({ id: webhookEndpoints.id }).from(webhookEndpoints).where(endpoint);
+    if (!owned) throw webhookEndpointNotFound();
+    await tx.delete(webhookDeliveries).where(eq(webhookDeliveries.endpointId, owned.id));
+    const deleted = await tx.delete(webhookEndpoints).where(endpoint).returning({ id: webhookEndpoints.id });
     if (deleted.length === 0) throw webhookEndpointNotFound();
   });
 }

@@ -1,40 +1,35 @@
 import { parseArgs } from 'node:util';
+import { DEFAULT_DATA_PLANE_URL } from '../client/raffle-client.js';
+import { fromHex } from '../crypto/encoding.js';
+import { fetchAndVerifyDraw } from '../draw/fetch-and-verify-draw.js';
+import { proofShapeProblems } from '../draw/proof-shape.js';
+import { locateProof, publicProofUrl } from '../draw/proof-url.js';
+import { RaffleApiError, RaffleError } from '../http/raffle-api-error.js';
 import { verifyDraw, type DrawProof } from '../verify-draw.js';
 import { DRAW_ALGORITHM, drawCommitment, entriesDigest } from '../weighted-draw.js';
+
+export { proofShapeProblems };
 
 /** Exit codes of `raffle-verify-draw`. */
 export const EXIT = { valid: 0, invalid: 1, usage: 2 } as const;
 
 export const USAGE = `Usage:
+  raffle-verify-draw <slug> [--base-url <url>]
+  raffle-verify-draw <https://host/public/v1/raffles/<slug>/draw>
   raffle-verify-draw <https://host/api/v1/raffles/<slug>/draw> [--api-key <key>]
-  raffle-verify-draw <base-url> --slug <slug> [--api-key <key>]
 
 Fetches a drawn raffle's proof and recomputes the draw: sha256(seed) must equal the published
 commitment, the entries must hash to the entries digest, and ranking them by the seed must give
-the winners. The API key (a personal key with raffles:read) may come from RAFFLE_API_KEY.
+the winners.
+
+A slug is looked up on the keyless public route, {base-url}/public/v1/raffles/<slug>/draw; the
+base URL comes from --base-url, else RAFFLE_BASE_URL, else ${DEFAULT_DATA_PLANE_URL}. A URL may
+name a proof or a raffle (…/raffles/<slug>, /draw is added). Only a keyed /api/v1 URL needs an
+API key (a personal key with raffles:read): --api-key, else RAFFLE_API_KEY.
 
 Exit status: 0 the draw is valid, 1 it is not, 2 usage or network error.`;
 
 const HEX64 = /^[0-9a-f]{64}$/;
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** What keeps `value` from being a draw proof at all (before any of its claims is checked). */
-export function proofShapeProblems(value: unknown): string[] {
-  if (!isRecord(value)) return ['the response is not a JSON object'];
-  const problems: string[] = [];
-  for (const field of ['algorithm', 'drawCommitment', 'seed', 'entriesDigest'] as const) {
-    if (typeof value[field] !== 'string') problems.push(`${field} is missing or not a string`);
-  }
-  if (!Array.isArray(value.entries)) problems.push('entries is missing or not an array');
-  else if (!value.entries.every((e) => isRecord(e) && typeof e.id === 'string' && typeof e.userId === 'string' && typeof e.weight === 'string')) {
-    problems.push('every entry needs string id, userId and weight');
-  }
-  if (!Array.isArray(value.winners)) problems.push('winners is missing or not an array');
-  else if (!value.winners.every((w) => isRecord(w) && typeof w.entryId === 'string' && Number.isInteger(w.position))) {
-    problems.push('every winner needs a string entryId and an integer position');
-  }
-  return problems;
-}
 
 export type DrawVerdict = { valid: boolean; report: string };
 
@@ -51,7 +46,7 @@ export function judgeDrawProof(value: unknown, source?: string): DrawVerdict {
   const proof = value as DrawProof;
   const result = verifyDraw(proof);
   const seedOk = HEX64.test(proof.seed);
-  const commitmentOk = seedOk && drawCommitment(Buffer.from(proof.seed, 'hex')) === proof.drawCommitment;
+  const commitmentOk = seedOk && drawCommitment(fromHex(proof.seed)) === proof.drawCommitment;
   const digestOk = entriesDigest(proof.entries) === proof.entriesDigest;
   const winnerProblems = result.problems.filter((p) => p.startsWith('position') || p.startsWith('winner'));
   const winnersOk = seedOk && winnerProblems.length === 0;
@@ -73,46 +68,48 @@ export function judgeDrawProof(value: unknown, source?: string): DrawVerdict {
   return { valid: result.valid, report: lines.join('\n') };
 }
 
-export type VerifyDrawArgs = { url: string; apiKey: string } | { help: true } | { error: string };
+/** `apiKey` is set only for a keyed /api/v1 URL: the public route is never sent a key. */
+export type VerifyDrawArgs = { url: string; apiKey?: string } | { help: true } | { error: string };
 
-const DRAW_PATH = /\/api\/v1\/raffles\/[^/]+\/draw\/?$/;
-const RAFFLE_PATH = /\/api\/v1\/raffles\/[^/]+\/?$/;
-
-/** The proof URL and key from the command line (and RAFFLE_API_KEY), or what is wrong with them. */
+/** The proof URL (and, for a keyed URL, the key) from the command line and environment, or what is wrong with them. */
 export function parseVerifyDrawArgs(argv: readonly string[], env: Record<string, string | undefined>): VerifyDrawArgs {
   let parsed;
   try {
     parsed = parseArgs({
       args: [...argv],
       allowPositionals: true,
-      options: { 'api-key': { type: 'string' }, slug: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        'api-key': { type: 'string' },
+        'base-url': { type: 'string' },
+        slug: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
     });
   } catch (error) {
     return { error: (error as Error).message };
   }
   const { values, positionals } = parsed;
   if (values.help) return { help: true };
-  if (positionals.length !== 1) return { error: positionals.length === 0 ? 'give the proof URL, or a base URL and --slug' : 'give exactly one URL' };
-  let url: URL;
-  try {
-    url = new URL(positionals[0]!);
-  } catch {
-    return { error: `not a URL: ${positionals[0]}` };
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return { error: `the URL must be http(s): ${url.href}` };
+  const baseUrl = values['base-url'] ?? env.RAFFLE_BASE_URL ?? DEFAULT_DATA_PLANE_URL;
+
+  let location;
   if (values.slug !== undefined) {
+    // The older form `<base-url> --slug <slug>`: the base URL may also come from --base-url.
+    if (positionals.length > 1) return { error: 'give one base URL with --slug' };
     if (values.slug === '' || values.slug.includes('/')) return { error: '--slug must be a raffle slug' };
-    if (DRAW_PATH.test(url.pathname)) return { error: 'give either a proof URL or a base URL with --slug, not both' };
-    const base = url.href.endsWith('/') ? url.href : `${url.href}/`;
-    url = new URL(`api/v1/raffles/${encodeURIComponent(values.slug)}/draw`, base);
-  } else if (RAFFLE_PATH.test(url.pathname)) {
-    url.pathname = `${url.pathname.replace(/\/$/, '')}/draw`;
-  } else if (!DRAW_PATH.test(url.pathname)) {
-    return { error: `${url.href} is not a draw proof URL (…/api/v1/raffles/<slug>/draw); pass the base URL with --slug instead` };
+    const base = positionals[0] ?? baseUrl;
+    const checked = locateProof(publicProofUrl(base, values.slug), baseUrl);
+    if (positionals[0] !== undefined && /\/raffles\/[^/]+\/draw\/?$/.test(positionals[0])) return { error: 'give either a proof URL or a base URL with --slug, not both' };
+    location = checked;
+  } else {
+    if (positionals.length !== 1) return { error: positionals.length === 0 ? 'give a raffle slug or a proof URL' : 'give exactly one slug or URL' };
+    location = locateProof(positionals[0]!, baseUrl);
   }
+  if ('error' in location) return location;
+  if (!location.keyed) return { url: location.url };
   const apiKey = values['api-key'] ?? env.RAFFLE_API_KEY;
-  if (!apiKey) return { error: 'an API key is needed: --api-key <key> or RAFFLE_API_KEY' };
-  return { url: url.href, apiKey };
+  if (!apiKey) return { error: 'an /api/v1 URL needs an API key (--api-key <key> or RAFFLE_API_KEY); a slug or a /public/v1 URL needs none' };
+  return { url: location.url, apiKey };
 }
 
 export type CliIo = {
@@ -121,7 +118,7 @@ export type CliIo = {
   err: (text: string) => void;
 };
 
-/** The whole command: parse, fetch with the key as a Bearer token, judge, print. Returns the exit code. */
+/** The whole command: parse, fetch (retrying as the SDK does), judge, print. Returns the exit code. */
 export async function runVerifyDraw(argv: readonly string[], env: Record<string, string | undefined>, io: CliIo): Promise<number> {
   const args = parseVerifyDrawArgs(argv, env);
   if ('help' in args) {
@@ -132,32 +129,23 @@ export async function runVerifyDraw(argv: readonly string[], env: Record<string,
     io.err(`raffle-verify-draw: ${args.error}\n\n${USAGE}`);
     return EXIT.usage;
   }
-  let response: Response;
-  let text: string;
+  let proof: unknown;
   try {
-    response = await io.fetch(args.url, {
-      headers: { authorization: `Bearer ${args.apiKey}`, accept: 'application/json' },
-      signal: AbortSignal.timeout(120_000),
-    });
-    text = await response.text();
+    ({ proof } = await fetchAndVerifyDraw(args.url, { apiKey: args.apiKey, fetch: io.fetch, timeoutMs: 120_000 }));
   } catch (error) {
-    io.err(`raffle-verify-draw: could not fetch ${args.url}: ${(error as Error).message}`);
+    io.err(`raffle-verify-draw: ${describeFailure(args.url, error)}`);
     return EXIT.usage;
   }
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    io.err(`raffle-verify-draw: ${args.url} answered ${response.status} with a body that is not JSON`);
-    return EXIT.usage;
-  }
-  if (!response.ok) {
-    const b = isRecord(body) ? body : {};
-    const message = Array.isArray(b.message) ? b.message.join('; ') : String(b.message ?? response.statusText);
-    io.err(`raffle-verify-draw: ${args.url} answered ${response.status}${typeof b.code === 'string' ? ` ${b.code}` : ''}: ${message}`);
-    return EXIT.usage;
-  }
-  const verdict = judgeDrawProof(body, args.url);
+  const verdict = judgeDrawProof(proof, args.url);
   io.out(verdict.report);
   return verdict.valid ? EXIT.valid : EXIT.invalid;
+}
+
+function describeFailure(url: string, error: unknown): string {
+  if (error instanceof RaffleApiError) {
+    const body = typeof error.body === 'string' ? ' with a body that is not JSON' : '';
+    return `${url} answered ${error.status}${error.code ? ` ${error.code}` : ''}${body}: ${error.message}`;
+  }
+  if (error instanceof RaffleError) return `could not fetch ${url}: ${error.message}`;
+  return `could not fetch ${url}: ${(error as Error)?.message ?? String(error)}`;
 }

@@ -359,6 +359,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/public/v1/raffles/{slug}/draw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The proof of a drawn public or unlisted raffle, for anyone to verify, without an API key
+         * @description The same body as `GET /api/v1/raffles/{slug}/draw`, with no key: a provably fair draw is worth what strangers can check. Served for `public` and `unlisted` raffles once a `raffle`-mechanic raffle is drawn; 404 `RAFFLE_NOT_FOUND` for private, draft, cancelled and unknown raffles alike, 404 `DRAW_NOT_AVAILABLE` before the draw and for other mechanics. An `Authorization` or `X-API-Key` header is ignored. Rate-limited per client IP (the `public` policy). Cacheable: a strong `ETag` (send it as `If-None-Match` for a 304), and `Cache-Control: public, max-age=31536000, immutable` once the raffle is finalized, `public, max-age=60` while it is drawn. Check the proof with `verifyDraw(proof)` from `@raffle/sdk` or the `raffle-verify-draw` command.
+         */
+        get: operations["getPublicDrawProof"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 };
 export type webhooks = Record<string, never>;
 export type components = {
@@ -380,6 +400,10 @@ export type components = {
             /** Format: date-time */
             timestamp: string;
             path: string;
+            /**
+             * @description One of the catalogue's codes; each operation lists those it answers per status.
+             * @example RAFFLE_NOT_FOUND
+             */
             code: string;
             failedRequirements?: components["schemas"]["RequirementFailure"][];
             requirementFailures?: unknown[];
@@ -387,16 +411,6 @@ export type components = {
             failures?: unknown[];
             results?: unknown[];
             evaluation?: unknown;
-        };
-        ManagementErrorBody: {
-            statusCode: number;
-            /** @description The HTTP reason phrase of statusCode. */
-            error: string;
-            message: string | string[];
-            requestId: string | null;
-            /** Format: date-time */
-            timestamp: string;
-            path: string;
         };
         ProjectSummary: {
             id: string;
@@ -559,7 +573,10 @@ export type components = {
             status: "pending" | "valid" | "invalid" | "withdrawn" | "disqualified";
             /** @enum {string} */
             source: "api" | "web" | "auto" | "import";
-            /** @description Decimal string. */
+            /**
+             * @description Decimal string.
+             * @example 1
+             */
             entryWeight: string;
             walletSnapshot?: string;
             statusReason?: string;
@@ -583,6 +600,7 @@ export type components = {
             status: "pending" | "valid" | "invalid" | "withdrawn" | "disqualified";
             /** @enum {string} */
             source: "api" | "web" | "auto" | "import";
+            /** @example 1 */
             entryWeight: string;
             walletSnapshot?: string;
             statusReason?: string;
@@ -656,17 +674,29 @@ export type components = {
         DrawProof: {
             /** @description The draw algorithm; `es-hmac-sha256-v1` (Efraimidis–Spirakis keys from HMAC-SHA256). */
             algorithm: string;
-            /** @description sha256 of the seed, public since the raffle was published. */
+            /**
+             * @description sha256 of the seed, public since the raffle was published.
+             * @example 9f2c4e1a7b3d5f6081a2c3e4b5d6f708192a3b4c5d6e7f8091a2b3c4d5e6f708
+             */
             drawCommitment: string;
-            /** @description The 32-byte secret seed (hex), revealed once the raffle is drawn. */
+            /**
+             * @description The 32-byte secret seed (hex), revealed once the raffle is drawn.
+             * @example 9f2c4e1a7b3d5f6081a2c3e4b5d6f708192a3b4c5d6e7f8091a2b3c4d5e6f708
+             */
             seed: string;
-            /** @description sha256 of the eligible entries' canonical lines `id:userId:weight\n`, in id order. */
+            /**
+             * @description sha256 of the eligible entries' canonical lines `id:userId:weight\n`, in id order.
+             * @example 9f2c4e1a7b3d5f6081a2c3e4b5d6f708192a3b4c5d6e7f8091a2b3c4d5e6f708
+             */
             entriesDigest: string;
             /** @description Every eligible entry of the draw, in id order, as frozen when it ran. */
             entries: {
                 id: string;
                 userId: string;
-                /** @description Decimal string, as in the canonical line. */
+                /**
+                 * @description Decimal string, as in the canonical line.
+                 * @example 1
+                 */
                 weight: string;
             }[];
             /** @description The winners the draw selected, by position; later disqualifications do not change them. */
@@ -688,459 +718,6 @@ export type components = {
             wallets: components["schemas"]["Wallet"][];
             /** Format: date-time */
             createdAt: string;
-        };
-        ApiKeyRecord: {
-            id: string;
-            name: string;
-            /** @description Visible leading part of the key. */
-            prefix: string;
-            /** @description Last four characters of the key. */
-            lastFour: string;
-            scopes: string[];
-            /** Format: date-time */
-            expiresAt?: string;
-            /** Format: date-time */
-            revokedAt?: string;
-            /** Format: date-time */
-            lastUsedAt?: string;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-        };
-        CreatedApiKey: {
-            id: string;
-            name: string;
-            /** @description Visible leading part of the key. */
-            prefix: string;
-            /** @description Last four characters of the key. */
-            lastFour: string;
-            scopes: string[];
-            /** Format: date-time */
-            expiresAt?: string;
-            /** Format: date-time */
-            revokedAt?: string;
-            /** Format: date-time */
-            lastUsedAt?: string;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-            /** @description Full plaintext key. Never returned again. */
-            apiKey: string;
-        };
-        CreateApiKeyBody: {
-            name: string;
-            scopes: string[];
-            /**
-             * Format: date-time
-             * @description Must be in the future.
-             */
-            expiresAt?: string;
-        };
-        Capabilities: {
-            personalApiScopes: string[];
-            workspaceApiScopes: string[];
-            personalWebhookEvents: string[];
-            workspaceWebhookEvents: string[];
-        };
-        EventEnvelope: {
-            /** @description One of the capabilities event types. */
-            type: string;
-            /**
-             * Format: date-time
-             * @description When the state change committed.
-             */
-            timestamp: string;
-            /** @description The resource as the data plane shows it. */
-            data: unknown;
-        };
-        RaffleRequirement: {
-            id: string;
-            /** @enum {string} */
-            type: "wallet_connected" | "account_age_days" | "email_verified" | "workspace_member" | "holds_role";
-            label: string;
-            /**
-             * @description Per type: wallet_connected {chain}, account_age_days {min}, holds_role {role}; email_verified and workspace_member take none. Any requirement may set optional: true, and then a multiplier (1–100) applied to the entry weight when it passes.
-             * @default {}
-             */
-            params: {
-                [key: string]: unknown;
-            };
-        };
-        RaffleSettings: {
-            /** @description Draw as soon as the raffle closes (not for application raffles). */
-            autoDraw: boolean;
-            /** @description Finalize as soon as the raffle is drawn. */
-            autoFinalize: boolean;
-            /** @description Leave entries with duplicate flags out of the draw. */
-            excludeFlaggedDuplicates: boolean;
-        };
-        CreateRaffleBody: {
-            /** @description Globally unique; lowercase words joined by hyphens. */
-            slug: string;
-            /** @enum {string} */
-            mechanic: "raffle" | "fcfs" | "collection" | "application";
-            title: string;
-            /** @enum {string} */
-            allocationType: "allowlist_gtd" | "allowlist_fcfs" | "airdrop" | "physical" | "custom";
-            /** @enum {string} */
-            visibility: "public" | "unlisted" | "private";
-            spots: number;
-            description?: string | null;
-            chain?: string | null;
-            allowAutoEntry?: boolean;
-            requirements?: components["schemas"]["RaffleRequirement"][];
-            settings?: {
-                /** @description Draw as soon as the raffle closes (not for application raffles). */
-                autoDraw?: boolean;
-                /** @description Finalize as soon as the raffle is drawn. */
-                autoFinalize?: boolean;
-                /** @description Leave entries with duplicate flags out of the draw. */
-                excludeFlaggedDuplicates?: boolean;
-            };
-            canonicalProjectId?: string | null;
-            startsAt?: string | null;
-            endsAt?: string | null;
-        };
-        UpdateRaffleBody: {
-            /** @description Globally unique; lowercase words joined by hyphens. */
-            slug?: string;
-            /** @enum {string} */
-            mechanic?: "raffle" | "fcfs" | "collection" | "application";
-            title?: string;
-            description?: string | null;
-            /** @enum {string} */
-            allocationType?: "allowlist_gtd" | "allowlist_fcfs" | "airdrop" | "physical" | "custom";
-            /** @enum {string} */
-            visibility?: "public" | "unlisted" | "private";
-            spots?: number;
-            chain?: string | null;
-            allowAutoEntry?: boolean;
-            requirements?: components["schemas"]["RaffleRequirement"][];
-            settings?: {
-                /** @description Draw as soon as the raffle closes (not for application raffles). */
-                autoDraw?: boolean;
-                /** @description Finalize as soon as the raffle is drawn. */
-                autoFinalize?: boolean;
-                /** @description Leave entries with duplicate flags out of the draw. */
-                excludeFlaggedDuplicates?: boolean;
-            };
-            canonicalProjectId?: string | null;
-            startsAt?: string | null;
-            endsAt?: string | null;
-        };
-        DashboardRaffle: {
-            id: string;
-            slug: string;
-            title: string;
-            /** @enum {string} */
-            mechanic: "raffle" | "fcfs" | "collection" | "application";
-            /** @enum {string} */
-            allocationType: "allowlist_gtd" | "allowlist_fcfs" | "airdrop" | "physical" | "custom";
-            /** @enum {string} */
-            visibility: "public" | "unlisted" | "private";
-            /** @enum {string} */
-            status: "draft" | "scheduled" | "open" | "closed" | "drawn" | "finalized" | "cancelled";
-            spots: number;
-            chain?: string | null;
-            startsAt?: string | null;
-            endsAt?: string | null;
-            publishedAt?: string | null;
-            openedAt?: string | null;
-            closedAt?: string | null;
-            finalizedAt?: string | null;
-            canonicalProject?: components["schemas"]["ProjectSummary"] | null;
-            description: string | null;
-            allowAutoEntry: boolean;
-            requirements: components["schemas"]["RaffleRequirement"][];
-            drawCommitment: string | null;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-            settings: components["schemas"]["RaffleSettings"];
-            drawnAt: string | null;
-            cancelledAt: string | null;
-            entriesDigest: string | null;
-        };
-        DrawRaffleBody: {
-            /** @description Application raffles only: the selected entries in position order. */
-            entryIds?: string[];
-        };
-        ReasonBody: {
-            reason: string;
-        };
-        RerollWinBody: {
-            /** @description Application raffles only: the replacement entry. */
-            entryId?: string;
-        };
-        SetDeliveryBody: {
-            /** @enum {string} */
-            deliveryStatus: "pending" | "processing" | "delivered" | "failed";
-            deliveryNote?: string | null;
-        };
-        DashboardWin: {
-            id: string;
-            userId: string;
-            /** @enum {string} */
-            source: "draw" | "fcfs" | "manual" | "reroll";
-            /** @enum {string} */
-            status: "selected" | "finalized" | "disqualified" | "replaced";
-            position: number;
-            walletSnapshot?: string;
-            identitySnapshot: components["schemas"]["IdentitySnapshot"];
-            /** @enum {string} */
-            deliveryStatus: "pending" | "processing" | "delivered" | "failed" | "not_applicable";
-            deliveryNote?: string;
-            /** Format: date-time */
-            finalizedAt?: string;
-            /** Format: date-time */
-            deliveredAt?: string;
-            raffleId: string;
-            entryId: string;
-            /** Format: date-time */
-            selectedAt: string;
-            /** Format: date-time */
-            disqualifiedAt?: string;
-            /** Format: date-time */
-            replacedAt?: string;
-        };
-        RerolledWin: {
-            replaced: components["schemas"]["DashboardWin"];
-            replacement: components["schemas"]["DashboardWin"];
-        };
-        DashboardRafflePage: {
-            data: components["schemas"]["WorkspaceRaffleItem"][];
-            pagination: components["schemas"]["Pagination"];
-        };
-        DashboardEntryPage: {
-            data: components["schemas"]["WorkspaceEntry"][];
-            pagination: components["schemas"]["Pagination"];
-        };
-        DashboardWinPage: {
-            data: components["schemas"]["DashboardWin"][];
-            pagination: components["schemas"]["Pagination"];
-        };
-        DashboardWorkspace: {
-            id: string;
-            slug: string;
-            name: string;
-            logoUrl: string | null;
-            /**
-             * @description The caller's role in the workspace.
-             * @enum {string}
-             */
-            role: "owner" | "admin" | "member";
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-        };
-        DashboardWorkspacePage: {
-            data: components["schemas"]["DashboardWorkspace"][];
-            pagination: components["schemas"]["Pagination"];
-        };
-        CreateWorkspaceBody: {
-            /** @description Unique across the platform. */
-            slug: string;
-            /** @description Shown on the workspace and on its raffles. */
-            name: string;
-            logoUrl?: string | null;
-        };
-        UpdateWorkspaceBody: {
-            /** @description Unique across the platform. */
-            slug?: string;
-            /** @description Shown on the workspace and on its raffles. */
-            name?: string;
-            logoUrl?: string | null;
-        };
-        WorkspaceMember: {
-            userId: string;
-            handle: string;
-            displayName: string | null;
-            avatarUrl: string | null;
-            /**
-             * @description owner | admin | member
-             * @enum {string}
-             */
-            role: "owner" | "admin" | "member";
-            /** Format: date-time */
-            joinedAt: string;
-        };
-        WorkspaceMemberPage: {
-            data: components["schemas"]["WorkspaceMember"][];
-            pagination: components["schemas"]["Pagination"];
-        };
-        AddWorkspaceMemberBody: {
-            /** @description An existing user. */
-            userId: string;
-            /**
-             * @description Only an owner may grant 'owner'.
-             * @enum {string}
-             */
-            role: "owner" | "admin" | "member";
-        };
-        UpdateWorkspaceMemberBody: {
-            /**
-             * @description Only an owner may grant 'owner' or change an owner's role.
-             * @enum {string}
-             */
-            role: "owner" | "admin" | "member";
-        };
-        DashboardProjectPage: {
-            data: components["schemas"]["Project"][];
-            pagination: components["schemas"]["Pagination"];
-        };
-        CreateProjectBody: {
-            /** @description Unique within the workspace. */
-            slug: string;
-            /** @description Shown on the project and on raffles that name it. */
-            name: string;
-            logoUrl?: string | null;
-            description?: string | null;
-            websiteUrl?: string | null;
-            chain?: string | null;
-        };
-        UpdateProjectBody: {
-            /** @description Unique within the workspace. */
-            slug?: string;
-            /** @description Shown on the project and on raffles that name it. */
-            name?: string;
-            logoUrl?: string | null;
-            description?: string | null;
-            websiteUrl?: string | null;
-            chain?: string | null;
-        };
-        WebhookEndpoint: {
-            id: string;
-            url: string;
-            description?: string;
-            /** @description The event types delivered; `webhook.test` is delivered on demand whatever is listed. */
-            eventTypes: string[];
-            enabled: boolean;
-            /** @description Why the endpoint was disabled, when it is. */
-            disabledReason?: string;
-            /** Format: date-time */
-            disabledAt?: string;
-            /**
-             * Format: date-time
-             * @description Start of the current run of failed deliveries; five days of it disable the endpoint.
-             */
-            failingSince?: string;
-            /**
-             * Format: date-time
-             * @description When the secret was last rotated; absent when it never was.
-             */
-            secretRotatedAt?: string;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-        };
-        CreatedWebhookEndpoint: {
-            id: string;
-            url: string;
-            description?: string;
-            /** @description The event types delivered; `webhook.test` is delivered on demand whatever is listed. */
-            eventTypes: string[];
-            enabled: boolean;
-            /** @description Why the endpoint was disabled, when it is. */
-            disabledReason?: string;
-            /** Format: date-time */
-            disabledAt?: string;
-            /**
-             * Format: date-time
-             * @description Start of the current run of failed deliveries; five days of it disable the endpoint.
-             */
-            failingSince?: string;
-            /**
-             * Format: date-time
-             * @description When the secret was last rotated; absent when it never was.
-             */
-            secretRotatedAt?: string;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-            /** @description The `whsec_` signing secret (Standard Webhooks). Never returned again. */
-            secret: string;
-        };
-        WebhookEndpointPage: {
-            data: components["schemas"]["WebhookEndpoint"][];
-            pagination: components["schemas"]["Pagination"];
-        };
-        CreateWebhookEndpointBody: {
-            /** @description Absolute https URL (http only where the service allows it) of a public host; no user info. */
-            url: string;
-            description?: string;
-            /** @description Event types of the owner's kind (personal or workspace); see GET /api/developer/capabilities. */
-            eventTypes: string[];
-            /** @default true */
-            enabled: boolean;
-        };
-        UpdateWebhookEndpointBody: {
-            /** @description Absolute https URL (http only where the service allows it) of a public host; no user info. */
-            url?: string;
-            description?: string | null;
-            /** @description Event types of the owner's kind (personal or workspace); see GET /api/developer/capabilities. */
-            eventTypes?: string[];
-            /** @description true re-enables a disabled endpoint and forgets its failures. */
-            enabled?: boolean;
-        };
-        WebhookTestEvent: {
-            /** @description The `webhook-id` the test delivery carries. */
-            eventId: string;
-        };
-        WebhookDeliveryAttempt: {
-            /** @description Attempt id. */
-            id: string;
-            deliveryId: string;
-            eventId: string;
-            eventType: string;
-            attemptNumber: number;
-            /** @enum {string} */
-            status: "succeeded" | "failed";
-            responseStatus?: number;
-            /** @description timeout | network | redirect | blocked_address | http_status */
-            failureKind?: string;
-            latencyMs: number;
-            /** @description At most 1 KB of the response body, as stored. */
-            responseBody?: string;
-            /** Format: date-time */
-            createdAt: string;
-            /** @enum {string} */
-            deliveryStatus: "pending" | "succeeded" | "failed";
-            /**
-             * Format: date-time
-             * @description When the delivery is tried next, while it is pending.
-             */
-            nextAttemptAt?: string;
-        };
-        WebhookDeliveryAttemptPage: {
-            data: components["schemas"]["WebhookDeliveryAttempt"][];
-            pagination: components["schemas"]["Pagination"];
-        };
-        WebhookDelivery: {
-            id: string;
-            eventId: string;
-            eventType: string;
-            /** @enum {string} */
-            status: "pending" | "succeeded" | "failed";
-            attemptCount: number;
-            /** Format: date-time */
-            nextAttemptAt?: string;
-        };
-        RecoverWebhookDeliveriesBody: {
-            /**
-             * Format: date-time
-             * @description Failed deliveries created at or after this time are sent again; not in the future, at most 30 days back.
-             */
-            since: string;
-        };
-        RecoveredWebhookDeliveries: {
-            /** @description How many failed deliveries are pending again. */
-            requeued: number;
         };
         PublicRafflePage: {
             data: components["schemas"]["PublicRaffleItem"][];
@@ -1170,7 +747,18 @@ export type components = {
     responses: never;
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description The id of this request, also in the error body as `requestId` and in the service logs. A well-formed `X-Request-Id` sent by the client is kept. */
+        "X-Request-Id": string;
+        /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
+        "RateLimit-Policy": string;
+        /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
+        RateLimit: string;
+        /** @description Seconds to wait before retrying: on a 429 the longest wait among the exhausted rate-limit policies, on a 503 how soon the service expects to answer again. */
+        "Retry-After": number;
+        /** @description `true` when this response is the stored answer to an earlier request with the same `Idempotency-Key`; absent on a first answer. */
+        "Idempotent-Replayed": "true";
+    };
     pathItems: never;
 };
 export type $defs = Record<string, never>;
@@ -1184,12 +772,18 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description This document, as JSON. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "openapi": "3.1.0"
+                     *     }
+                     */
                     "application/json": {
                         [key: string]: unknown;
                     };
@@ -1206,12 +800,18 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The service's metrics in the Prometheus text exposition format. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example # HELP http_request_duration_seconds HTTP request duration by route template and status
+                     *     # TYPE http_request_duration_seconds histogram
+                     *     http_request_duration_seconds_bucket{le="0.005",method="GET",route="/api/v1/me",status_code="200"} 42
+                     */
                     "text/plain": string;
                 };
             };
@@ -1226,12 +826,18 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The process is up and answering. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "ok"
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {string} */
                         status: "ok";
@@ -1249,12 +855,22 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Ready for traffic: the database answers (NATS is reported, but does not decide). */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "ready",
+                     *       "checks": {
+                     *         "database": "ok",
+                     *         "nats": "ok"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         status: "ready" | "unavailable";
                         checks: {
@@ -1264,12 +880,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Not ready: the database does not answer; take the instance out of rotation. */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "ready",
+                     *       "checks": {
+                     *         "database": "ok",
+                     *         "nats": "ok"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         status: "ready" | "unavailable";
                         checks: {
@@ -1290,138 +916,260 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The requested resource. */
             200: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "usr_01JM4Q8Z3V7T2K9R5X6W1B8N4D",
+                     *       "handle": "ada",
+                     *       "wallets": [
+                     *         {
+                     *           "chain": "ethereum",
+                     *           "address": "0x52908400098527886E0F7030069857D2E4169EE7",
+                     *           "verified": false
+                     *         }
+                     *       ],
+                     *       "createdAt": "2026-03-14T16:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Profile"];
                 };
             };
-            /** @description Default Response */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `code`: `VALIDATION_FAILED`, `MALFORMED_URL`. */
             400: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "validation failed",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/me",
+                     *       "code": "VALIDATION_FAILED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "VALIDATION_FAILED" | "MALFORMED_URL";
+                    };
                 };
             };
-            /** @description Default Response */
+            /** @description The credentials are missing, unknown, expired or revoked. `code`: `API_KEY_MISSING`, `API_KEY_INVALID`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`. */
             401: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "api key missing",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/me",
+                     *       "code": "API_KEY_MISSING"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "API_KEY_MISSING" | "API_KEY_INVALID" | "API_KEY_EXPIRED" | "API_KEY_REVOKED";
+                    };
                 };
             };
-            /** @description Default Response */
+            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). `code`: `WRONG_KEY_TYPE`, `INSUFFICIENT_SCOPE`. */
             403: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "wrong key type",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/me",
+                     *       "code": "WRONG_KEY_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "WRONG_KEY_TYPE" | "INSUFFICIENT_SCOPE";
+                    };
                 };
             };
-            /** @description Default Response */
+            /** @description The resource does not exist, or is not visible to these credentials. `code`: `NOT_FOUND`. */
             404: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "not found",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/me",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "NOT_FOUND";
+                    };
                 };
             };
-            /** @description Default Response */
+            /** @description Listed on every route by the spec; this operation does not answer it today. The request conflicts with the current state of the resource; nothing was done. */
             409: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "Conflict",
+                     *       "message": "already entered",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/me",
+                     *       "code": "ALREADY_ENTERED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Default Response */
+            /** @description Listed on every route by the spec; this operation does not answer it today. The request is well formed but a business rule refuses it (for example unmet entry requirements). */
             422: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 422,
+                     *       "error": "Unprocessable Entity",
+                     *       "message": "requirements not met",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/me",
+                     *       "code": "REQUIREMENTS_NOT_MET"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`default`) is exhausted; retry after `Retry-After` seconds. */
+            /** @description Too many requests: a rate-limit policy of this route (`default`) is exhausted; retry after `Retry-After` seconds. `code`: `RATE_LIMITED`. */
             429: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
-                    /** @description Seconds to wait before retrying (on 429). */
-                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "rate limited",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/me",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                    };
                 };
             };
-            /** @description Default Response */
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `code`: `INTERNAL_ERROR`. */
             500: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "internal error",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/me",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                    };
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. */
+            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `code`: `SERVICE_UNAVAILABLE`. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "service unavailable",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/me",
+                     *       "code": "SERVICE_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
                 };
             };
         };
@@ -1429,9 +1177,15 @@ export interface operations {
     listPublicRaffles: {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100. */
+                /**
+                 * @description Page size, 1 to 100.
+                 * @example 50
+                 */
                 limit?: number;
-                /** @description The opaque nextCursor of the previous page. */
+                /**
+                 * @description The opaque nextCursor of the previous page.
+                 * @example eyJpZCI6InJhZl8wMUpQNlgzQjhEMUY0SDdLOU0yUTVTOFYxWSJ9
+                 */
                 cursor?: string;
             };
             header?: never;
@@ -1440,138 +1194,268 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The requested resource. */
             200: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y",
+                     *           "slug": "nebula-beta-testers",
+                     *           "title": "Nebula Tools beta testers",
+                     *           "mechanic": "raffle",
+                     *           "allocationType": "allowlist_gtd",
+                     *           "status": "draft",
+                     *           "spots": 3,
+                     *           "allowAutoEntry": false,
+                     *           "workspace": {
+                     *             "id": "wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C",
+                     *             "slug": "nebula-beta-testers",
+                     *             "name": "Nebula Tools"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "nextCursor": "eyJpZCI6InJhZl8wMUpQNlgzQjhEMUY0SDdLOU0yUTVTOFYxWSJ9",
+                     *         "hasMore": false
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["PublicRafflePage"];
                 };
             };
-            /** @description Default Response */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `code`: `VALIDATION_FAILED`, `MALFORMED_URL`, `INVALID_LIMIT`, `INVALID_CURSOR`. */
             400: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "validation failed",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/raffles",
+                     *       "code": "VALIDATION_FAILED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "VALIDATION_FAILED" | "MALFORMED_URL" | "INVALID_LIMIT" | "INVALID_CURSOR";
+                    };
                 };
             };
-            /** @description Default Response */
+            /** @description The credentials are missing, unknown, expired or revoked. `code`: `API_KEY_MISSING`, `API_KEY_INVALID`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`. */
             401: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "api key missing",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/raffles",
+                     *       "code": "API_KEY_MISSING"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "API_KEY_MISSING" | "API_KEY_INVALID" | "API_KEY_EXPIRED" | "API_KEY_REVOKED";
+                    };
                 };
             };
-            /** @description Default Response */
+            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). `code`: `WRONG_KEY_TYPE`, `INSUFFICIENT_SCOPE`. */
             403: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "wrong key type",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/raffles",
+                     *       "code": "WRONG_KEY_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "WRONG_KEY_TYPE" | "INSUFFICIENT_SCOPE";
+                    };
                 };
             };
-            /** @description Default Response */
+            /** @description Listed on every route by the spec; this operation does not answer it today. The resource does not exist, or is not visible to these credentials. */
             404: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "not found",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/raffles",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Default Response */
+            /** @description Listed on every route by the spec; this operation does not answer it today. The request conflicts with the current state of the resource; nothing was done. */
             409: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "Conflict",
+                     *       "message": "already entered",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/raffles",
+                     *       "code": "ALREADY_ENTERED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Default Response */
+            /** @description Listed on every route by the spec; this operation does not answer it today. The request is well formed but a business rule refuses it (for example unmet entry requirements). */
             422: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 422,
+                     *       "error": "Unprocessable Entity",
+                     *       "message": "requirements not met",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/raffles",
+                     *       "code": "REQUIREMENTS_NOT_MET"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`default`) is exhausted; retry after `Retry-After` seconds. */
+            /** @description Too many requests: a rate-limit policy of this route (`default`) is exhausted; retry after `Retry-After` seconds. `code`: `RATE_LIMITED`. */
             429: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
-                    /** @description Seconds to wait before retrying (on 429). */
-                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "rate limited",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/raffles",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                    };
                 };
             };
-            /** @description Default Response */
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `code`: `INTERNAL_ERROR`. */
             500: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "internal error",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/raffles",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                    };
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. */
+            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `code`: `SERVICE_UNAVAILABLE`. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "service unavailable",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/raffles",
+                     *       "code": "SERVICE_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
                 };
             };
         };
@@ -1581,145 +1465,281 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Raffle slug */
+                /**
+                 * @description Raffle slug
+                 * @example nebula-beta-testers
+                 */
                 slug: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The requested resource. */
             200: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y",
+                     *       "slug": "nebula-beta-testers",
+                     *       "title": "Nebula Tools beta testers",
+                     *       "mechanic": "raffle",
+                     *       "allocationType": "allowlist_gtd",
+                     *       "status": "draft",
+                     *       "spots": 3,
+                     *       "allowAutoEntry": false,
+                     *       "workspace": {
+                     *         "id": "wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C",
+                     *         "slug": "nebula-beta-testers",
+                     *         "name": "Nebula Tools"
+                     *       },
+                     *       "visibility": "public",
+                     *       "requirements": [
+                     *         {
+                     *           "id": "discord-member",
+                     *           "type": "wallet_connected",
+                     *           "label": "Member of the Nebula Discord"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["PublicRaffle"];
                 };
             };
-            /** @description Default Response */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `code`: `VALIDATION_FAILED`, `MALFORMED_URL`. */
             400: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "validation failed",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/raffles/nebula-beta-testers",
+                     *       "code": "VALIDATION_FAILED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "VALIDATION_FAILED" | "MALFORMED_URL";
+                    };
                 };
             };
-            /** @description Default Response */
+            /** @description The credentials are missing, unknown, expired or revoked. `code`: `API_KEY_MISSING`, `API_KEY_INVALID`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`. */
             401: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "api key missing",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/raffles/nebula-beta-testers",
+                     *       "code": "API_KEY_MISSING"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "API_KEY_MISSING" | "API_KEY_INVALID" | "API_KEY_EXPIRED" | "API_KEY_REVOKED";
+                    };
                 };
             };
-            /** @description Default Response */
+            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). `code`: `WRONG_KEY_TYPE`, `INSUFFICIENT_SCOPE`. */
             403: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "wrong key type",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/raffles/nebula-beta-testers",
+                     *       "code": "WRONG_KEY_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "WRONG_KEY_TYPE" | "INSUFFICIENT_SCOPE";
+                    };
                 };
             };
-            /** @description Default Response */
+            /** @description The resource does not exist, or is not visible to these credentials. `code`: `ROUTE_NOT_FOUND`, `RAFFLE_NOT_FOUND`. */
             404: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "route not found",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/raffles/nebula-beta-testers",
+                     *       "code": "ROUTE_NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "ROUTE_NOT_FOUND" | "RAFFLE_NOT_FOUND";
+                    };
                 };
             };
-            /** @description Default Response */
+            /** @description Listed on every route by the spec; this operation does not answer it today. The request conflicts with the current state of the resource; nothing was done. */
             409: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "Conflict",
+                     *       "message": "already entered",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/raffles/nebula-beta-testers",
+                     *       "code": "ALREADY_ENTERED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Default Response */
+            /** @description Listed on every route by the spec; this operation does not answer it today. The request is well formed but a business rule refuses it (for example unmet entry requirements). */
             422: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 422,
+                     *       "error": "Unprocessable Entity",
+                     *       "message": "requirements not met",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/raffles/nebula-beta-testers",
+                     *       "code": "REQUIREMENTS_NOT_MET"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`default`) is exhausted; retry after `Retry-After` seconds. */
+            /** @description Too many requests: a rate-limit policy of this route (`default`) is exhausted; retry after `Retry-After` seconds. `code`: `RATE_LIMITED`. */
             429: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
-                    /** @description Seconds to wait before retrying (on 429). */
-                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "rate limited",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/raffles/nebula-beta-testers",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                    };
                 };
             };
-            /** @description Default Response */
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `code`: `INTERNAL_ERROR`. */
             500: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "internal error",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/raffles/nebula-beta-testers",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                    };
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. */
+            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `code`: `SERVICE_UNAVAILABLE`. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "service unavailable",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/raffles/nebula-beta-testers",
+                     *       "code": "SERVICE_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
                 };
             };
         };
@@ -1729,145 +1749,277 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Raffle slug */
+                /**
+                 * @description Raffle slug
+                 * @example nebula-beta-testers
+                 */
                 slug: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The requested resource. */
             200: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "algorithm": "es-hmac-sha256-v1",
+                     *       "drawCommitment": "9f2c4e1a7b3d5f6081a2c3e4b5d6f708192a3b4c5d6e7f8091a2b3c4d5e6f708",
+                     *       "seed": "9f2c4e1a7b3d5f6081a2c3e4b5d6f708192a3b4c5d6e7f8091a2b3c4d5e6f708",
+                     *       "entriesDigest": "9f2c4e1a7b3d5f6081a2c3e4b5d6f708192a3b4c5d6e7f8091a2b3c4d5e6f708",
+                     *       "entries": [
+                     *         {
+                     *           "id": "ent_01JQ1A5C9E2G6J8M3P7R1T4W8Z",
+                     *           "userId": "usr_01JM4Q8Z3V7T2K9R5X6W1B8N4D",
+                     *           "weight": "1"
+                     *         }
+                     *       ],
+                     *       "winners": [
+                     *         {
+                     *           "entryId": "ent_01JQ1A5C9E2G6J8M3P7R1T4W8Z",
+                     *           "position": 3
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["DrawProof"];
                 };
             };
-            /** @description Default Response */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `code`: `VALIDATION_FAILED`, `MALFORMED_URL`. */
             400: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "validation failed",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/raffles/nebula-beta-testers/draw",
+                     *       "code": "VALIDATION_FAILED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "VALIDATION_FAILED" | "MALFORMED_URL";
+                    };
                 };
             };
-            /** @description Default Response */
+            /** @description The credentials are missing, unknown, expired or revoked. `code`: `API_KEY_MISSING`, `API_KEY_INVALID`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`. */
             401: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "api key missing",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/raffles/nebula-beta-testers/draw",
+                     *       "code": "API_KEY_MISSING"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "API_KEY_MISSING" | "API_KEY_INVALID" | "API_KEY_EXPIRED" | "API_KEY_REVOKED";
+                    };
                 };
             };
-            /** @description Default Response */
+            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). `code`: `WRONG_KEY_TYPE`, `INSUFFICIENT_SCOPE`. */
             403: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "wrong key type",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/raffles/nebula-beta-testers/draw",
+                     *       "code": "WRONG_KEY_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "WRONG_KEY_TYPE" | "INSUFFICIENT_SCOPE";
+                    };
                 };
             };
-            /** @description Default Response */
+            /** @description The resource does not exist, or is not visible to these credentials. `code`: `ROUTE_NOT_FOUND`, `RAFFLE_NOT_FOUND`, `DRAW_NOT_AVAILABLE`. */
             404: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "route not found",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/raffles/nebula-beta-testers/draw",
+                     *       "code": "ROUTE_NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "ROUTE_NOT_FOUND" | "RAFFLE_NOT_FOUND" | "DRAW_NOT_AVAILABLE";
+                    };
                 };
             };
-            /** @description Default Response */
+            /** @description Listed on every route by the spec; this operation does not answer it today. The request conflicts with the current state of the resource; nothing was done. */
             409: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "Conflict",
+                     *       "message": "already entered",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/raffles/nebula-beta-testers/draw",
+                     *       "code": "ALREADY_ENTERED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Default Response */
+            /** @description Listed on every route by the spec; this operation does not answer it today. The request is well formed but a business rule refuses it (for example unmet entry requirements). */
             422: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 422,
+                     *       "error": "Unprocessable Entity",
+                     *       "message": "requirements not met",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/raffles/nebula-beta-testers/draw",
+                     *       "code": "REQUIREMENTS_NOT_MET"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`default`) is exhausted; retry after `Retry-After` seconds. */
+            /** @description Too many requests: a rate-limit policy of this route (`default`) is exhausted; retry after `Retry-After` seconds. `code`: `RATE_LIMITED`. */
             429: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
-                    /** @description Seconds to wait before retrying (on 429). */
-                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "rate limited",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/raffles/nebula-beta-testers/draw",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                    };
                 };
             };
-            /** @description Default Response */
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `code`: `INTERNAL_ERROR`. */
             500: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "internal error",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/raffles/nebula-beta-testers/draw",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                    };
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. */
+            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `code`: `SERVICE_UNAVAILABLE`. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "service unavailable",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/raffles/nebula-beta-testers/draw",
+                     *       "code": "SERVICE_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
                 };
             };
         };
@@ -1875,9 +2027,15 @@ export interface operations {
     listMyEntries: {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100. */
+                /**
+                 * @description Page size, 1 to 100.
+                 * @example 50
+                 */
                 limit?: number;
-                /** @description The opaque nextCursor of the previous page. */
+                /**
+                 * @description The opaque nextCursor of the previous page.
+                 * @example eyJpZCI6InJhZl8wMUpQNlgzQjhEMUY0SDdLOU0yUTVTOFYxWSJ9
+                 */
                 cursor?: string;
             };
             header?: never;
@@ -1886,138 +2044,270 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The requested resource. */
             200: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "ent_01JQ1A5C9E2G6J8M3P7R1T4W8Z",
+                     *           "raffleId": "raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y",
+                     *           "raffleSlug": "nebula-beta-testers",
+                     *           "status": "pending",
+                     *           "source": "api",
+                     *           "entryWeight": "1",
+                     *           "requirements": [
+                     *             {
+                     *               "type": "wallet_connected",
+                     *               "label": "Member of the Nebula Discord",
+                     *               "passed": false
+                     *             }
+                     *           ],
+                     *           "createdAt": "2026-03-14T16:00:00.000Z",
+                     *           "updatedAt": "2026-03-14T16:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "nextCursor": "eyJpZCI6InJhZl8wMUpQNlgzQjhEMUY0SDdLOU0yUTVTOFYxWSJ9",
+                     *         "hasMore": false
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["SanitizedEntryPage"];
                 };
             };
-            /** @description Default Response */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `code`: `VALIDATION_FAILED`, `MALFORMED_URL`, `INVALID_LIMIT`, `INVALID_CURSOR`. */
             400: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "validation failed",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/entries",
+                     *       "code": "VALIDATION_FAILED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "VALIDATION_FAILED" | "MALFORMED_URL" | "INVALID_LIMIT" | "INVALID_CURSOR";
+                    };
                 };
             };
-            /** @description Default Response */
+            /** @description The credentials are missing, unknown, expired or revoked. `code`: `API_KEY_MISSING`, `API_KEY_INVALID`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`. */
             401: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "api key missing",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/entries",
+                     *       "code": "API_KEY_MISSING"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "API_KEY_MISSING" | "API_KEY_INVALID" | "API_KEY_EXPIRED" | "API_KEY_REVOKED";
+                    };
                 };
             };
-            /** @description Default Response */
+            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). `code`: `WRONG_KEY_TYPE`, `INSUFFICIENT_SCOPE`. */
             403: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "wrong key type",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/entries",
+                     *       "code": "WRONG_KEY_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "WRONG_KEY_TYPE" | "INSUFFICIENT_SCOPE";
+                    };
                 };
             };
-            /** @description Default Response */
+            /** @description Listed on every route by the spec; this operation does not answer it today. The resource does not exist, or is not visible to these credentials. */
             404: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "not found",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/entries",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Default Response */
+            /** @description Listed on every route by the spec; this operation does not answer it today. The request conflicts with the current state of the resource; nothing was done. */
             409: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "Conflict",
+                     *       "message": "already entered",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/entries",
+                     *       "code": "ALREADY_ENTERED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Default Response */
+            /** @description Listed on every route by the spec; this operation does not answer it today. The request is well formed but a business rule refuses it (for example unmet entry requirements). */
             422: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 422,
+                     *       "error": "Unprocessable Entity",
+                     *       "message": "requirements not met",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/entries",
+                     *       "code": "REQUIREMENTS_NOT_MET"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`default`) is exhausted; retry after `Retry-After` seconds. */
+            /** @description Too many requests: a rate-limit policy of this route (`default`) is exhausted; retry after `Retry-After` seconds. `code`: `RATE_LIMITED`. */
             429: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
-                    /** @description Seconds to wait before retrying (on 429). */
-                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "rate limited",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/entries",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                    };
                 };
             };
-            /** @description Default Response */
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `code`: `INTERNAL_ERROR`. */
             500: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "internal error",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/entries",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                    };
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. */
+            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `code`: `SERVICE_UNAVAILABLE`. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "service unavailable",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/entries",
+                     *       "code": "SERVICE_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
                 };
             };
         };
@@ -2027,145 +2317,275 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Raffle slug */
+                /**
+                 * @description Raffle slug
+                 * @example nebula-beta-testers
+                 */
                 slug: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The requested resource. */
             200: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "ent_01JQ1A5C9E2G6J8M3P7R1T4W8Z",
+                     *       "raffleId": "raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y",
+                     *       "raffleSlug": "nebula-beta-testers",
+                     *       "status": "pending",
+                     *       "source": "api",
+                     *       "entryWeight": "1",
+                     *       "requirements": [
+                     *         {
+                     *           "type": "wallet_connected",
+                     *           "label": "Member of the Nebula Discord",
+                     *           "passed": false
+                     *         }
+                     *       ],
+                     *       "createdAt": "2026-03-14T16:00:00.000Z",
+                     *       "updatedAt": "2026-03-14T16:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["SanitizedEntry"];
                 };
             };
-            /** @description Default Response */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `code`: `VALIDATION_FAILED`, `MALFORMED_URL`. */
             400: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "validation failed",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/raffles/nebula-beta-testers/entries/me",
+                     *       "code": "VALIDATION_FAILED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "VALIDATION_FAILED" | "MALFORMED_URL";
+                    };
                 };
             };
-            /** @description Default Response */
+            /** @description The credentials are missing, unknown, expired or revoked. `code`: `API_KEY_MISSING`, `API_KEY_INVALID`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`. */
             401: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "api key missing",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/raffles/nebula-beta-testers/entries/me",
+                     *       "code": "API_KEY_MISSING"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "API_KEY_MISSING" | "API_KEY_INVALID" | "API_KEY_EXPIRED" | "API_KEY_REVOKED";
+                    };
                 };
             };
-            /** @description Default Response */
+            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). `code`: `WRONG_KEY_TYPE`, `INSUFFICIENT_SCOPE`. */
             403: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "wrong key type",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/raffles/nebula-beta-testers/entries/me",
+                     *       "code": "WRONG_KEY_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "WRONG_KEY_TYPE" | "INSUFFICIENT_SCOPE";
+                    };
                 };
             };
-            /** @description Default Response */
+            /** @description The resource does not exist, or is not visible to these credentials. `code`: `ROUTE_NOT_FOUND`, `RAFFLE_NOT_FOUND`, `ENTRY_NOT_FOUND`. */
             404: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "route not found",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/raffles/nebula-beta-testers/entries/me",
+                     *       "code": "ROUTE_NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "ROUTE_NOT_FOUND" | "RAFFLE_NOT_FOUND" | "ENTRY_NOT_FOUND";
+                    };
                 };
             };
-            /** @description Default Response */
+            /** @description Listed on every route by the spec; this operation does not answer it today. The request conflicts with the current state of the resource; nothing was done. */
             409: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "Conflict",
+                     *       "message": "already entered",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/raffles/nebula-beta-testers/entries/me",
+                     *       "code": "ALREADY_ENTERED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Default Response */
+            /** @description Listed on every route by the spec; this operation does not answer it today. The request is well formed but a business rule refuses it (for example unmet entry requirements). */
             422: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 422,
+                     *       "error": "Unprocessable Entity",
+                     *       "message": "requirements not met",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/raffles/nebula-beta-testers/entries/me",
+                     *       "code": "REQUIREMENTS_NOT_MET"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`default`) is exhausted; retry after `Retry-After` seconds. */
+            /** @description Too many requests: a rate-limit policy of this route (`default`) is exhausted; retry after `Retry-After` seconds. `code`: `RATE_LIMITED`. */
             429: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
-                    /** @description Seconds to wait before retrying (on 429). */
-                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "rate limited",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/raffles/nebula-beta-testers/entries/me",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                    };
                 };
             };
-            /** @description Default Response */
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `code`: `INTERNAL_ERROR`. */
             500: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "internal error",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/raffles/nebula-beta-testers/entries/me",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                    };
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. */
+            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `code`: `SERVICE_UNAVAILABLE`. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "service unavailable",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/raffles/nebula-beta-testers/entries/me",
+                     *       "code": "SERVICE_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
                 };
             };
         };
@@ -2175,145 +2595,278 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Raffle slug */
+                /**
+                 * @description Raffle slug
+                 * @example nebula-beta-testers
+                 */
                 slug: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The requested resource. */
             200: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "ent_01JQ1A5C9E2G6J8M3P7R1T4W8Z",
+                     *       "raffleId": "raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y",
+                     *       "raffleSlug": "nebula-beta-testers",
+                     *       "status": "pending",
+                     *       "source": "api",
+                     *       "entryWeight": "1",
+                     *       "requirements": [
+                     *         {
+                     *           "type": "wallet_connected",
+                     *           "label": "Member of the Nebula Discord",
+                     *           "passed": false
+                     *         }
+                     *       ],
+                     *       "createdAt": "2026-03-14T16:00:00.000Z",
+                     *       "updatedAt": "2026-03-14T16:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["SanitizedEntry"];
                 };
             };
-            /** @description Default Response */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `code`: `VALIDATION_FAILED`, `MALFORMED_URL`, `MALFORMED_JSON`. */
             400: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "validation failed",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/raffles/nebula-beta-testers/entries/me",
+                     *       "code": "VALIDATION_FAILED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "VALIDATION_FAILED" | "MALFORMED_URL" | "MALFORMED_JSON";
+                    };
                 };
             };
-            /** @description Default Response */
+            /** @description The credentials are missing, unknown, expired or revoked. `code`: `API_KEY_MISSING`, `API_KEY_INVALID`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`. */
             401: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "api key missing",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/raffles/nebula-beta-testers/entries/me",
+                     *       "code": "API_KEY_MISSING"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "API_KEY_MISSING" | "API_KEY_INVALID" | "API_KEY_EXPIRED" | "API_KEY_REVOKED";
+                    };
                 };
             };
-            /** @description Default Response */
+            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). `code`: `WRONG_KEY_TYPE`, `INSUFFICIENT_SCOPE`. */
             403: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "wrong key type",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/raffles/nebula-beta-testers/entries/me",
+                     *       "code": "WRONG_KEY_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "WRONG_KEY_TYPE" | "INSUFFICIENT_SCOPE";
+                    };
                 };
             };
-            /** @description Default Response */
+            /** @description The resource does not exist, or is not visible to these credentials. `code`: `ROUTE_NOT_FOUND`, `RAFFLE_NOT_FOUND`, `ENTRY_NOT_FOUND`. */
             404: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "route not found",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/raffles/nebula-beta-testers/entries/me",
+                     *       "code": "ROUTE_NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "ROUTE_NOT_FOUND" | "RAFFLE_NOT_FOUND" | "ENTRY_NOT_FOUND";
+                    };
                 };
             };
-            /** @description Default Response */
+            /** @description The request conflicts with the current state of the resource; nothing was done. `code`: `CONFLICT`, `ENTRY_NOT_WITHDRAWABLE`. */
             409: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "Conflict",
+                     *       "message": "conflict",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/raffles/nebula-beta-testers/entries/me",
+                     *       "code": "CONFLICT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "CONFLICT" | "ENTRY_NOT_WITHDRAWABLE";
+                    };
                 };
             };
-            /** @description Default Response */
+            /** @description Listed on every route by the spec; this operation does not answer it today. The request is well formed but a business rule refuses it (for example unmet entry requirements). */
             422: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 422,
+                     *       "error": "Unprocessable Entity",
+                     *       "message": "requirements not met",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/raffles/nebula-beta-testers/entries/me",
+                     *       "code": "REQUIREMENTS_NOT_MET"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`default`) is exhausted; retry after `Retry-After` seconds. */
+            /** @description Too many requests: a rate-limit policy of this route (`default`) is exhausted; retry after `Retry-After` seconds. `code`: `RATE_LIMITED`. */
             429: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
-                    /** @description Seconds to wait before retrying (on 429). */
-                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "rate limited",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/raffles/nebula-beta-testers/entries/me",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                    };
                 };
             };
-            /** @description Default Response */
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `code`: `INTERNAL_ERROR`. */
             500: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "internal error",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/raffles/nebula-beta-testers/entries/me",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                    };
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. */
+            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `code`: `SERVICE_UNAVAILABLE`. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "service unavailable",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/raffles/nebula-beta-testers/entries/me",
+                     *       "code": "SERVICE_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
                 };
             };
         };
@@ -2322,11 +2875,17 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional; 1 to 255 printable ASCII characters, unique per intended operation (a UUID is a good choice). A retry with the same key and the same request, within 24 hours, replays the first response with `Idempotent-Replayed: true`; the same key for a different request is 409 `IDEMPOTENCY_KEY_REUSED`, and while the first is still running 409 `IDEMPOTENCY_KEY_IN_PROGRESS`. */
+                /**
+                 * @description Optional; 1 to 255 printable ASCII characters, unique per intended operation (a UUID is a good choice). A retry with the same key and the same request, within 24 hours, replays the first response with `Idempotent-Replayed: true`; the same key for a different request is 409 `IDEMPOTENCY_KEY_REUSED`, and while the first is still running 409 `IDEMPOTENCY_KEY_IN_PROGRESS`.
+                 * @example 5f0c9a3e-1b7d-4c2e-9f4a-8d6b2e1c7a90
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description Raffle slug */
+                /**
+                 * @description Raffle slug
+                 * @example nebula-beta-testers
+                 */
                 slug: string;
             };
             cookie?: never;
@@ -2334,142 +2893,283 @@ export interface operations {
         /** @description Empty; the body may also be omitted. */
         requestBody: {
             content: {
+                /** @example {} */
                 "application/json": Record<string, never>;
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Created: the new resource. */
             201: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "ent_01JQ1A5C9E2G6J8M3P7R1T4W8Z",
+                     *       "raffleId": "raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y",
+                     *       "raffleSlug": "nebula-beta-testers",
+                     *       "status": "pending",
+                     *       "source": "api",
+                     *       "entryWeight": "1",
+                     *       "requirements": [
+                     *         {
+                     *           "type": "wallet_connected",
+                     *           "label": "Member of the Nebula Discord",
+                     *           "passed": false
+                     *         }
+                     *       ],
+                     *       "createdAt": "2026-03-14T16:00:00.000Z",
+                     *       "updatedAt": "2026-03-14T16:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["SanitizedEntry"];
                 };
             };
-            /** @description Default Response */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `code`: `VALIDATION_FAILED`, `MALFORMED_URL`, `MALFORMED_JSON`, `INVALID_IDEMPOTENCY_KEY`. */
             400: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "validation failed",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/raffles/nebula-beta-testers/entries",
+                     *       "code": "VALIDATION_FAILED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "VALIDATION_FAILED" | "MALFORMED_URL" | "MALFORMED_JSON" | "INVALID_IDEMPOTENCY_KEY";
+                    };
                 };
             };
-            /** @description Default Response */
+            /** @description The credentials are missing, unknown, expired or revoked. `code`: `API_KEY_MISSING`, `API_KEY_INVALID`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`. */
             401: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "api key missing",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/raffles/nebula-beta-testers/entries",
+                     *       "code": "API_KEY_MISSING"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "API_KEY_MISSING" | "API_KEY_INVALID" | "API_KEY_EXPIRED" | "API_KEY_REVOKED";
+                    };
                 };
             };
-            /** @description Default Response */
+            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). `code`: `WRONG_KEY_TYPE`, `INSUFFICIENT_SCOPE`. */
             403: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "wrong key type",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/raffles/nebula-beta-testers/entries",
+                     *       "code": "WRONG_KEY_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "WRONG_KEY_TYPE" | "INSUFFICIENT_SCOPE";
+                    };
                 };
             };
-            /** @description Default Response */
+            /** @description The resource does not exist, or is not visible to these credentials. `code`: `ROUTE_NOT_FOUND`, `RAFFLE_NOT_FOUND`. */
             404: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "route not found",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/raffles/nebula-beta-testers/entries",
+                     *       "code": "ROUTE_NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "ROUTE_NOT_FOUND" | "RAFFLE_NOT_FOUND";
+                    };
                 };
             };
-            /** @description Default Response */
+            /** @description The request conflicts with the current state of the resource; nothing was done. `code`: `CONFLICT`, `IDEMPOTENCY_KEY_REUSED`, `IDEMPOTENCY_KEY_IN_PROGRESS`, `ALREADY_ENTERED`, `RAFFLE_NOT_OPEN`, `RAFFLE_FULL`. */
             409: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "Conflict",
+                     *       "message": "conflict",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/raffles/nebula-beta-testers/entries",
+                     *       "code": "CONFLICT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_PROGRESS" | "ALREADY_ENTERED" | "RAFFLE_NOT_OPEN" | "RAFFLE_FULL";
+                    };
                 };
             };
-            /** @description Default Response */
+            /** @description The request is well formed but a business rule refuses it (for example unmet entry requirements). `code`: `REQUIREMENTS_NOT_MET`. */
             422: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 422,
+                     *       "error": "Unprocessable Entity",
+                     *       "message": "requirements not met",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/raffles/nebula-beta-testers/entries",
+                     *       "code": "REQUIREMENTS_NOT_MET"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "REQUIREMENTS_NOT_MET";
+                    };
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`default`) is exhausted; retry after `Retry-After` seconds. */
+            /** @description Too many requests: a rate-limit policy of this route (`default`) is exhausted; retry after `Retry-After` seconds. `code`: `RATE_LIMITED`. */
             429: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
-                    /** @description Seconds to wait before retrying (on 429). */
-                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "rate limited",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/raffles/nebula-beta-testers/entries",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                    };
                 };
             };
-            /** @description Default Response */
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `code`: `INTERNAL_ERROR`. */
             500: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "internal error",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/raffles/nebula-beta-testers/entries",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                    };
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. */
+            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `code`: `SERVICE_UNAVAILABLE`. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "service unavailable",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/raffles/nebula-beta-testers/entries",
+                     *       "code": "SERVICE_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
                 };
             };
         };
@@ -2477,9 +3177,15 @@ export interface operations {
     listMyWins: {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100. */
+                /**
+                 * @description Page size, 1 to 100.
+                 * @example 50
+                 */
                 limit?: number;
-                /** @description The opaque nextCursor of the previous page. */
+                /**
+                 * @description The opaque nextCursor of the previous page.
+                 * @example eyJpZCI6InJhZl8wMUpQNlgzQjhEMUY0SDdLOU0yUTVTOFYxWSJ9
+                 */
                 cursor?: string;
             };
             header?: never;
@@ -2488,138 +3194,270 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The requested resource. */
             200: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "win_01JR3D7G2J5M8Q1S4V7Y9B3E6H",
+                     *           "raffleId": "raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y",
+                     *           "source": "draw",
+                     *           "status": "selected",
+                     *           "position": 3,
+                     *           "deliveryStatus": "pending",
+                     *           "selectedAt": "2026-03-14T16:00:00.000Z",
+                     *           "raffle": {
+                     *             "id": "win_01JR3D7G2J5M8Q1S4V7Y9B3E6H",
+                     *             "slug": "nebula-beta-testers",
+                     *             "title": "Nebula Tools beta testers",
+                     *             "mechanic": "raffle",
+                     *             "allocationType": "allowlist_gtd",
+                     *             "workspaceId": "wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "nextCursor": "eyJpZCI6InJhZl8wMUpQNlgzQjhEMUY0SDdLOU0yUTVTOFYxWSJ9",
+                     *         "hasMore": false
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["WinPage"];
                 };
             };
-            /** @description Default Response */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `code`: `VALIDATION_FAILED`, `MALFORMED_URL`, `INVALID_LIMIT`, `INVALID_CURSOR`. */
             400: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "validation failed",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/wins",
+                     *       "code": "VALIDATION_FAILED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "VALIDATION_FAILED" | "MALFORMED_URL" | "INVALID_LIMIT" | "INVALID_CURSOR";
+                    };
                 };
             };
-            /** @description Default Response */
+            /** @description The credentials are missing, unknown, expired or revoked. `code`: `API_KEY_MISSING`, `API_KEY_INVALID`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`. */
             401: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "api key missing",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/wins",
+                     *       "code": "API_KEY_MISSING"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "API_KEY_MISSING" | "API_KEY_INVALID" | "API_KEY_EXPIRED" | "API_KEY_REVOKED";
+                    };
                 };
             };
-            /** @description Default Response */
+            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). `code`: `WRONG_KEY_TYPE`, `INSUFFICIENT_SCOPE`. */
             403: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "wrong key type",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/wins",
+                     *       "code": "WRONG_KEY_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "WRONG_KEY_TYPE" | "INSUFFICIENT_SCOPE";
+                    };
                 };
             };
-            /** @description Default Response */
+            /** @description Listed on every route by the spec; this operation does not answer it today. The resource does not exist, or is not visible to these credentials. */
             404: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "not found",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/wins",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Default Response */
+            /** @description Listed on every route by the spec; this operation does not answer it today. The request conflicts with the current state of the resource; nothing was done. */
             409: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "Conflict",
+                     *       "message": "already entered",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/wins",
+                     *       "code": "ALREADY_ENTERED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Default Response */
+            /** @description Listed on every route by the spec; this operation does not answer it today. The request is well formed but a business rule refuses it (for example unmet entry requirements). */
             422: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 422,
+                     *       "error": "Unprocessable Entity",
+                     *       "message": "requirements not met",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/wins",
+                     *       "code": "REQUIREMENTS_NOT_MET"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`default`) is exhausted; retry after `Retry-After` seconds. */
+            /** @description Too many requests: a rate-limit policy of this route (`default`) is exhausted; retry after `Retry-After` seconds. `code`: `RATE_LIMITED`. */
             429: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
-                    /** @description Seconds to wait before retrying (on 429). */
-                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "rate limited",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/wins",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                    };
                 };
             };
-            /** @description Default Response */
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `code`: `INTERNAL_ERROR`. */
             500: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "internal error",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/wins",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                    };
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. */
+            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `code`: `SERVICE_UNAVAILABLE`. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "service unavailable",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/wins",
+                     *       "code": "SERVICE_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
                 };
             };
         };
@@ -2627,152 +3465,289 @@ export interface operations {
     listWorkspaceRaffles: {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100. */
+                /**
+                 * @description Page size, 1 to 100.
+                 * @example 50
+                 */
                 limit?: number;
-                /** @description The opaque nextCursor of the previous page. */
+                /**
+                 * @description The opaque nextCursor of the previous page.
+                 * @example eyJpZCI6InJhZl8wMUpQNlgzQjhEMUY0SDdLOU0yUTVTOFYxWSJ9
+                 */
                 cursor?: string;
             };
             header?: never;
             path: {
-                /** @description Workspace id */
+                /**
+                 * @description Workspace id
+                 * @example wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C
+                 */
                 workspaceId: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The requested resource. */
             200: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y",
+                     *           "slug": "nebula-beta-testers",
+                     *           "title": "Nebula Tools beta testers",
+                     *           "mechanic": "raffle",
+                     *           "allocationType": "allowlist_gtd",
+                     *           "visibility": "public",
+                     *           "status": "draft",
+                     *           "spots": 3
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "nextCursor": "eyJpZCI6InJhZl8wMUpQNlgzQjhEMUY0SDdLOU0yUTVTOFYxWSJ9",
+                     *         "hasMore": false
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["WorkspaceRafflePage"];
                 };
             };
-            /** @description Default Response */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `code`: `VALIDATION_FAILED`, `MALFORMED_URL`, `INVALID_LIMIT`, `INVALID_CURSOR`. */
             400: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "validation failed",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles",
+                     *       "code": "VALIDATION_FAILED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "VALIDATION_FAILED" | "MALFORMED_URL" | "INVALID_LIMIT" | "INVALID_CURSOR";
+                    };
                 };
             };
-            /** @description Default Response */
+            /** @description The credentials are missing, unknown, expired or revoked. `code`: `API_KEY_MISSING`, `API_KEY_INVALID`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`. */
             401: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "api key missing",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles",
+                     *       "code": "API_KEY_MISSING"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "API_KEY_MISSING" | "API_KEY_INVALID" | "API_KEY_EXPIRED" | "API_KEY_REVOKED";
+                    };
                 };
             };
-            /** @description Default Response */
+            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). `code`: `WRONG_KEY_TYPE`, `INSUFFICIENT_SCOPE`, `WORKSPACE_MISMATCH`. */
             403: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "wrong key type",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles",
+                     *       "code": "WRONG_KEY_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "WRONG_KEY_TYPE" | "INSUFFICIENT_SCOPE" | "WORKSPACE_MISMATCH";
+                    };
                 };
             };
-            /** @description Default Response */
+            /** @description The resource does not exist, or is not visible to these credentials. `code`: `ROUTE_NOT_FOUND`. */
             404: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "route not found",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles",
+                     *       "code": "ROUTE_NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "ROUTE_NOT_FOUND";
+                    };
                 };
             };
-            /** @description Default Response */
+            /** @description Listed on every route by the spec; this operation does not answer it today. The request conflicts with the current state of the resource; nothing was done. */
             409: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "Conflict",
+                     *       "message": "already entered",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles",
+                     *       "code": "ALREADY_ENTERED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Default Response */
+            /** @description Listed on every route by the spec; this operation does not answer it today. The request is well formed but a business rule refuses it (for example unmet entry requirements). */
             422: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 422,
+                     *       "error": "Unprocessable Entity",
+                     *       "message": "requirements not met",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles",
+                     *       "code": "REQUIREMENTS_NOT_MET"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`default`) is exhausted; retry after `Retry-After` seconds. */
+            /** @description Too many requests: a rate-limit policy of this route (`default`) is exhausted; retry after `Retry-After` seconds. `code`: `RATE_LIMITED`. */
             429: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
-                    /** @description Seconds to wait before retrying (on 429). */
-                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "rate limited",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                    };
                 };
             };
-            /** @description Default Response */
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `code`: `INTERNAL_ERROR`. */
             500: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "internal error",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                    };
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. */
+            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `code`: `SERVICE_UNAVAILABLE`. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "service unavailable",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles",
+                     *       "code": "SERVICE_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
                 };
             };
         };
@@ -2782,147 +3757,285 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workspace id */
+                /**
+                 * @description Workspace id
+                 * @example wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C
+                 */
                 workspaceId: string;
-                /** @description Raffle id */
+                /**
+                 * @description Raffle id
+                 * @example raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y
+                 */
                 raffleId: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The requested resource. */
             200: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y",
+                     *       "slug": "nebula-beta-testers",
+                     *       "title": "Nebula Tools beta testers",
+                     *       "mechanic": "raffle",
+                     *       "allocationType": "allowlist_gtd",
+                     *       "visibility": "public",
+                     *       "status": "draft",
+                     *       "spots": 3,
+                     *       "description": "Early access to Nebula Tools for the community that tested the alpha.",
+                     *       "allowAutoEntry": false,
+                     *       "requirements": [
+                     *         {
+                     *           "id": "discord-member",
+                     *           "type": "wallet_connected",
+                     *           "label": "Member of the Nebula Discord"
+                     *         }
+                     *       ],
+                     *       "drawCommitment": "9f2c4e1a7b3d5f6081a2c3e4b5d6f708192a3b4c5d6e7f8091a2b3c4d5e6f708",
+                     *       "createdAt": "2026-03-14T16:00:00.000Z",
+                     *       "updatedAt": "2026-03-14T16:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WorkspaceRaffle"];
                 };
             };
-            /** @description Default Response */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `code`: `VALIDATION_FAILED`, `MALFORMED_URL`. */
             400: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "validation failed",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y",
+                     *       "code": "VALIDATION_FAILED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "VALIDATION_FAILED" | "MALFORMED_URL";
+                    };
                 };
             };
-            /** @description Default Response */
+            /** @description The credentials are missing, unknown, expired or revoked. `code`: `API_KEY_MISSING`, `API_KEY_INVALID`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`. */
             401: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "api key missing",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y",
+                     *       "code": "API_KEY_MISSING"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "API_KEY_MISSING" | "API_KEY_INVALID" | "API_KEY_EXPIRED" | "API_KEY_REVOKED";
+                    };
                 };
             };
-            /** @description Default Response */
+            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). `code`: `WRONG_KEY_TYPE`, `INSUFFICIENT_SCOPE`, `WORKSPACE_MISMATCH`. */
             403: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "wrong key type",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y",
+                     *       "code": "WRONG_KEY_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "WRONG_KEY_TYPE" | "INSUFFICIENT_SCOPE" | "WORKSPACE_MISMATCH";
+                    };
                 };
             };
-            /** @description Default Response */
+            /** @description The resource does not exist, or is not visible to these credentials. `code`: `ROUTE_NOT_FOUND`, `RAFFLE_NOT_FOUND`. */
             404: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "route not found",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y",
+                     *       "code": "ROUTE_NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "ROUTE_NOT_FOUND" | "RAFFLE_NOT_FOUND";
+                    };
                 };
             };
-            /** @description Default Response */
+            /** @description Listed on every route by the spec; this operation does not answer it today. The request conflicts with the current state of the resource; nothing was done. */
             409: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "Conflict",
+                     *       "message": "already entered",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y",
+                     *       "code": "ALREADY_ENTERED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Default Response */
+            /** @description Listed on every route by the spec; this operation does not answer it today. The request is well formed but a business rule refuses it (for example unmet entry requirements). */
             422: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 422,
+                     *       "error": "Unprocessable Entity",
+                     *       "message": "requirements not met",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y",
+                     *       "code": "REQUIREMENTS_NOT_MET"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`default`) is exhausted; retry after `Retry-After` seconds. */
+            /** @description Too many requests: a rate-limit policy of this route (`default`) is exhausted; retry after `Retry-After` seconds. `code`: `RATE_LIMITED`. */
             429: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
-                    /** @description Seconds to wait before retrying (on 429). */
-                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "rate limited",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                    };
                 };
             };
-            /** @description Default Response */
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `code`: `INTERNAL_ERROR`. */
             500: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "internal error",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                    };
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. */
+            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `code`: `SERVICE_UNAVAILABLE`. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "service unavailable",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y",
+                     *       "code": "SERVICE_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
                 };
             };
         };
@@ -2930,154 +4043,294 @@ export interface operations {
     listRaffleEntries: {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 250. */
+                /**
+                 * @description Page size, 1 to 250.
+                 * @example 100
+                 */
                 limit?: number;
-                /** @description The opaque nextCursor of the previous page. */
+                /**
+                 * @description The opaque nextCursor of the previous page.
+                 * @example eyJpZCI6InJhZl8wMUpQNlgzQjhEMUY0SDdLOU0yUTVTOFYxWSJ9
+                 */
                 cursor?: string;
             };
             header?: never;
             path: {
-                /** @description Workspace id */
+                /**
+                 * @description Workspace id
+                 * @example wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C
+                 */
                 workspaceId: string;
-                /** @description Raffle id */
+                /**
+                 * @description Raffle id
+                 * @example raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y
+                 */
                 raffleId: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The requested resource. */
             200: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "ent_01JQ1A5C9E2G6J8M3P7R1T4W8Z",
+                     *           "userId": "usr_01JM4Q8Z3V7T2K9R5X6W1B8N4D",
+                     *           "status": "pending",
+                     *           "source": "api",
+                     *           "entryWeight": "1",
+                     *           "duplicateFlags": {},
+                     *           "createdAt": "2026-03-14T16:00:00.000Z",
+                     *           "updatedAt": "2026-03-14T16:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "nextCursor": "eyJpZCI6InJhZl8wMUpQNlgzQjhEMUY0SDdLOU0yUTVTOFYxWSJ9",
+                     *         "hasMore": false
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["WorkspaceEntryPage"];
                 };
             };
-            /** @description Default Response */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `code`: `VALIDATION_FAILED`, `MALFORMED_URL`, `INVALID_LIMIT`, `INVALID_CURSOR`. */
             400: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "validation failed",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/entries",
+                     *       "code": "VALIDATION_FAILED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "VALIDATION_FAILED" | "MALFORMED_URL" | "INVALID_LIMIT" | "INVALID_CURSOR";
+                    };
                 };
             };
-            /** @description Default Response */
+            /** @description The credentials are missing, unknown, expired or revoked. `code`: `API_KEY_MISSING`, `API_KEY_INVALID`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`. */
             401: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "api key missing",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/entries",
+                     *       "code": "API_KEY_MISSING"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "API_KEY_MISSING" | "API_KEY_INVALID" | "API_KEY_EXPIRED" | "API_KEY_REVOKED";
+                    };
                 };
             };
-            /** @description Default Response */
+            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). `code`: `WRONG_KEY_TYPE`, `INSUFFICIENT_SCOPE`, `WORKSPACE_MISMATCH`. */
             403: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "wrong key type",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/entries",
+                     *       "code": "WRONG_KEY_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "WRONG_KEY_TYPE" | "INSUFFICIENT_SCOPE" | "WORKSPACE_MISMATCH";
+                    };
                 };
             };
-            /** @description Default Response */
+            /** @description The resource does not exist, or is not visible to these credentials. `code`: `ROUTE_NOT_FOUND`, `RAFFLE_NOT_FOUND`. */
             404: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "route not found",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/entries",
+                     *       "code": "ROUTE_NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "ROUTE_NOT_FOUND" | "RAFFLE_NOT_FOUND";
+                    };
                 };
             };
-            /** @description Default Response */
+            /** @description Listed on every route by the spec; this operation does not answer it today. The request conflicts with the current state of the resource; nothing was done. */
             409: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "Conflict",
+                     *       "message": "already entered",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/entries",
+                     *       "code": "ALREADY_ENTERED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Default Response */
+            /** @description Listed on every route by the spec; this operation does not answer it today. The request is well formed but a business rule refuses it (for example unmet entry requirements). */
             422: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 422,
+                     *       "error": "Unprocessable Entity",
+                     *       "message": "requirements not met",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/entries",
+                     *       "code": "REQUIREMENTS_NOT_MET"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`default`) is exhausted; retry after `Retry-After` seconds. */
+            /** @description Too many requests: a rate-limit policy of this route (`default`) is exhausted; retry after `Retry-After` seconds. `code`: `RATE_LIMITED`. */
             429: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
-                    /** @description Seconds to wait before retrying (on 429). */
-                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "rate limited",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/entries",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                    };
                 };
             };
-            /** @description Default Response */
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `code`: `INTERNAL_ERROR`. */
             500: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "internal error",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/entries",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                    };
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. */
+            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `code`: `SERVICE_UNAVAILABLE`. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "service unavailable",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/entries",
+                     *       "code": "SERVICE_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
                 };
             };
         };
@@ -3087,147 +4340,283 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workspace id */
+                /**
+                 * @description Workspace id
+                 * @example wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C
+                 */
                 workspaceId: string;
-                /** @description Raffle id */
+                /**
+                 * @description Raffle id
+                 * @example raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y
+                 */
                 raffleId: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The requested resource. */
             200: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "win_01JR3D7G2J5M8Q1S4V7Y9B3E6H",
+                     *         "userId": "usr_01JM4Q8Z3V7T2K9R5X6W1B8N4D",
+                     *         "source": "draw",
+                     *         "status": "selected",
+                     *         "position": 3,
+                     *         "identitySnapshot": {
+                     *           "handle": "ada",
+                     *           "wallets": [
+                     *             {
+                     *               "chain": "ethereum",
+                     *               "address": "0x52908400098527886E0F7030069857D2E4169EE7"
+                     *             }
+                     *           ]
+                     *         },
+                     *         "deliveryStatus": "pending",
+                     *         "finalizedAt": "2026-03-14T16:00:00.000Z"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["Winner"][];
                 };
             };
-            /** @description Default Response */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `code`: `VALIDATION_FAILED`, `MALFORMED_URL`. */
             400: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "validation failed",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/winners",
+                     *       "code": "VALIDATION_FAILED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "VALIDATION_FAILED" | "MALFORMED_URL";
+                    };
                 };
             };
-            /** @description Default Response */
+            /** @description The credentials are missing, unknown, expired or revoked. `code`: `API_KEY_MISSING`, `API_KEY_INVALID`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`. */
             401: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "api key missing",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/winners",
+                     *       "code": "API_KEY_MISSING"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "API_KEY_MISSING" | "API_KEY_INVALID" | "API_KEY_EXPIRED" | "API_KEY_REVOKED";
+                    };
                 };
             };
-            /** @description Default Response */
+            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). `code`: `WRONG_KEY_TYPE`, `INSUFFICIENT_SCOPE`, `WORKSPACE_MISMATCH`. */
             403: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "wrong key type",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/winners",
+                     *       "code": "WRONG_KEY_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "WRONG_KEY_TYPE" | "INSUFFICIENT_SCOPE" | "WORKSPACE_MISMATCH";
+                    };
                 };
             };
-            /** @description Default Response */
+            /** @description The resource does not exist, or is not visible to these credentials. `code`: `ROUTE_NOT_FOUND`, `RAFFLE_NOT_FOUND`. */
             404: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "route not found",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/winners",
+                     *       "code": "ROUTE_NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "ROUTE_NOT_FOUND" | "RAFFLE_NOT_FOUND";
+                    };
                 };
             };
-            /** @description Default Response */
+            /** @description Listed on every route by the spec; this operation does not answer it today. The request conflicts with the current state of the resource; nothing was done. */
             409: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "Conflict",
+                     *       "message": "already entered",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/winners",
+                     *       "code": "ALREADY_ENTERED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Default Response */
+            /** @description Listed on every route by the spec; this operation does not answer it today. The request is well formed but a business rule refuses it (for example unmet entry requirements). */
             422: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 422,
+                     *       "error": "Unprocessable Entity",
+                     *       "message": "requirements not met",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/winners",
+                     *       "code": "REQUIREMENTS_NOT_MET"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`default`) is exhausted; retry after `Retry-After` seconds. */
+            /** @description Too many requests: a rate-limit policy of this route (`default`) is exhausted; retry after `Retry-After` seconds. `code`: `RATE_LIMITED`. */
             429: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
-                    /** @description Seconds to wait before retrying (on 429). */
-                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "rate limited",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/winners",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                    };
                 };
             };
-            /** @description Default Response */
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `code`: `INTERNAL_ERROR`. */
             500: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "internal error",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/winners",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                    };
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. */
+            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `code`: `SERVICE_UNAVAILABLE`. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "service unavailable",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/winners",
+                     *       "code": "SERVICE_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
                 };
             };
         };
@@ -3235,152 +4624,291 @@ export interface operations {
     listWorkspaceProjects: {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100. */
+                /**
+                 * @description Page size, 1 to 100.
+                 * @example 50
+                 */
                 limit?: number;
-                /** @description The opaque nextCursor of the previous page. */
+                /**
+                 * @description The opaque nextCursor of the previous page.
+                 * @example eyJpZCI6InJhZl8wMUpQNlgzQjhEMUY0SDdLOU0yUTVTOFYxWSJ9
+                 */
                 cursor?: string;
             };
             header?: never;
             path: {
-                /** @description Workspace id */
+                /**
+                 * @description Workspace id
+                 * @example wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C
+                 */
                 workspaceId: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The requested resource. */
             200: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "prj_01JK2F8A4C6E8G1J3M5P7R9T2V",
+                     *           "workspaceId": "wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C",
+                     *           "slug": "nebula-beta-testers",
+                     *           "name": "Nebula Tools",
+                     *           "logoUrl": "https://nebula.example/logo.png",
+                     *           "description": "Early access to Nebula Tools for the community that tested the alpha.",
+                     *           "websiteUrl": "https://nebula.example",
+                     *           "chain": "ethereum",
+                     *           "createdAt": "2026-03-14T16:00:00.000Z",
+                     *           "updatedAt": "2026-03-14T16:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "nextCursor": "eyJpZCI6InJhZl8wMUpQNlgzQjhEMUY0SDdLOU0yUTVTOFYxWSJ9",
+                     *         "hasMore": false
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ProjectPage"];
                 };
             };
-            /** @description Default Response */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `code`: `VALIDATION_FAILED`, `MALFORMED_URL`, `INVALID_LIMIT`, `INVALID_CURSOR`. */
             400: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "validation failed",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/projects",
+                     *       "code": "VALIDATION_FAILED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "VALIDATION_FAILED" | "MALFORMED_URL" | "INVALID_LIMIT" | "INVALID_CURSOR";
+                    };
                 };
             };
-            /** @description Default Response */
+            /** @description The credentials are missing, unknown, expired or revoked. `code`: `API_KEY_MISSING`, `API_KEY_INVALID`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`. */
             401: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "api key missing",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/projects",
+                     *       "code": "API_KEY_MISSING"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "API_KEY_MISSING" | "API_KEY_INVALID" | "API_KEY_EXPIRED" | "API_KEY_REVOKED";
+                    };
                 };
             };
-            /** @description Default Response */
+            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). `code`: `WRONG_KEY_TYPE`, `INSUFFICIENT_SCOPE`, `WORKSPACE_MISMATCH`. */
             403: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "wrong key type",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/projects",
+                     *       "code": "WRONG_KEY_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "WRONG_KEY_TYPE" | "INSUFFICIENT_SCOPE" | "WORKSPACE_MISMATCH";
+                    };
                 };
             };
-            /** @description Default Response */
+            /** @description The resource does not exist, or is not visible to these credentials. `code`: `ROUTE_NOT_FOUND`. */
             404: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "route not found",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/projects",
+                     *       "code": "ROUTE_NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "ROUTE_NOT_FOUND";
+                    };
                 };
             };
-            /** @description Default Response */
+            /** @description Listed on every route by the spec; this operation does not answer it today. The request conflicts with the current state of the resource; nothing was done. */
             409: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "Conflict",
+                     *       "message": "already entered",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/projects",
+                     *       "code": "ALREADY_ENTERED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Default Response */
+            /** @description Listed on every route by the spec; this operation does not answer it today. The request is well formed but a business rule refuses it (for example unmet entry requirements). */
             422: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 422,
+                     *       "error": "Unprocessable Entity",
+                     *       "message": "requirements not met",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/projects",
+                     *       "code": "REQUIREMENTS_NOT_MET"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`default`) is exhausted; retry after `Retry-After` seconds. */
+            /** @description Too many requests: a rate-limit policy of this route (`default`) is exhausted; retry after `Retry-After` seconds. `code`: `RATE_LIMITED`. */
             429: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
-                    /** @description Seconds to wait before retrying (on 429). */
-                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "rate limited",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/projects",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                    };
                 };
             };
-            /** @description Default Response */
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `code`: `INTERNAL_ERROR`. */
             500: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "internal error",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/projects",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                    };
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. */
+            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `code`: `SERVICE_UNAVAILABLE`. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "service unavailable",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/projects",
+                     *       "code": "SERVICE_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
                 };
             };
         };
@@ -3390,147 +4918,481 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workspace id */
+                /**
+                 * @description Workspace id
+                 * @example wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C
+                 */
                 workspaceId: string;
-                /** @description Project id */
+                /**
+                 * @description Project id
+                 * @example prj_01JK2F8A4C6E8G1J3M5P7R9T2V
+                 */
                 projectId: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The requested resource. */
             200: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "prj_01JK2F8A4C6E8G1J3M5P7R9T2V",
+                     *       "workspaceId": "wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C",
+                     *       "slug": "nebula-beta-testers",
+                     *       "name": "Nebula Tools",
+                     *       "logoUrl": "https://nebula.example/logo.png",
+                     *       "description": "Early access to Nebula Tools for the community that tested the alpha.",
+                     *       "websiteUrl": "https://nebula.example",
+                     *       "chain": "ethereum",
+                     *       "createdAt": "2026-03-14T16:00:00.000Z",
+                     *       "updatedAt": "2026-03-14T16:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Project"];
                 };
             };
-            /** @description Default Response */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `code`: `VALIDATION_FAILED`, `MALFORMED_URL`. */
             400: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "validation failed",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/projects/prj_01JK2F8A4C6E8G1J3M5P7R9T2V",
+                     *       "code": "VALIDATION_FAILED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "VALIDATION_FAILED" | "MALFORMED_URL";
+                    };
                 };
             };
-            /** @description Default Response */
+            /** @description The credentials are missing, unknown, expired or revoked. `code`: `API_KEY_MISSING`, `API_KEY_INVALID`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`. */
             401: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "api key missing",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/projects/prj_01JK2F8A4C6E8G1J3M5P7R9T2V",
+                     *       "code": "API_KEY_MISSING"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "API_KEY_MISSING" | "API_KEY_INVALID" | "API_KEY_EXPIRED" | "API_KEY_REVOKED";
+                    };
                 };
             };
-            /** @description Default Response */
+            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). `code`: `WRONG_KEY_TYPE`, `INSUFFICIENT_SCOPE`, `WORKSPACE_MISMATCH`. */
             403: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "wrong key type",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/projects/prj_01JK2F8A4C6E8G1J3M5P7R9T2V",
+                     *       "code": "WRONG_KEY_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "WRONG_KEY_TYPE" | "INSUFFICIENT_SCOPE" | "WORKSPACE_MISMATCH";
+                    };
                 };
             };
-            /** @description Default Response */
+            /** @description The resource does not exist, or is not visible to these credentials. `code`: `ROUTE_NOT_FOUND`, `PROJECT_NOT_FOUND`. */
             404: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "route not found",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/projects/prj_01JK2F8A4C6E8G1J3M5P7R9T2V",
+                     *       "code": "ROUTE_NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "ROUTE_NOT_FOUND" | "PROJECT_NOT_FOUND";
+                    };
                 };
             };
-            /** @description Default Response */
+            /** @description Listed on every route by the spec; this operation does not answer it today. The request conflicts with the current state of the resource; nothing was done. */
             409: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "Conflict",
+                     *       "message": "already entered",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/projects/prj_01JK2F8A4C6E8G1J3M5P7R9T2V",
+                     *       "code": "ALREADY_ENTERED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Default Response */
+            /** @description Listed on every route by the spec; this operation does not answer it today. The request is well formed but a business rule refuses it (for example unmet entry requirements). */
             422: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 422,
+                     *       "error": "Unprocessable Entity",
+                     *       "message": "requirements not met",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/projects/prj_01JK2F8A4C6E8G1J3M5P7R9T2V",
+                     *       "code": "REQUIREMENTS_NOT_MET"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`default`) is exhausted; retry after `Retry-After` seconds. */
+            /** @description Too many requests: a rate-limit policy of this route (`default`) is exhausted; retry after `Retry-After` seconds. `code`: `RATE_LIMITED`. */
             429: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
-                    /** @description Seconds to wait before retrying (on 429). */
-                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "rate limited",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/projects/prj_01JK2F8A4C6E8G1J3M5P7R9T2V",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                    };
                 };
             };
-            /** @description Default Response */
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `code`: `INTERNAL_ERROR`. */
             500: {
                 headers: {
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "internal error",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/projects/prj_01JK2F8A4C6E8G1J3M5P7R9T2V",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                    };
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. */
+            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `code`: `SERVICE_UNAVAILABLE`. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description IETF draft rate-limit policies that counted this request, one item per bucket: `"<name>";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
-                    RateLimit?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "service unavailable",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/projects/prj_01JK2F8A4C6E8G1J3M5P7R9T2V",
+                     *       "code": "SERVICE_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    getPublicDrawProof: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description An `ETag` of this proof seen before: answered 304 with no body while it still matches.
+                 * @example "3f1c9a7e2b"
+                 */
+                "if-none-match"?: string;
+            };
+            path: {
+                /**
+                 * @description Raffle slug
+                 * @example nebula-beta-testers
+                 */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The draw proof: commitment, revealed seed, frozen entries and the draw's winners. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Strong entity tag of the proof body (sha256, base64url, quoted). Send it back in `If-None-Match` to get a 304 while the proof is unchanged. */
+                    ETag?: string;
+                    /** @description `public, max-age=31536000, immutable` once the raffle is finalized (the proof can no longer change); `public, max-age=60` while it is drawn but not finalized. */
+                    "Cache-Control"?: string;
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "algorithm": "es-hmac-sha256-v1",
+                     *       "drawCommitment": "9f2c4e1a7b3d5f6081a2c3e4b5d6f708192a3b4c5d6e7f8091a2b3c4d5e6f708",
+                     *       "seed": "9f2c4e1a7b3d5f6081a2c3e4b5d6f708192a3b4c5d6e7f8091a2b3c4d5e6f708",
+                     *       "entriesDigest": "9f2c4e1a7b3d5f6081a2c3e4b5d6f708192a3b4c5d6e7f8091a2b3c4d5e6f708",
+                     *       "entries": [
+                     *         {
+                     *           "id": "ent_01JQ1A5C9E2G6J8M3P7R1T4W8Z",
+                     *           "userId": "usr_01JM4Q8Z3V7T2K9R5X6W1B8N4D",
+                     *           "weight": "1"
+                     *         }
+                     *       ],
+                     *       "winners": [
+                     *         {
+                     *           "entryId": "ent_01JQ1A5C9E2G6J8M3P7R1T4W8Z",
+                     *           "position": 3
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DrawProof"];
+                };
+            };
+            /** @description Not modified: the `If-None-Match` tag is still the proof's `ETag`; no body. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Strong entity tag of the proof body (sha256, base64url, quoted). Send it back in `If-None-Match` to get a 304 while the proof is unchanged. */
+                    ETag?: string;
+                    /** @description `public, max-age=31536000, immutable` once the raffle is finalized (the proof can no longer change); `public, max-age=60` while it is drawn but not finalized. */
+                    "Cache-Control"?: string;
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The slug is not valid (empty, longer than 128 characters, or with control characters). `code`: `VALIDATION_FAILED`, `MALFORMED_URL`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "validation failed",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/public/v1/raffles/nebula-beta-testers/draw",
+                     *       "code": "VALIDATION_FAILED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "VALIDATION_FAILED" | "MALFORMED_URL";
+                    };
+                };
+            };
+            /** @description `RAFFLE_NOT_FOUND`: no public or unlisted published raffle has this slug. `DRAW_NOT_AVAILABLE`: it has not been drawn, or it is not a weighted draw. `code`: `ROUTE_NOT_FOUND`, `RAFFLE_NOT_FOUND`, `DRAW_NOT_AVAILABLE`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "route not found",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/public/v1/raffles/nebula-beta-testers/draw",
+                     *       "code": "ROUTE_NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "ROUTE_NOT_FOUND" | "RAFFLE_NOT_FOUND" | "DRAW_NOT_AVAILABLE";
+                    };
+                };
+            };
+            /** @description Too many requests: a rate-limit policy of this route (`public`) is exhausted; retry after `Retry-After` seconds. `code`: `RATE_LIMITED`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "rate limited",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/public/v1/raffles/nebula-beta-testers/draw",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description An unexpected failure; nothing is leaked. `code`: `INTERNAL_ERROR`. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "internal error",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/public/v1/raffles/nebula-beta-testers/draw",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `code`: `SERVICE_UNAVAILABLE`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "service unavailable",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/public/v1/raffles/nebula-beta-testers/draw",
+                     *       "code": "SERVICE_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
                 };
             };
         };

@@ -24,7 +24,7 @@ async function healthPlugin(app: FastifyInstance) {
         operationId: 'getLiveness',
         tags: ['Operations'],
         summary: 'Liveness probe',
-        response: { 200: Type.Object({ status: Type.Literal('ok') }) },
+        response: { 200: Type.Object({ status: Type.Literal('ok') }, { description: 'The process is up and answering.' }) },
       },
     },
     async () => ({ status: 'ok' as const }),
@@ -37,7 +37,10 @@ async function healthPlugin(app: FastifyInstance) {
         operationId: 'getReadiness',
         tags: ['Operations'],
         summary: 'Readiness probe: database and NATS',
-        response: { 200: ReadinessSchema, 503: ReadinessSchema },
+        response: {
+          200: { ...ReadinessSchema, description: 'Ready for traffic: the database answers (NATS is reported, but does not decide).' },
+          503: { ...ReadinessSchema, description: 'Not ready: the database does not answer; take the instance out of rotation.' },
+        },
       },
     },
     async (_request, reply) => {

@@ -32,7 +32,15 @@ async function metricsPlugin(app: FastifyInstance, options: { service: string })
         tags: ['Operations'],
         summary: 'Prometheus metrics (text exposition format)',
         produces: ['text/plain'],
-        response: { 200: Type.String() },
+        response: {
+          200: Type.String({
+            description: 'The service\'s metrics in the Prometheus text exposition format.',
+            examples: [
+              '# HELP http_request_duration_seconds HTTP request duration by route template and status\n# TYPE http_request_duration_seconds histogram\n' +
+                'http_request_duration_seconds_bucket{le="0.005",method="GET",route="/api/v1/me",status_code="200"} 42\n',
+            ],
+          }),
+        },
       },
     },
     async (_request, reply) => reply.type(registry.contentType).send(await registry.metrics()),

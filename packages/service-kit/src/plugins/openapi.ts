@@ -4,14 +4,35 @@ import { SHARED_SCHEMAS } from '@raffle/contracts';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import type { OpenApiDocumentJson } from '../openapi/document-types.js';
+import { finishOpenApiDocument, type OpenApiFinish } from '../openapi/finish-document.js';
 
 export type OpenApiInfo = { title: string; description: string; version: string };
 
+declare module 'fastify' {
+  interface FastifySchema {
+    /**
+     * The error codes this route answers beyond those every route of its service can (see the
+     * service's `errorCodes.commonCodes`); the OpenAPI document lists them per response status.
+     */
+    'x-error-codes'?: readonly string[];
+  }
+}
+
 /**
  * OpenAPI 3.1 generated from the route schemas: the contracts' `$id` schemas become named
- * components, served as JSON at /openapi.json and rendered at /docs.
+ * components, served as JSON at /openapi.json and rendered at /docs. The generated document is
+ * finished (servers, tags, error codes, headers, examples, only the used schemas: see
+ * openapi/finish-document.ts) before anyone sees it, so the served and the exported one agree.
  */
-async function openApiPlugin(app: FastifyInstance, info: OpenApiInfo & { securitySchemes: Record<string, unknown> }) {
+async function openApiPlugin(
+  app: FastifyInstance,
+  info: OpenApiInfo & {
+    securitySchemes: Record<string, unknown>;
+    /** The OpenAPI 3.1 `webhooks` section, as is: its `$ref`s must already be `#/components/schemas/…`. */
+    webhooks?: Record<string, unknown>;
+  } & OpenApiFinish,
+) {
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
 
   await app.register(swagger, {
@@ -19,7 +40,12 @@ async function openApiPlugin(app: FastifyInstance, info: OpenApiInfo & { securit
       openapi: '3.1.0',
       info: { title: info.title, description: info.description, version: info.version },
       components: { securitySchemes: info.securitySchemes as never },
+      ...(info.webhooks ? { webhooks: info.webhooks as never } : {}),
     },
+    transformObject: (generated) =>
+      'openapiObject' in generated
+        ? (finishOpenApiDocument(generated.openapiObject as OpenApiDocumentJson, { servers: info.servers, tags: info.tags, errorCodes: info.errorCodes }) as never)
+        : generated.swaggerObject,
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });
 
@@ -32,7 +58,7 @@ async function openApiPlugin(app: FastifyInstance, info: OpenApiInfo & { securit
         operationId: 'getOpenApiDocument',
         tags: ['Operations'],
         summary: 'This OpenAPI 3.1 document',
-        response: { 200: Type.Object({}, { additionalProperties: true }) },
+        response: { 200: Type.Object({}, { additionalProperties: true, description: 'This document, as JSON.', examples: [{ openapi: '3.1.0' }] }) },
       },
     },
     async (_request, reply) => reply.type('application/json; charset=utf-8').send(JSON.stringify(app.swagger())),

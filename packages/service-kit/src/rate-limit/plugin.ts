@@ -26,6 +26,11 @@ export type RateLimitBucket = {
   max: (request: FastifyRequest) => number;
   /** The counter this request is counted on, or null when the bucket does not count it. */
   keyOf: (request: FastifyRequest) => string | null;
+  /**
+   * A service bucket counts (and is documented on) only the limited routes under these prefixes;
+   * every limited route when omitted. Lets one service keep apart budgets for route families.
+   */
+  routePrefixes?: readonly string[];
 };
 
 export type RateLimitRefusal = { policy: string; quota: number; retryAfterSeconds: number };
@@ -87,14 +92,16 @@ async function rateLimitPlugin(app: FastifyInstance, options: RateLimitPluginOpt
   const serviceLimiters = options.serviceBuckets.map((bucket) => ({ bucket, limit: limiterOf(bucket) }));
   const routeLimiters = new Map([...routeBuckets.values()].map((bucket) => [bucket.name, { bucket, limit: limiterOf(bucket) }]));
 
-  const isLimited = (url: string | undefined) => url !== undefined && options.routePrefixes.some((prefix) => url.startsWith(prefix));
+  const isUnder = (url: string | undefined, prefixes: readonly string[]) => url !== undefined && prefixes.some((prefix) => url.startsWith(prefix));
+  const isLimited = (url: string | undefined) => isUnder(url, options.routePrefixes);
+  const servesRoute = (bucket: RateLimitBucket, url: string | undefined) => !bucket.routePrefixes || isUnder(url, bucket.routePrefixes);
   const verdictsOf = new WeakMap<FastifyRequest, BucketVerdict[]>();
 
   app.addHook('onRoute', (route) => {
     const declared = route.config?.rateLimitBuckets ?? [];
     for (const name of declared) if (!routeBuckets.has(name)) throw new Error(`route ${route.url} names an unknown rate-limit bucket "${name}"`);
     if (!isLimited(route.url) || !route.schema?.response) return;
-    const policies = [...options.serviceBuckets.map((b) => b.name), ...declared];
+    const policies = [...options.serviceBuckets.filter((b) => servesRoute(b, route.url)).map((b) => b.name), ...declared];
     route.schema = { ...route.schema, response: withRateLimitResponses(route.schema.response as Record<string, unknown>, policies, options.errorBodySchema) };
   });
 
@@ -124,7 +131,8 @@ async function rateLimitPlugin(app: FastifyInstance, options: RateLimitPluginOpt
   };
 
   app.addHook('onRequest', async (request, reply) => {
-    if (isLimited(request.routeOptions.url)) await count(request, reply, serviceLimiters);
+    const url = request.routeOptions.url;
+    if (isLimited(url)) await count(request, reply, serviceLimiters.filter(({ bucket }) => servesRoute(bucket, url)));
   });
   app.addHook('preHandler', async (request, reply) => {
     const declared = request.routeOptions.config?.rateLimitBuckets;

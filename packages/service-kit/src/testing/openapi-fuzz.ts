@@ -6,6 +6,7 @@ export * from './hostile-values.js';
 export { fuzzResponseViolations, leakFindings, type ErrorBodyCheck, type FuzzResponse } from './fuzz-response-check.js';
 export { describeFailures, runFuzzCampaign, type FuzzCampaignResult, type FuzzFailure } from './fuzz-campaign.js';
 export { warmUpConnections } from './fuzz-warm-up.js';
+export { documentedErrorCodeViolations } from './openapi-error-codes.js';
 
 /** The parts of an OpenAPI 3.1 document the fuzzer reads (what `app.swagger()` returns). */
 export type OpenApiDocument = {

@@ -6,6 +6,8 @@ import { presentedApiKey } from '../domain/presented-key.js';
 import { ApiError } from '../errors.js';
 
 export const API_PREFIX = '/api/v1';
+/** Keyless routes: what anyone may check, such as a drawn raffle's proof (decision 0013). */
+export const PUBLIC_PREFIX = '/public/v1';
 
 /** One row per /api/v1 route: the table the auth matrix tests are generated from. */
 export type AccessTableRow = { method: string; url: string; access: RouteAccess };
@@ -29,8 +31,9 @@ function authorize(caller: Caller, access: RouteAccess, request: FastifyRequest)
 /**
  * API-key authentication for every /api/v1 route. Every such route must declare its
  * `config.access`; registering one without it fails at start-up, so no route is ever public
- * by omission. Identification runs first (so the rate limiter can key on the caller); refusals
- * are thrown after the limiter has counted the request.
+ * by omission. /public/v1 routes are the deliberate exception: no key is asked for or read.
+ * Identification runs first (so the rate limiter can key on the caller); refusals are thrown
+ * after the limiter has counted the request.
  */
 async function authPlugin(app: FastifyInstance) {
   app.decorate('apiKeys', createApiKeyVerifier({ sql: app.database.sql, cacheTtlMs: app.config.API_KEY_CACHE_TTL_MS }));
@@ -41,6 +44,13 @@ async function authPlugin(app: FastifyInstance) {
   app.decorate('routeAccessTable', table);
 
   app.addHook('onRoute', (route) => {
+    if (route.url.startsWith(PUBLIC_PREFIX)) {
+      // Public by where it lives, never by a missing declaration: a keyed route cannot sit here,
+      // and a key sent anyway is not read (no caller, no 401 for a revoked or garbage key).
+      if (route.config?.access) throw new Error(`route ${String(route.method)} ${route.url} declares access under ${PUBLIC_PREFIX}, which takes no key`);
+      route.schema = { ...route.schema, security: [] };
+      return;
+    }
     if (!route.url.startsWith(API_PREFIX)) return;
     const access = route.config?.access;
     if (!access) throw new Error(`route ${String(route.method)} ${route.url} declares no access (key type and scope)`);

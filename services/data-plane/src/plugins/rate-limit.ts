@@ -4,12 +4,14 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiError } from '../errors.js';
-import { API_PREFIX } from './auth.js';
+import { API_PREFIX, PUBLIC_PREFIX } from './auth.js';
 
 /**
- * One `default` policy: per key, with a budget per key type, and per IP when no valid key was
- * sent. The counting, the Redis sharing with its in-memory fallback and the headers are
- * service-kit's, the same as management's.
+ * A `default` policy for /api/v1: per key, with a budget per key type, and per IP when no valid
+ * key was sent. A `public` policy for the keyless /public/v1 routes: per client IP (behind
+ * TRUST_PROXY, the forwarded one), with a budget of its own, so strangers checking draws neither
+ * spend nor are refused by the keyed budgets. The counting, the Redis sharing with its in-memory
+ * fallback and the headers are service-kit's, the same as management's.
  */
 async function rateLimitPlugin(app: FastifyInstance) {
   const config = app.config;
@@ -24,13 +26,22 @@ async function rateLimitPlugin(app: FastifyInstance) {
     redisUrl: config.REDIS_URL,
     redisCommandTimeoutMs: config.RATE_LIMIT_REDIS_TIMEOUT_MS,
     namespace: config.RATE_LIMIT_REDIS_NAMESPACE,
-    routePrefixes: [API_PREFIX],
+    routePrefixes: [API_PREFIX, PUBLIC_PREFIX],
     serviceBuckets: [
       {
         name: 'default',
+        routePrefixes: [API_PREFIX],
         windowMs: config.RATE_LIMIT_WINDOW_MS,
         max: maxFor,
         keyOf: (request) => (request.caller ? `key:${request.caller.keyId}` : `ip:${request.ip}`),
+      },
+      {
+        name: 'public',
+        routePrefixes: [PUBLIC_PREFIX],
+        windowMs: config.RATE_LIMIT_PUBLIC_WINDOW_MS,
+        max: () => config.RATE_LIMIT_PUBLIC_MAX,
+        // Public routes never identify a caller: a key sent anyway does not buy a bigger budget.
+        keyOf: (request) => `ip:${request.ip}`,
       },
     ],
     tooManyRequests: (_request, refusal) =>

@@ -13,6 +13,7 @@ export function testConfig(url: string, overrides: Record<string, string> = {}):
     RATE_LIMIT_PERSONAL_MAX: '100000',
     RATE_LIMIT_WORKSPACE_MAX: '100000',
     RATE_LIMIT_ANONYMOUS_MAX: '100000',
+    RATE_LIMIT_PUBLIC_MAX: '100000',
     ...overrides,
   });
 }

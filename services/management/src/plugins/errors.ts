@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { inputCausedFailure, isConnectionError } from '@raffle/db';
+import { inputCausedFailure, isConnectionError, isTransientTransactionFailure } from '@raffle/db';
 import { isDomainError } from '@raffle/domain';
 import { ManagementError } from '../errors.js';
 import { managementErrorBody as errorBody } from '@raffle/service-kit';
@@ -73,6 +73,11 @@ async function errorsPlugin(app: FastifyInstance) {
       request.log.error({ err: error }, 'dependency unavailable');
       reply.header('retry-after', '1');
       return reply.status(503).send(errorBody(request, 503, 'a dependency is unavailable; retry shortly'));
+    }
+    if (isTransientTransactionFailure(error)) {
+      request.log.warn({ err: error }, 'transaction rolled back by a concurrent one');
+      reply.header('retry-after', '1');
+      return reply.status(503).send(errorBody(request, 503, 'the request collided with a concurrent one and did nothing; retry shortly'));
     }
     const refused = inputCausedFailure(error);
     if (refused) {

@@ -55,6 +55,7 @@ const entryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { access: { keyType: 'personal', scope: 'entries:read' } },
       schema: {
         operationId: 'getMyEntry',
+        'x-error-codes': ['RAFFLE_NOT_FOUND', 'ENTRY_NOT_FOUND'],
         tags: ['Personal'],
         summary: "The key owner's entry in a raffle",
         params: SlugParams,
@@ -77,6 +78,7 @@ const entryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { access: { keyType: 'personal', scope: 'entries:write' }, idempotent: true },
       schema: {
         operationId: 'enterRaffle',
+        'x-error-codes': ['RAFFLE_NOT_FOUND', 'ALREADY_ENTERED', 'RAFFLE_NOT_OPEN', 'RAFFLE_FULL', 'REQUIREMENTS_NOT_MET'],
         tags: ['Personal'],
         summary: 'Enter a raffle as the key owner',
         description:
@@ -111,6 +113,7 @@ const entryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { access: { keyType: 'personal', scope: 'entries:write' } },
       schema: {
         operationId: 'withdrawMyEntry',
+        'x-error-codes': ['RAFFLE_NOT_FOUND', 'ENTRY_NOT_FOUND', 'ENTRY_NOT_WITHDRAWABLE'],
         tags: ['Personal'],
         summary: "Withdraw the key owner's entry from a raffle",
         description:

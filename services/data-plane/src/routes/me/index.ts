@@ -13,6 +13,7 @@ const meRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { access: { keyType: 'personal', scope: 'profile:read' } },
       schema: {
         operationId: 'getProfile',
+        'x-error-codes': ['NOT_FOUND'],
         tags: ['Personal'],
         summary: "The key owner's profile",
         response: dataPlaneResponses(Type.Ref(ProfileSchema)),

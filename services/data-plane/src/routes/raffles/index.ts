@@ -57,6 +57,7 @@ const raffleRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { access: { keyType: 'personal', scope: 'raffles:read' } },
       schema: {
         operationId: 'getRaffleBySlug',
+        'x-error-codes': ['RAFFLE_NOT_FOUND'],
         tags: ['Personal'],
         summary: 'One published raffle by slug (public, unlisted, or private to a workspace you belong to)',
         params: SlugParams,
@@ -77,6 +78,7 @@ const raffleRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { access: { keyType: 'personal', scope: 'raffles:read' } },
       schema: {
         operationId: 'getDrawProof',
+        'x-error-codes': ['RAFFLE_NOT_FOUND', 'DRAW_NOT_AVAILABLE'],
         tags: ['Personal'],
         summary: 'The proof of a drawn raffle: seed, eligible entries and winners, to recompute the draw',
         description:

@@ -45,6 +45,7 @@ const workspaceProjectRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { access: { keyType: 'workspace', scope: 'projects:read' } },
       schema: {
         operationId: 'getWorkspaceProject',
+        'x-error-codes': ['PROJECT_NOT_FOUND'],
         tags: ['Workspace'],
         summary: 'One project of the workspace',
         params: WorkspaceProjectParams,

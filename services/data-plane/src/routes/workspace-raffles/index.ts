@@ -57,6 +57,7 @@ const workspaceRaffleRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { access: { keyType: 'workspace', scope: 'raffles:read' } },
       schema: {
         operationId: 'getWorkspaceRaffle',
+        'x-error-codes': ['RAFFLE_NOT_FOUND'],
         tags: ['Workspace'],
         summary: 'One raffle of the workspace',
         params: WorkspaceRaffleParams,
@@ -76,6 +77,7 @@ const workspaceRaffleRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { access: { keyType: 'workspace', scope: 'entries:read' } },
       schema: {
         operationId: 'listRaffleEntries',
+        'x-error-codes': ['RAFFLE_NOT_FOUND'],
         tags: ['Workspace'],
         summary: 'List entries of a raffle in arrival order',
         params: WorkspaceRaffleParams,
@@ -103,6 +105,7 @@ const workspaceRaffleRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { access: { keyType: 'workspace', scope: 'winners:read' } },
       schema: {
         operationId: 'listRaffleWinners',
+        'x-error-codes': ['RAFFLE_NOT_FOUND'],
         tags: ['Workspace'],
         summary: 'Finalized winners of a raffle, by position (a bare array, not paginated)',
         params: WorkspaceRaffleParams,

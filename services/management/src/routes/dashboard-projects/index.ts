@@ -27,6 +27,7 @@ const dashboardProjectRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         operationId: 'createProject',
+        'x-error-codes': ['SLUG_TAKEN'],
         tags: TAGS,
         summary: 'Create a project in the workspace',
         description: 'Owners and admins only. Records a `project.created` webhook event.',
@@ -63,6 +64,7 @@ const dashboardProjectRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         operationId: 'getProject',
+        'x-error-codes': ['PROJECT_NOT_FOUND'],
         tags: TAGS,
         summary: 'One project of the workspace, as the data plane shows it',
         params: WorkspaceProjectParams,
@@ -78,6 +80,7 @@ const dashboardProjectRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         operationId: 'updateProject',
+        'x-error-codes': ['PROJECT_NOT_FOUND', 'SLUG_TAKEN'],
         tags: TAGS,
         summary: "Change some of a project's fields; null clears an optional one",
         description: 'Owners and admins only. Records a `project.updated` webhook event when something changed.',
@@ -95,6 +98,7 @@ const dashboardProjectRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         operationId: 'deleteProject',
+        'x-error-codes': ['PROJECT_NOT_FOUND'],
         tags: TAGS,
         summary: 'Delete a project; raffles naming it lose their canonical project',
         description: 'Owners and admins only.',

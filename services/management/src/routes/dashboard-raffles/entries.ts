@@ -38,6 +38,7 @@ const raffleEntryRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         operationId: 'disqualifyEntry',
+        'x-error-codes': ['ENTRY_NOT_FOUND', 'ENTRY_CANNOT_DISQUALIFY'],
         tags: RAFFLE_TAGS,
         summary: 'Disqualify an entry; a win it holds is disqualified with it',
         description:

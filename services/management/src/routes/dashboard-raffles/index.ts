@@ -30,6 +30,7 @@ const dashboardRaffleRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         operationId: 'createRaffle',
+        'x-error-codes': ['SLUG_TAKEN', 'PROJECT_NOT_FOUND'],
         tags: RAFFLE_TAGS,
         summary: 'Create a draft raffle in the workspace',
         description:
@@ -85,6 +86,7 @@ const dashboardRaffleRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         operationId: 'updateRaffle',
+        'x-error-codes': ['SLUG_TAKEN', 'PROJECT_NOT_FOUND', 'RAFFLE_CANNOT_UPDATE'],
         tags: RAFFLE_TAGS,
         summary: "Change some of a raffle's fields",
         description:

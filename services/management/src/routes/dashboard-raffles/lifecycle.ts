@@ -42,6 +42,7 @@ const raffleLifecycleRoutes: FastifyPluginAsyncTypebox = async (app) => {
       {
         schema: {
           operationId: `${action}Raffle`,
+          'x-error-codes': [RAFFLE_ACTIONS[action].code],
           tags: RAFFLE_TAGS,
           summary,
           description: `Owners and admins only. ${description} Invalid transitions answer 409 with the code leading the message. A bodiless POST is accepted.`,
@@ -61,6 +62,7 @@ const raffleLifecycleRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         operationId: 'drawRaffle',
+        'x-error-codes': ['RAFFLE_CANNOT_DRAW', 'NO_ELIGIBLE_ENTRIES'],
         tags: RAFFLE_TAGS,
         summary: 'Select the winners of a closed raffle',
         description: [

@@ -19,6 +19,7 @@ const webEntryRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         operationId: 'enterRaffleAsMe',
+        'x-error-codes': ['RAFFLE_NOT_FOUND', 'ALREADY_ENTERED', 'RAFFLE_NOT_OPEN', 'RAFFLE_FULL', 'REQUIREMENTS_NOT_MET'],
         tags: TAGS,
         summary: 'Enter a raffle as the signed-in user',
         description:
@@ -45,6 +46,7 @@ const webEntryRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         operationId: 'withdrawMyEntry',
+        'x-error-codes': ['RAFFLE_NOT_FOUND', 'ENTRY_NOT_FOUND', 'ENTRY_NOT_WITHDRAWABLE'],
         tags: TAGS,
         summary: "Withdraw the signed-in user's entry while the raffle is open",
         description: "404 `ENTRY_NOT_FOUND` without an entry; 409 `ENTRY_NOT_WITHDRAWABLE` once the raffle is no longer open, the entry is no longer active, or it already won a spot (FCFS).",

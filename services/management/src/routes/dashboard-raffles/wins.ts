@@ -49,6 +49,7 @@ const raffleWinRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         operationId: 'disqualifyWin',
+        'x-error-codes': ['WIN_NOT_FOUND', 'WIN_CANNOT_DISQUALIFY'],
         tags: RAFFLE_TAGS,
         summary: 'Disqualify a selected or finalized win; its position can then be rerolled',
         description: 'Owners and admins only. Nothing is delivered for it. 409 `WIN_CANNOT_DISQUALIFY` when it is already disqualified or replaced.',
@@ -66,6 +67,7 @@ const raffleWinRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         operationId: 'rerollWin',
+        'x-error-codes': ['WIN_NOT_FOUND', 'WIN_CANNOT_REROLL', 'NO_ELIGIBLE_ENTRIES'],
         tags: RAFFLE_TAGS,
         summary: "Give a disqualified win's position to the next entry",
         description: [
@@ -90,6 +92,7 @@ const raffleWinRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         operationId: 'setWinDelivery',
+        'x-error-codes': ['WIN_NOT_FOUND', 'WIN_CANNOT_UPDATE_DELIVERY'],
         tags: RAFFLE_TAGS,
         summary: "Record a live win's delivery status (and an optional note)",
         description:

@@ -22,6 +22,7 @@ const dashboardWorkspaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         operationId: 'createWorkspace',
+        'x-error-codes': ['SLUG_TAKEN'],
         tags: TAGS,
         summary: 'Create a workspace; the caller becomes its owner',
         body: Type.Ref(CreateWorkspaceBodySchema),
@@ -68,6 +69,7 @@ const dashboardWorkspaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         operationId: 'updateWorkspace',
+        'x-error-codes': ['SLUG_TAKEN'],
         tags: TAGS,
         summary: "Change a workspace's slug, name or logo",
         description: "Owners and admins only. The workspace's raffles are re-rendered with the new values.",

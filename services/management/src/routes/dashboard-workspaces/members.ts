@@ -39,6 +39,7 @@ const workspaceMemberRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         operationId: 'addWorkspaceMember',
+        'x-error-codes': ['ALREADY_MEMBER', 'USER_NOT_FOUND'],
         tags: TAGS,
         summary: 'Add an existing user to the workspace with a role',
         description: "Owners and admins only; only an owner may add an owner. 409 when the user is already a member.",
@@ -59,6 +60,7 @@ const workspaceMemberRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         operationId: 'updateWorkspaceMember',
+        'x-error-codes': ['MEMBER_NOT_FOUND', 'LAST_OWNER'],
         tags: TAGS,
         summary: "Change a member's role",
         description: "Owners and admins only; only an owner may grant 'owner' or change an owner's role. The last owner cannot step down (409).",
@@ -82,6 +84,7 @@ const workspaceMemberRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         operationId: 'removeWorkspaceMember',
+        'x-error-codes': ['MEMBER_NOT_FOUND', 'LAST_OWNER'],
         tags: TAGS,
         summary: 'Remove a member, or leave the workspace',
         description: 'Owners and admins remove others (only an owner removes an owner); any member may remove themselves. The last owner cannot be removed (409).',

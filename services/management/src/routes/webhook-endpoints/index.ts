@@ -86,6 +86,7 @@ const webhookEndpointRoutes: FastifyPluginAsyncTypebox<WebhookEndpointRoutesOpti
     {
       schema: {
         operationId: operation('create'),
+        'x-error-codes': ['WEBHOOK_ENDPOINT_LIMIT', 'FORBIDDEN'],
         ...docs('Register a webhook endpoint; its signing secret is returned only in this response'),
         ...(params.list ? { params: params.list } : {}),
         body: Type.Ref(CreateWebhookEndpointBodySchema),
@@ -104,6 +105,7 @@ const webhookEndpointRoutes: FastifyPluginAsyncTypebox<WebhookEndpointRoutesOpti
     {
       schema: {
         operationId: operation('list', 'WebhookEndpoints'),
+        'x-error-codes': ['FORBIDDEN'],
         ...docs(shape.listSummary),
         ...(params.list ? { params: params.list } : {}),
         querystring: DashboardPageQuerySchema,
@@ -118,6 +120,7 @@ const webhookEndpointRoutes: FastifyPluginAsyncTypebox<WebhookEndpointRoutesOpti
     {
       schema: {
         operationId: operation('get'),
+        'x-error-codes': ['NOT_FOUND', 'FORBIDDEN'],
         ...docs('One webhook endpoint (never its secret)'),
         params: params.endpoint,
         response: managementResponses(200, Type.Ref(WebhookEndpointSchema)),
@@ -131,6 +134,7 @@ const webhookEndpointRoutes: FastifyPluginAsyncTypebox<WebhookEndpointRoutesOpti
     {
       schema: {
         operationId: operation('update'),
+        'x-error-codes': ['NOT_FOUND', 'FORBIDDEN', 'WEBHOOK_ENDPOINT_LIMIT'],
         ...docs("Change a webhook endpoint's URL, description, event types or enabled state"),
         params: params.endpoint,
         body: Type.Ref(UpdateWebhookEndpointBodySchema),
@@ -146,6 +150,7 @@ const webhookEndpointRoutes: FastifyPluginAsyncTypebox<WebhookEndpointRoutesOpti
     {
       schema: {
         operationId: operation('delete'),
+        'x-error-codes': ['NOT_FOUND', 'FORBIDDEN'],
         ...docs('Delete a webhook endpoint with its delivery log'),
         params: params.endpoint,
         response: noContentResponses(),
@@ -162,6 +167,7 @@ const webhookEndpointRoutes: FastifyPluginAsyncTypebox<WebhookEndpointRoutesOpti
     {
       schema: {
         operationId: operation('rotate', 'WebhookEndpointSecret'),
+        'x-error-codes': ['NOT_FOUND', 'FORBIDDEN'],
         ...docs('Replace the signing secret; the previous one keeps signing alongside for 24 hours'),
         params: params.endpoint,
         body: NoOptionsBody,
@@ -177,6 +183,7 @@ const webhookEndpointRoutes: FastifyPluginAsyncTypebox<WebhookEndpointRoutesOpti
     {
       schema: {
         operationId: operation('test', 'WebhookEndpoint'),
+        'x-error-codes': ['NOT_FOUND', 'FORBIDDEN', 'WEBHOOK_ENDPOINT_DISABLED'],
         ...docs('Send a webhook.test event to this endpoint alone (409 when it is disabled)'),
         params: params.endpoint,
         body: NoOptionsBody,
@@ -196,6 +203,7 @@ const webhookEndpointRoutes: FastifyPluginAsyncTypebox<WebhookEndpointRoutesOpti
     {
       schema: {
         operationId: operation('list', 'WebhookDeliveryAttempts'),
+        'x-error-codes': ['NOT_FOUND', 'FORBIDDEN'],
         ...docs("The endpoint's delivery attempts, newest first, each with its delivery's state"),
         params: params.endpoint,
         querystring: WebhookDeliveryAttemptQuerySchema,
@@ -216,6 +224,7 @@ const webhookEndpointRoutes: FastifyPluginAsyncTypebox<WebhookEndpointRoutesOpti
     {
       schema: {
         operationId: operation('retry', 'WebhookDelivery'),
+        'x-error-codes': ['NOT_FOUND', 'FORBIDDEN', 'WEBHOOK_ENDPOINT_DISABLED'],
         ...docs('Send a delivery again now (a pending one is brought forward; 409 when the endpoint is disabled)'),
         params: params.delivery,
         body: NoOptionsBody,
@@ -239,6 +248,7 @@ const webhookEndpointRoutes: FastifyPluginAsyncTypebox<WebhookEndpointRoutesOpti
     {
       schema: {
         operationId: operation('recover', 'WebhookDeliveries'),
+        'x-error-codes': ['NOT_FOUND', 'FORBIDDEN', 'WEBHOOK_ENDPOINT_DISABLED'],
         ...docs('Send again every failed delivery created since a time, at most 30 days back (409 when the endpoint is disabled)'),
         params: params.endpoint,
         body: Type.Ref(RecoverWebhookDeliveriesBodySchema),

@@ -1,0 +1,32 @@
+import type { components, operations } from '../generated/data-plane.js';
+
+/**
+ * The data plane's request and response types, read from the generated OpenAPI types
+ * (src/generated/data-plane.ts, `pnpm openapi:export`), so a route's schema change reaches the
+ * SDK's signatures without a second hand-written copy.
+ */
+type Schemas = components['schemas'];
+
+/** A list operation's query without the cursor: the SDK owns the cursor. */
+type ListQuery<Id extends keyof operations> = Omit<NonNullable<operations[Id]['parameters']['query']>, 'cursor'>;
+
+export type Profile = Schemas['Profile'];
+export type PublicRaffle = Schemas['PublicRaffle'];
+export type PublicRaffleListItem = Schemas['PublicRaffleItem'];
+export type DrawProof = Schemas['DrawProof'];
+export type Entry = Schemas['SanitizedEntry'];
+export type Win = Schemas['Win'];
+export type WorkspaceRaffle = Schemas['WorkspaceRaffle'];
+export type WorkspaceRaffleListItem = Schemas['WorkspaceRaffleItem'];
+export type WorkspaceEntry = Schemas['WorkspaceEntry'];
+export type Winner = Schemas['Winner'];
+export type Project = Schemas['Project'];
+export type Pagination = Schemas['Pagination'];
+export type ErrorBody = Schemas['ErrorBody'];
+
+export type PublicRaffleListParams = ListQuery<'listPublicRaffles'>;
+export type EntryListParams = ListQuery<'listMyEntries'>;
+export type WinListParams = ListQuery<'listMyWins'>;
+export type WorkspaceRaffleListParams = ListQuery<'listWorkspaceRaffles'>;
+export type WorkspaceEntryListParams = ListQuery<'listRaffleEntries'>;
+export type ProjectListParams = ListQuery<'listWorkspaceProjects'>;

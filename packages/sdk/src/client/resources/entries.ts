@@ -1,0 +1,11 @@
+import type { HttpClient, PagedList } from '../../http/http-client.js';
+import type { Entry, EntryListParams } from '../api-types.js';
+
+/** The key's user's entries across raffles (personal key). */
+export class EntriesResource {
+  constructor(private readonly http: HttpClient) {}
+
+  list(params: EntryListParams = {}): PagedList<Entry> {
+    return this.http.list({ method: 'GET', path: '/api/v1/entries', query: { ...params } });
+  }
+}

@@ -1,0 +1,11 @@
+import type { HttpClient, PagedList } from '../../http/http-client.js';
+import type { Win, WinListParams } from '../api-types.js';
+
+/** The key's user's wins (personal key). */
+export class WinsResource {
+  constructor(private readonly http: HttpClient) {}
+
+  list(params: WinListParams = {}): PagedList<Win> {
+    return this.http.list({ method: 'GET', path: '/api/v1/wins', query: { ...params } });
+  }
+}

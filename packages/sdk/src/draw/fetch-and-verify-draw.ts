@@ -1,0 +1,47 @@
+import type { DrawProof } from '../client/api-types.js';
+import { DEFAULT_DATA_PLANE_URL } from '../client/raffle-client.js';
+import { createHttpClient } from '../http/create-http-client.js';
+import { verifyDraw, type DrawVerification } from '../verify-draw.js';
+import { locateProof } from './proof-url.js';
+
+export type FetchAndVerifyDrawOptions = {
+  /** Where the data plane listens, for a slug (default `http://localhost:3000`). */
+  baseUrl?: string;
+  /** Only for a keyed `/api/v1/…/draw` URL; the public route takes none and is sent none. */
+  apiKey?: string;
+  fetch?: typeof fetch;
+  maxRetries?: number;
+  timeoutMs?: number;
+};
+
+export type FetchedDrawVerification = {
+  /** The URL the proof came from. */
+  url: string;
+  /** The proof as served (unchecked JSON until `verification.valid`). */
+  proof: DrawProof;
+  verification: DrawVerification;
+};
+
+/**
+ * Fetches a drawn raffle's proof and recomputes the draw. `slugOrUrl` is a slug (the keyless
+ * `GET {baseUrl}/public/v1/raffles/{slug}/draw`) or a full proof or raffle URL. Throws
+ * RaffleApiError when the server refuses (404 RAFFLE_NOT_FOUND, DRAW_NOT_AVAILABLE, …) and
+ * RaffleConnectionError when it cannot be reached; an answer that is not a valid proof resolves
+ * with `verification.valid === false`.
+ */
+export async function fetchAndVerifyDraw(slugOrUrl: string, options: FetchAndVerifyDrawOptions = {}): Promise<FetchedDrawVerification> {
+  const location = locateProof(slugOrUrl, options.baseUrl ?? DEFAULT_DATA_PLANE_URL);
+  if ('error' in location) throw new TypeError(location.error);
+  if (location.keyed && !options.apiKey) throw new TypeError(`${location.url} is a keyed route: pass apiKey, or use the slug for the public route`);
+  const url = new URL(location.url);
+  const http = createHttpClient({
+    baseUrl: url.origin,
+    authorization: location.keyed ? `Bearer ${options.apiKey}` : '',
+    maxRetries: options.maxRetries,
+    timeoutMs: options.timeoutMs,
+    fetch: options.fetch,
+    errorCodeSource: 'body',
+  });
+  const proof = await http.request<DrawProof>({ method: 'GET', path: `${url.pathname}${url.search}` });
+  return { url: location.url, proof, verification: verifyDraw(proof) };
+}

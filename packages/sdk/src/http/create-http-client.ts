@@ -1,0 +1,132 @@
+import { errorFromResponse, type ErrorCodeSource } from './error-from-response.js';
+import type { HttpClient, Page, PagedList, RequestSpec } from './http-client.js';
+import { RaffleConnectionError, RaffleTimeoutError } from './raffle-api-error.js';
+import { backoffDelayMs, delayAfterStatus, isRetryableRequest, isRetryableAnswer } from './retry-policy.js';
+
+export type HttpClientOptions = {
+  baseUrl: string;
+  /** The whole Authorization header value, e.g. `Bearer rk_live_…`; `''` sends none (the keyless /public/v1 routes). */
+  authorization: string;
+  /** Retries after the first attempt (default 2); see retry-policy.ts for which requests and errors. */
+  maxRetries?: number;
+  /** Per attempt, including reading the body (default 30 000 ms). */
+  timeoutMs?: number;
+  /** A fetch to use instead of the global one (tests, proxies, instrumented clients). */
+  fetch?: typeof fetch;
+  /** Where the error code lives: the data plane's `code` field, or the management API's `CODE: …` message prefix. */
+  errorCodeSource: ErrorCodeSource;
+};
+
+export const DEFAULT_MAX_RETRIES = 2;
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+type Answer = { status: number; headers: Headers; body: unknown; ok: boolean };
+
+/** The one HttpClient both API clients are built on: JSON in and out, typed errors, retries and paging. */
+export function createHttpClient(options: HttpClientOptions): HttpClient {
+  const baseUrl = options.baseUrl.replace(/\/+$/, '');
+  const maxRetries = Math.max(0, Math.floor(options.maxRetries ?? DEFAULT_MAX_RETRIES));
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  // Resolved per call rather than captured: a polyfill may install globalThis.fetch later. Called
+  // as a plain function, never as `options.fetch(…)`: a browser's fetch throws "Illegal invocation"
+  // when `this` is another object.
+  const fetchFn = (input: string, init: RequestInit) => {
+    const send = options.fetch ?? globalThis.fetch;
+    return send(input, init);
+  };
+
+  function urlOf(spec: RequestSpec): string {
+    const params = new URLSearchParams();
+    for (const [name, value] of Object.entries(spec.query ?? {})) {
+      if (value !== undefined && value !== null) params.append(name, String(value));
+    }
+    const query = params.toString();
+    return `${baseUrl}${spec.path}${query ? `?${query}` : ''}`;
+  }
+
+  function headersOf(spec: RequestSpec): Record<string, string> {
+    const headers: Record<string, string> = { accept: 'application/json', ...spec.headers };
+    if (options.authorization !== '') headers.authorization = options.authorization;
+    if (spec.body !== undefined) headers['content-type'] = 'application/json';
+    if (spec.idempotencyKey !== undefined) headers['idempotency-key'] = spec.idempotencyKey;
+    return headers;
+  }
+
+  /** One attempt: an answer (any status), or a RaffleConnectionError when none arrived in time. */
+  async function attempt(url: string, init: RequestInit): Promise<Answer> {
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, timeoutMs);
+    try {
+      const response = await fetchFn(url, { ...init, signal: controller.signal });
+      const text = await response.text();
+      return { status: response.status, headers: response.headers, body: parseBody(text), ok: response.ok };
+    } catch (error) {
+      if (timedOut) throw new RaffleTimeoutError(`${init.method} ${url} timed out after ${timeoutMs} ms`, { cause: error });
+      throw new RaffleConnectionError(`${init.method} ${url} failed: ${(error as Error)?.message ?? String(error)}`, { cause: error });
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async function request<T>(spec: RequestSpec): Promise<T> {
+    const url = urlOf(spec);
+    // Built once, so every retry sends the same bytes and the same Idempotency-Key.
+    const init: RequestInit = {
+      method: spec.method,
+      headers: headersOf(spec),
+      body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
+    };
+    const retryable = isRetryableRequest(spec);
+    for (let retry = 0; ; retry++) {
+      const canRetry = retryable && retry < maxRetries;
+      let answer: Answer;
+      try {
+        answer = await attempt(url, init);
+      } catch (error) {
+        if (!canRetry) throw error;
+        await sleep(backoffDelayMs(retry));
+        continue;
+      }
+      if (answer.ok) return answer.body as T;
+      const error = errorFromResponse(answer.status, answer.headers, answer.body, options.errorCodeSource);
+      const delay = canRetry && isRetryableAnswer(answer.status, error.code) ? delayAfterStatus(retry, error.retryAfter) : null;
+      if (delay === null) throw error;
+      await sleep(delay);
+    }
+  }
+
+  function list<T>(spec: RequestSpec): PagedList<T> {
+    const page = (pageOptions: { cursor?: string } = {}) =>
+      request<Page<T>>({ ...spec, method: 'GET', query: { ...spec.query, cursor: pageOptions.cursor } });
+    return {
+      page,
+      async *[Symbol.asyncIterator]() {
+        let cursor: string | undefined;
+        do {
+          const current = await page({ cursor });
+          yield* current.data;
+          // Spec: a page with hasMore false has nextCursor null; both are checked so neither alone can loop.
+          cursor = current.pagination.hasMore ? (current.pagination.nextCursor ?? undefined) : undefined;
+        } while (cursor !== undefined);
+      },
+    };
+  }
+
+  return { request, list };
+}
+
+/** JSON when it parses, the text when it does not (an HTML error page from a proxy), `undefined` when empty (204). */
+function parseBody(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}

@@ -1,0 +1,39 @@
+import type { RequestSpec } from './http-client.js';
+
+/** Statuses that mean "the server could not handle it now" rather than "the request is wrong". */
+const RETRYABLE_STATUSES = new Set([429, 502, 503, 504]);
+
+/** The longest `Retry-After` the SDK sleeps through; a longer one is handed to the caller as the error. */
+export const MAX_RETRY_AFTER_SECONDS = 60;
+
+const BACKOFF_BASE_MS = 500;
+const BACKOFF_CAP_MS = 8_000;
+
+/**
+ * A request may be sent again only when a repeat cannot act twice: a GET, or a write carrying an
+ * Idempotency-Key (the server replays the first answer). Everything else fails on the first error.
+ */
+export const isRetryableRequest = (spec: RequestSpec): boolean => spec.method === 'GET' || spec.idempotencyKey !== undefined;
+
+/**
+ * Answers worth sending again: overload and gateway errors, and 409 IDEMPOTENCY_KEY_IN_PROGRESS,
+ * which a retry meets when the attempt whose answer was lost is still running on the server.
+ */
+export const isRetryableAnswer = (status: number, code: string | null): boolean =>
+  RETRYABLE_STATUSES.has(status) || (status === 409 && code === 'IDEMPOTENCY_KEY_IN_PROGRESS');
+
+/** Exponential backoff with full jitter: a random wait in [0, min(cap, base·2^retry)). `retry` counts from 0. */
+export function backoffDelayMs(retry: number, random: () => number = Math.random): number {
+  return Math.floor(random() * Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** retry));
+}
+
+/**
+ * How long to wait before retry number `retry` after an answer with this status, or `null` to give
+ * up. A server-sent Retry-After wins over backoff (the server knows when its window reopens), up to
+ * MAX_RETRY_AFTER_SECONDS.
+ */
+export function delayAfterStatus(retry: number, retryAfterSeconds: number | null): number | null {
+  if (retryAfterSeconds === null) return backoffDelayMs(retry);
+  if (retryAfterSeconds > MAX_RETRY_AFTER_SECONDS) return null;
+  return retryAfterSeconds * 1000;
+}

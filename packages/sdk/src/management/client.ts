@@ -1,0 +1,39 @@
+import { createHttpClient } from '../http/create-http-client.js';
+import type { HttpClient } from '../http/http-client.js';
+import { DEFAULT_MANAGEMENT_BASE_URL, type RaffleManagementClientOptions } from './client-options.js';
+import { CapabilitiesResource } from './resources/capabilities.js';
+import { EventTypes } from './resources/event-types.js';
+import { Personal } from './resources/personal.js';
+import { Workspaces } from './resources/workspaces.js';
+
+/**
+ * The management API (`/api/developer/…` and `/api/dashboard/…`), signed in as a dashboard user.
+ * Resources follow the paths: `mgmt.personal.*` is the caller's own, `mgmt.workspaces.*` a
+ * workspace's, and ids are positional arguments in path order, then the body or filters.
+ *
+ * Errors are `RaffleApiError`s; the management error body has no `code` field, so `code` is
+ * read from the `CODE: …` prefix of its message. Management honours no Idempotency-Key, so only
+ * GETs are retried automatically.
+ */
+export class RaffleManagementClient {
+  readonly capabilities: CapabilitiesResource;
+  readonly eventTypes: EventTypes;
+  readonly personal: Personal;
+  readonly workspaces: Workspaces;
+
+  constructor(options: RaffleManagementClientOptions) {
+    if (typeof options?.token !== 'string' || options.token.length === 0) throw new TypeError('RaffleManagementClient needs a dashboard session token');
+    const http: HttpClient = createHttpClient({
+      baseUrl: options.baseUrl ?? DEFAULT_MANAGEMENT_BASE_URL,
+      authorization: `Bearer ${options.token}`,
+      maxRetries: options.maxRetries,
+      timeoutMs: options.timeoutMs,
+      fetch: options.fetch,
+      errorCodeSource: 'message-prefix',
+    });
+    this.capabilities = new CapabilitiesResource(http);
+    this.eventTypes = new EventTypes(http);
+    this.personal = new Personal(http);
+    this.workspaces = new Workspaces(http);
+  }
+}

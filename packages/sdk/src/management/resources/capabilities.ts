@@ -1,0 +1,14 @@
+import type { HttpClient } from '../../http/http-client.js';
+import type { ResponseBody } from '../operation-types.js';
+
+export type Capabilities = ResponseBody<'getCapabilities'>;
+
+/** The scopes and webhook event types that can be chosen, per owner kind. */
+export class CapabilitiesResource {
+  constructor(private readonly http: HttpClient) {}
+
+  /** `GET /api/developer/capabilities`. */
+  get(): Promise<Capabilities> {
+    return this.http.request({ method: 'GET', path: '/api/developer/capabilities' });
+  }
+}

@@ -1,0 +1,26 @@
+import type { HttpClient, PagedList } from '../../http/http-client.js';
+import { encodePath } from '../encode-path.js';
+import type { ListItem, ListParams, RequestBody, ResponseBody } from '../operation-types.js';
+
+export type RaffleEntry = ListItem<'listRaffleEntries'>;
+export type ListRaffleEntriesParams = ListParams<'listRaffleEntries'>;
+export type DisqualifyEntryParams = RequestBody<'disqualifyEntry'>;
+
+/** A raffle's entries as the workspace sees them (duplicate flags included). */
+export class RaffleEntries {
+  constructor(private readonly http: HttpClient) {}
+
+  /** Entries in arrival order, optionally in one `status`; up to 250 a page (100 by default). Any member. */
+  list(workspaceId: string, raffleId: string, params: ListRaffleEntriesParams = {}): PagedList<RaffleEntry> {
+    return this.http.list({ method: 'GET', path: encodePath`/api/dashboard/workspaces/${workspaceId}/raffles/${raffleId}/entries`, query: { ...params } });
+  }
+
+  /** Disqualifies an entry and any win it holds (owners and admins); 409 `ENTRY_CANNOT_DISQUALIFY` when it is already out. */
+  disqualify(workspaceId: string, raffleId: string, entryId: string, params: DisqualifyEntryParams): Promise<ResponseBody<'disqualifyEntry'>> {
+    return this.http.request({
+      method: 'POST',
+      path: encodePath`/api/dashboard/workspaces/${workspaceId}/raffles/${raffleId}/entries/${entryId}/disqualify`,
+      body: params,
+    });
+  }
+}

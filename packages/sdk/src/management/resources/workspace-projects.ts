@@ -1,0 +1,39 @@
+import type { HttpClient, PagedList } from '../../http/http-client.js';
+import { encodePath } from '../encode-path.js';
+import type { ListParams, ManagementSchemas, RequestBody } from '../operation-types.js';
+
+export type Project = ManagementSchemas['Project'];
+export type ListProjectsParams = ListParams<'listProjects'>;
+export type CreateProjectParams = RequestBody<'createProject'>;
+export type UpdateProjectParams = RequestBody<'updateProject'>;
+
+const projectsPath = (workspaceId: string) => encodePath`/api/dashboard/workspaces/${workspaceId}/projects`;
+const projectPath = (workspaceId: string, projectId: string) => encodePath`/api/dashboard/workspaces/${workspaceId}/projects/${projectId}`;
+
+/** A workspace's projects. Any member reads; owners and admins change. */
+export class WorkspaceProjects {
+  constructor(private readonly http: HttpClient) {}
+
+  create(workspaceId: string, params: CreateProjectParams): Promise<Project> {
+    return this.http.request({ method: 'POST', path: projectsPath(workspaceId), body: params });
+  }
+
+  /** The projects, oldest first. */
+  list(workspaceId: string, params: ListProjectsParams = {}): PagedList<Project> {
+    return this.http.list({ method: 'GET', path: projectsPath(workspaceId), query: { ...params } });
+  }
+
+  get(workspaceId: string, projectId: string): Promise<Project> {
+    return this.http.request({ method: 'GET', path: projectPath(workspaceId, projectId) });
+  }
+
+  /** Changes some fields; `null` clears an optional one. */
+  update(workspaceId: string, projectId: string, params: UpdateProjectParams): Promise<Project> {
+    return this.http.request({ method: 'PATCH', path: projectPath(workspaceId, projectId), body: params });
+  }
+
+  /** Deletes the project; raffles naming it lose their canonical project. */
+  delete(workspaceId: string, projectId: string): Promise<void> {
+    return this.http.request({ method: 'DELETE', path: projectPath(workspaceId, projectId) });
+  }
+}

@@ -1,0 +1,81 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import * as nodeDraw from '../src/weighted-draw.js';
+
+const SRC = fileURLToPath(new URL('../src/', import.meta.url));
+
+/** Every module `src/index.ts` reaches through static and dynamic imports, with what each imports. */
+function importGraph(entry: string): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  const pending = [entry];
+  const IMPORT = /(?:\bfrom\s*|\bimport\s*\(?\s*)['"]([^'"]+)['"]/g;
+  while (pending.length > 0) {
+    const file = pending.pop()!;
+    if (graph.has(file)) continue;
+    // The generated files are types only and import nothing; their descriptions quote code.
+    const code = file.includes('/generated/') ? '' : readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
+    const specifiers = [...code.matchAll(IMPORT)].map((m) => m[1]!);
+    graph.set(file, specifiers);
+    for (const s of specifiers) if (s.startsWith('.')) pending.push(join(dirname(file), s.replace(/\.js$/, '.ts')));
+  }
+  return graph;
+}
+
+describe('the client path runs in a browser', () => {
+  it('imports nothing but its own modules: no node: builtin, no package', () => {
+    const graph = importGraph(join(SRC, 'index.ts'));
+    expect(graph.size).toBeGreaterThan(20);
+    const outside = [...graph].flatMap(([file, specifiers]) => specifiers.filter((s) => !s.startsWith('.')).map((s) => `${relative(SRC, file)} → ${s}`));
+    expect(outside).toEqual([]);
+    expect([...graph.keys()].some((f) => f.includes('/cli/'))).toBe(false);
+  });
+
+  it('names no Node global (Buffer, process, require) outside the guarded lookup in crypto/hash.ts', () => {
+    for (const file of importGraph(join(SRC, 'index.ts')).keys()) {
+      if (file.includes('/generated/')) continue;
+      const code = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
+      const where = relative(SRC, file);
+      expect(code, where).not.toMatch(/\bBuffer\b|\brequire\(/);
+      if (where !== join('crypto', 'hash.ts')) expect(code, where).not.toMatch(/\bprocess\b/);
+    }
+  });
+});
+
+describe('the draw without node:crypto (the portable hash)', () => {
+  const original = process.getBuiltinModule;
+  afterEach(() => {
+    process.getBuiltinModule = original;
+    vi.resetModules();
+  });
+
+  it('gives the same digest, keys, ranking and verdict as with node:crypto', async () => {
+    // As in a browser: no getBuiltinModule, so crypto/hash.ts falls back to its own SHA-256.
+    (process as { getBuiltinModule?: unknown }).getBuiltinModule = undefined;
+    vi.resetModules();
+    const hash = await import('../src/crypto/hash.js');
+    expect(hash.hashImplementation).toBe('portable');
+    const portableDraw = await import('../src/weighted-draw.js');
+    const { verifyDraw } = await import('../src/verify-draw.js');
+
+    const seed = new Uint8Array(randomBytes(32));
+    const entries = Array.from({ length: 400 }, (_, i) => ({ id: `ent_${randomBytes(8).toString('hex')}_${i}`, userId: `usr_${i}`, weight: String(1 + (i % 4)) }));
+    expect(portableDraw.entriesDigest(entries)).toBe(nodeDraw.entriesDigest(entries));
+    expect(portableDraw.drawCommitment(seed)).toBe(createHash('sha256').update(seed).digest('hex'));
+    for (const entry of entries.slice(0, 50)) expect(portableDraw.drawKey(seed, entry)).toBe(nodeDraw.drawKey(seed, entry));
+    const ranking = portableDraw.rankEntries(seed, entries).map((e) => e.id);
+    expect(ranking).toEqual(nodeDraw.rankEntries(Buffer.from(seed), entries).map((e) => e.id));
+
+    const proof = {
+      algorithm: nodeDraw.DRAW_ALGORITHM,
+      drawCommitment: nodeDraw.drawCommitment(seed),
+      seed: Buffer.from(seed).toString('hex'),
+      entriesDigest: nodeDraw.entriesDigest(entries),
+      entries,
+      winners: ranking.slice(0, 5).map((entryId, i) => ({ entryId, position: i + 1 })),
+    };
+    expect(verifyDraw(proof)).toEqual({ valid: true, problems: [], recomputedWinners: ranking.slice(0, 5) });
+  });
+});

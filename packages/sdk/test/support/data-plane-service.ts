@@ -1,0 +1,57 @@
+/// <reference path="../../../../services/data-plane/src/types.d.ts" />
+import type { AddressInfo } from 'node:net';
+// The data plane's own test support (config, database clone, tenant), imported by path rather
+// than as workspace packages: @raffle/data-plane and @raffle/demo depend on @raffle/sdk, and a
+// devDependency back would make the workspace graph cyclic.
+import { buildTestApp } from '../../../../services/data-plane/test/support/app.js';
+import { createTestDatabase, type TestDatabase } from '../../../../services/data-plane/test/support/database.js';
+import { seedTenant, type Tenant } from '../../../../services/data-plane/test/support/tenant.js';
+import { loadDemoDataset, type DemoKeys } from '../../../demo/src/index.js';
+
+export type { Tenant, DemoKeys };
+
+export type DataPlane = {
+  baseUrl: string;
+  testDb: TestDatabase;
+  close(): Promise<void>;
+};
+
+/** A test database cloned from the run's migrated template. */
+export const newTestDatabase = (): Promise<TestDatabase> => createTestDatabase();
+
+/** Seeds a random tenant (see services/data-plane/test/support/tenant.ts) into `testDb`. */
+export const seedDataPlaneTenant = (testDb: TestDatabase, options: Parameters<typeof seedTenant>[1] = {}): Promise<Tenant> =>
+  seedTenant(testDb.database, options);
+
+/** Loads the demo dataset (drawn raffles whose proofs verify) into `testDb`. */
+export const loadDemo = (testDb: TestDatabase): Promise<DemoKeys> => loadDemoDataset(testDb.database.db);
+
+/**
+ * The data plane in-process on `testDb`, listening on a random loopback port, so the SDK talks
+ * real HTTP to it. `overrides` are config variables (e.g. a tiny rate limit).
+ */
+export async function startDataPlane(testDb: TestDatabase, overrides: Record<string, string> = {}): Promise<DataPlane> {
+  const app = await buildTestApp(testDb.database, testDb.url, overrides);
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const { port } = app.server.address() as AddressInfo;
+  return { baseUrl: `http://127.0.0.1:${port}`, testDb, close: () => app.close() };
+}
+
+/** Collects an async iterable (a PagedList walked with for await). */
+export async function collectAll<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const all: T[] = [];
+  for await (const item of items) all.push(item);
+  return all;
+}
+
+/** A fetch that records every URL it is asked for and passes it on to the real one. */
+export function recordingFetch(): { fetch: typeof fetch; urls: string[] } {
+  const urls: string[] = [];
+  return {
+    urls,
+    fetch: ((input: string | URL | Request, init?: RequestInit) => {
+      urls.push(String(input));
+      return globalThis.fetch(input, init);
+    }) as typeof fetch,
+  };
+}

@@ -1,0 +1,43 @@
+import { addExamples } from './examples.js';
+import type { OpenApiDocumentJson } from './document-types.js';
+import { documentErrorCodes, type ErrorCodeDocumentation } from './error-codes.js';
+import { pruneUnusedSchemas } from './prune-components.js';
+import { markPublicOperations } from './public-operations.js';
+import { describeResponses } from './response-descriptions.js';
+import { documentStandardHeaders } from './standard-headers.js';
+
+export type OpenApiTag = { name: string; description: string };
+export type OpenApiServer = { url: string; description: string; variables?: Record<string, { default: string; description?: string; enum?: string[] }> };
+
+export type OpenApiFinish = {
+  servers: OpenApiServer[];
+  /** Every tag an operation uses, with what its operations are for. */
+  tags: OpenApiTag[];
+  errorCodes?: ErrorCodeDocumentation;
+};
+
+/**
+ * What @fastify/swagger cannot derive from route schemas, applied to the generated document:
+ * servers and tag descriptions, explicit `security: []` on public operations, each operation's
+ * error codes, real response descriptions, the standard response headers, an example on every
+ * parameter, body and response, and only the schemas the document uses. Works on a copy, so the
+ * generated object is never changed twice.
+ */
+export function finishOpenApiDocument(generated: OpenApiDocumentJson, finish: OpenApiFinish): OpenApiDocumentJson {
+  const document = structuredClone(generated);
+  document.servers = finish.servers;
+  const pathItems = [...Object.values(document.paths), ...Object.values<Record<string, { tags?: string[] }>>(document.webhooks ?? {})];
+  const used = new Set(pathItems.flatMap((item) => Object.values(item).flatMap((op) => op?.tags ?? [])));
+  // A tag the service forgot to describe is still listed (redocly's tag-description rule flags it).
+  const undescribed = [...used].filter((tag) => !finish.tags.some((t) => t.name === tag)).map((name) => ({ name }));
+  document.tags = [...finish.tags.filter((tag) => used.has(tag.name)), ...undescribed];
+
+  markPublicOperations(document);
+  describeResponses(document);
+  if (finish.errorCodes) documentErrorCodes(document, finish.errorCodes);
+  documentStandardHeaders(document);
+  const statusOf = finish.errorCodes?.statusOf ?? {};
+  addExamples(document, { codeOfStatus: (status) => Object.keys(statusOf).find((code) => String(statusOf[code]) === status) });
+  pruneUnusedSchemas(document);
+  return document;
+}

@@ -1,0 +1,73 @@
+import { RATE_LIMIT_RESPONSE_HEADERS } from '../rate-limit/ietf-headers.js';
+import { operationsOf, type JsonObject, type OpenApiDocumentJson } from './document-types.js';
+
+/**
+ * The response headers the platform sends, documented once under `components.headers` and
+ * referenced from each response, so a generator sees one definition per header.
+ */
+export const RESPONSE_HEADERS: Record<string, { description: string; schema: JsonObject }> = {
+  'X-Request-Id': {
+    description: 'The id of this request, also in the error body as `requestId` and in the service logs. A well-formed `X-Request-Id` sent by the client is kept.',
+    schema: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,128}$', examples: ['req_01JQ3W4Z8B6N2RXT5HKD9VYC3M'] },
+  },
+  'RateLimit-Policy': {
+    description: RATE_LIMIT_RESPONSE_HEADERS['RateLimit-Policy'].description,
+    schema: { type: 'string', examples: ['"key";q=600;w=60, "ip";q=1200;w=60'] },
+  },
+  RateLimit: {
+    description: RATE_LIMIT_RESPONSE_HEADERS.RateLimit.description,
+    schema: { type: 'string', examples: ['"key";r=599;t=60, "ip";r=1199;t=60'] },
+  },
+  'Retry-After': {
+    description: 'Seconds to wait before retrying: on a 429 the longest wait among the exhausted rate-limit policies, on a 503 how soon the service expects to answer again.',
+    schema: { type: 'integer', minimum: 1, examples: [30] },
+  },
+  'Idempotent-Replayed': {
+    description: '`true` when this response is the stored answer to an earlier request with the same `Idempotency-Key`; absent on a first answer.',
+    schema: { type: 'string', enum: ['true'] },
+  },
+  ETag: {
+    description: 'A strong validator of the representation; send it back as `If-None-Match` to get a 304 while it has not changed.',
+    schema: { type: 'string', examples: ['"3f1c9a7e2b"'] },
+  },
+  'Cache-Control': {
+    description: 'How long shared caches and clients may reuse this response.',
+    schema: { type: 'string', examples: ['public, max-age=60'] },
+  },
+};
+
+/** Headers whose meaning a route may spell out for itself. */
+const ROUTE_DESCRIBED = new Set(['ETag', 'Cache-Control']);
+
+const IDEMPOTENCY_KEY_PARAMETER = 'idempotency-key';
+/** The statuses an idempotent route stores and replays (see the idempotency plugin: 2xx and 4xx but 400). */
+const isReplayable = (status: string) => /^2\d\d$/.test(status) || (/^4\d\d$/.test(status) && status !== '400');
+
+const takesIdempotencyKey = (operation: JsonObject) =>
+  (operation.parameters ?? []).some((p: JsonObject) => p.in === 'header' && String(p.name).toLowerCase() === IDEMPOTENCY_KEY_PARAMETER);
+
+/**
+ * Every response gains `X-Request-Id` (the request-id plugin sets it on every answer); responses
+ * of routes that take an `Idempotency-Key` gain `Idempotent-Replayed`. Each known header is then
+ * a reference to its `components.headers` entry, unless the route described ETag or Cache-Control.
+ */
+export function documentStandardHeaders(document: OpenApiDocumentJson) {
+  const used = new Set<string>();
+  for (const { operation } of operationsOf(document)) {
+    const idempotent = takesIdempotencyKey(operation);
+    for (const [status, response] of Object.entries<JsonObject>(operation.responses ?? {})) {
+      const headers: JsonObject = { 'X-Request-Id': {}, ...response.headers };
+      if (idempotent && isReplayable(status)) headers['Idempotent-Replayed'] = {};
+      for (const name of Object.keys(headers)) {
+        if (!RESPONSE_HEADERS[name]) continue;
+        // What ETag and Cache-Control promise differs by route: a route's own description stays.
+        if (ROUTE_DESCRIBED.has(name) && headers[name].description) continue;
+        headers[name] = { $ref: `#/components/headers/${name}` };
+        used.add(name);
+      }
+      response.headers = headers;
+    }
+  }
+  const known = Object.keys(RESPONSE_HEADERS).filter((name) => used.has(name));
+  if (known.length > 0) document.components.headers = Object.fromEntries(known.map((name) => [name, RESPONSE_HEADERS[name]]));
+}

@@ -1,0 +1,40 @@
+import { findPubliclyVisibleRaffle } from '@raffle/db';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { renderDrawProof } from '../../domain/draw-proof.js';
+import { ApiError } from '../../errors.js';
+import { PUBLIC_PREFIX } from '../../plugins/auth.js';
+import { sendRenderedJson } from '../send-json.js';
+import { cacheControlFor, ERROR_CACHE_CONTROL, ifNoneMatchHits, strongEtagOf } from './http-cache.js';
+import { publicDrawProofSchema } from './schema.js';
+
+/**
+ * GET /public/v1/raffles/{slug}/draw: a drawn raffle's proof for anyone, with no key (issue 10,
+ * decision 0013). The body is the keyed route's, byte for byte; what differs is who may ask
+ * (public and unlisted raffles only), the per-IP `public` rate limit, and HTTP caching.
+ */
+const publicDrawRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    `${PUBLIC_PREFIX}/raffles/:slug/draw`,
+    {
+      schema: publicDrawProofSchema,
+      onSend: async (_request, reply, payload) => {
+        if (reply.statusCode >= 400) reply.header('cache-control', ERROR_CACHE_CONTROL);
+        // A 304 describes the stored representation; it has none of its own (RFC 9110 §15.4.5).
+        if (reply.statusCode === 304) reply.removeHeader('content-type');
+        return payload;
+      },
+    },
+    async (request, reply) => {
+      const raffle = await findPubliclyVisibleRaffle(app.database.sql, request.params.slug);
+      // The keyed route's message for a slug it cannot see: a private raffle reads as a missing one.
+      if (!raffle) throw new ApiError('RAFFLE_NOT_FOUND', `no raffle with slug "${request.params.slug}"`);
+      const body = await renderDrawProof(app.database.sql, raffle.id);
+      const etag = strongEtagOf(body);
+      reply.header('etag', etag).header('cache-control', cacheControlFor(raffle.status));
+      if (ifNoneMatchHits(request.headers['if-none-match'], etag)) return reply.code(304).send(null);
+      return sendRenderedJson(reply, body);
+    },
+  );
+};
+
+export default publicDrawRoutes;
