@@ -2,8 +2,9 @@ import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, Nullable } from './primitives.js';
 
 /**
- * The closed catalogue of data-plane error codes and the status each one answers with.
- * Every thrown data-plane error names one of these; the error handler never invents a code.
+ * The closed catalogue of error codes and the status each one answers with. Every data-plane
+ * error names one of these in `code`, and every management error message starts with one
+ * (`CODE: …`); the error handlers never invent a code.
  */
 export const ERROR_CODES = {
   INVALID_LIMIT: 400,
@@ -67,6 +68,13 @@ export const ERROR_CODES = {
   ALREADY_MEMBER: 409,
   /** A database refusal of input that validation let through (a unique or foreign-key conflict). */
   CONFLICT: 409,
+  // Management's own: its session and API-key management refusals (the data plane never answers these).
+  SESSION_TOKEN_MISSING: 401,
+  SESSION_TOKEN_INVALID: 401,
+  API_KEY_NOT_ACCEPTED: 401,
+  API_KEY_NOT_FOUND: 404,
+  API_KEY_LIMIT: 409,
+  API_KEY_CANNOT_ROLL: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

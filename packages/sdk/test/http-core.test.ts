@@ -66,6 +66,31 @@ describe('retry policy', () => {
   });
 });
 
+describe('which requests repeat', () => {
+  const answering = (statuses: number[]) => {
+    const methods: string[] = [];
+    const fetchFn = (async (_url: string, init: RequestInit) => {
+      methods.push(init.method ?? 'GET');
+      const status = statuses[methods.length - 1] ?? 204;
+      if (status === 204) return new Response(null, { status });
+      return new Response(`{"code":"X","message":"m"}`, { status, headers: { 'retry-after': '0' } });
+    }) as typeof fetch;
+    return { methods, http: createHttpClient({ baseUrl: 'http://api.test', authorization: 'Bearer k', errorCodeSource: 'body', fetch: fetchFn }) };
+  };
+
+  it('repeats a write without an Idempotency-Key after a 429: the limiter refused it before anything ran', async () => {
+    const { methods, http } = answering([429, 204]);
+    await expect(http.request({ method: 'DELETE', path: '/x' })).resolves.toBeUndefined();
+    expect(methods).toEqual(['DELETE', 'DELETE']);
+  });
+
+  it('does not repeat a write without an Idempotency-Key after a 503: it may have acted', async () => {
+    const { methods, http } = answering([503, 204]);
+    await expect(http.request({ method: 'POST', path: '/x', body: {} })).rejects.toMatchObject({ status: 503 });
+    expect(methods).toEqual(['POST']);
+  });
+});
+
 describe('errors from answers', () => {
   it('takes the code from the body on the data plane', () => {
     const error = errorFromResponse(404, new Headers({ 'x-request-id': 'hdr' }), { code: 'RAFFLE_NOT_FOUND', message: 'no raffle', requestId: 'req_1' }, 'body');
@@ -79,6 +104,9 @@ describe('errors from answers', () => {
     expect(error).toMatchObject({ code: 'SLUG_TAKEN', message: 'SLUG_TAKEN: the slug "x" is taken', requestId: 'req_h', retryAfter: 2, body });
     expect(errorFromResponse(400, new Headers(), { message: 'lowercase: not a code' }, 'message-prefix').code).toBeNull();
     expect(errorFromResponse(400, new Headers(), { code: 'IGNORED', message: 'plain' }, 'message-prefix').code).toBeNull();
+    // Management's validation answers a list, every message led by the code.
+    const list = { message: ['VALIDATION_FAILED: body.spots must be >= 1', 'VALIDATION_FAILED: body.title must be string'] };
+    expect(errorFromResponse(400, new Headers(), list, 'message-prefix').code).toBe('VALIDATION_FAILED');
   });
 
   it('joins a message array, and falls back to the text or the status', () => {

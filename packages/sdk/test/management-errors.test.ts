@@ -68,21 +68,23 @@ describe('RaffleApiError from management', () => {
     expect(forbidden.requestId).toBeTruthy();
   });
 
-  it('400 for a body the route refuses', async () => {
+  it('400 VALIDATION_FAILED for a body the route refuses', async () => {
     const owner = service.clientFor(service.tenant.owner.id);
     const error = await failure(owner.workspaces.raffles.create(workspaceId, { ...draftParams(), spots: 0 }));
     expect(error.status).toBe(400);
-    expect(error.message).toMatch(/spots/);
+    expect(error.code).toBe('VALIDATION_FAILED');
+    expect(error.message).toMatch(/^VALIDATION_FAILED: body\.spots/);
     expect(error.requestId).toBeTruthy();
   });
 
-  it('401 with a bad token', async () => {
+  it('401 SESSION_TOKEN_INVALID with a bad token', async () => {
     const { ids, fetchFn } = recordingRequestIds();
     const stranger = new RaffleManagementClient({ token: 'not-a-jwt', baseUrl: service.baseUrl, fetch: fetchFn });
     const error = await failure(stranger.capabilities.get());
     expect(error.status).toBe(401);
+    expect(error.code).toBe('SESSION_TOKEN_INVALID');
     expect(error.requestId).toBe(ids.at(-1));
-    expect(error.message).toMatch(/session token is invalid or expired/);
+    expect(error.message).toBe('SESSION_TOKEN_INVALID: the session token is invalid or expired');
     // Refused before any retry: a 401 is not worth sending again.
     expect(ids).toHaveLength(1);
   });

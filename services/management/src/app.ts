@@ -7,7 +7,6 @@ import {
   databasePlugin,
   healthPlugin,
   loggerOptions,
-  managementErrorBody as errorBody,
   metricsPlugin,
   natsPlugin,
   notFoundPlugin,
@@ -23,6 +22,7 @@ import {
 import { WEBHOOK_EVENT_SCHEMAS } from '@raffle/contracts';
 import { createCursorCodec } from '@raffle/domain';
 import type { Config } from './config.js';
+import { codedErrorBody } from './error-codes.js';
 import authPlugin from './plugins/auth.js';
 import { clientErrorHandler } from './plugins/client-error.js';
 import errorsPlugin, { frameworkErrorHandler } from './plugins/errors.js';
@@ -76,8 +76,10 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
     ),
   );
   await app.register(errorsPlugin);
-  await app.register(shutdownPlugin, { body: (request, status, message) => errorBody(request, status, message), drainMs: config.HTTP_SHUTDOWN_DRAIN_MS });
-  await app.register(notFoundPlugin, { body: (request, status, message) => errorBody(request, status, message) });
+  await app.register(shutdownPlugin, { body: (request, _status, message) => codedErrorBody(request, 'SERVICE_UNAVAILABLE', message), drainMs: config.HTTP_SHUTDOWN_DRAIN_MS });
+  await app.register(notFoundPlugin, {
+    body: (request, status, message) => codedErrorBody(request, status === 405 ? 'METHOD_NOT_ALLOWED' : 'ROUTE_NOT_FOUND', message),
+  });
   await app.register(requestIdPlugin);
   await app.register(storableTextPlugin);
   await app.register(databasePlugin, {

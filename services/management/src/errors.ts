@@ -1,31 +1,25 @@
-import { STATUS_CODES } from 'node:http';
+import type { ErrorCode } from '@raffle/contracts';
+import { MANAGEMENT_STATUS_OF } from './error-codes.js';
 
 /**
- * The one error type management handlers throw. The management error body has no `code`,
- * so the status and message are all a failure carries. No stack trace: these are expected
- * outcomes answered to the client.
+ * The one error type management handlers throw. The management error body has no `code`, so
+ * the error handler writes the code at the start of the message; the status is the one
+ * management answers that code with, so the two cannot disagree. No stack trace: these are
+ * expected outcomes answered to the client.
  */
 export class ManagementError extends Error {
+  readonly code: ErrorCode;
   readonly statusCode: number;
 
-  constructor(statusCode: 400 | 401 | 403 | 404 | 409 | 413 | 429, message: string) {
+  constructor(code: ErrorCode, message: string) {
     const stackTraceLimit = Error.stackTraceLimit;
     Error.stackTraceLimit = 0;
     super(message);
     Error.stackTraceLimit = stackTraceLimit;
     this.name = 'ManagementError';
-    this.statusCode = statusCode;
-  }
-
-  get reason(): string {
-    return STATUS_CODES[this.statusCode] ?? 'Error';
+    this.code = code;
+    this.statusCode = MANAGEMENT_STATUS_OF[code];
   }
 }
 
-export const badRequest = (message: string) => new ManagementError(400, message);
-export const unauthorized = (message: string) => new ManagementError(401, message);
-export const forbidden = (message: string) => new ManagementError(403, message);
-export const notFound = (message: string) => new ManagementError(404, message);
-export const conflict = (message: string) => new ManagementError(409, message);
-/** The management body has no `code`, so the message leads with it, as domain errors' do. */
-export const rateLimited = (message: string) => new ManagementError(429, `RATE_LIMITED: ${message}`);
+export const managementError = (code: ErrorCode, message: string) => new ManagementError(code, message);

@@ -90,10 +90,18 @@ describe('dashboard JWT authentication', () => {
     ['a personal API key', () => `Bearer ${personalKey}`],
   ];
 
+  /** The code each refusal leads its message with; every other attack is SESSION_TOKEN_INVALID. */
+  const codeOf: Record<string, string> = {
+    'no Authorization header': 'SESSION_TOKEN_MISSING',
+    'a non-Bearer scheme': 'SESSION_TOKEN_MISSING',
+    'an empty bearer': 'SESSION_TOKEN_MISSING',
+    'a personal API key': 'API_KEY_NOT_ACCEPTED',
+  };
+
   for (const [name, authorization] of attacks) {
     it(`refuses ${name} with 401 and the management body`, async () => {
       const res = await capabilities(app, authorization());
-      expectManagementError(res, 401);
+      expect(String(expectManagementError(res, 401).message)).toMatch(new RegExp(`^${codeOf[name] ?? 'SESSION_TOKEN_INVALID'}: `));
       expect(res.headers['www-authenticate']).toBe('Bearer');
     });
   }
@@ -116,7 +124,8 @@ describe('dashboard JWT authentication', () => {
     ];
     for (const [name, extra] of cases) {
       it(`refuses ${name}`, async () => {
-        expectManagementError(await capabilities(strictApp, `Bearer ${hs256(claimsFor(tenant.owner.id, extra))}`), 401);
+        const refused = expectManagementError(await capabilities(strictApp, `Bearer ${hs256(claimsFor(tenant.owner.id, extra))}`), 401);
+        expect(refused.message).toBe('SESSION_TOKEN_INVALID: the session token is invalid or expired');
       });
     }
   });
@@ -132,7 +141,8 @@ describe('dashboard JWT authentication', () => {
         { 'x-api-key': personalKey },
       ]) {
         const res = await app.inject({ method: route.method as 'GET', url, headers, ...(route.method === 'POST' ? { payload: {} } : {}) });
-        expectManagementError(res, 401);
+        const expected = 'authorization' in headers ? 'API_KEY_NOT_ACCEPTED' : 'SESSION_TOKEN_MISSING';
+        expect(String(expectManagementError(res, 401).message)).toMatch(new RegExp(`^${expected}: `));
       }
     }
   });

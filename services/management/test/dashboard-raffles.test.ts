@@ -404,6 +404,7 @@ describe('lists', () => {
     for (const url of bad) {
       const body = expectManagementError(await app.inject({ method: 'GET', url, headers: as(tenant.owner.id) }), 400);
       if (url.includes('cursor=')) expect(body.message, url).toMatch(/^INVALID_CURSOR: /);
+      if (url.includes('limit=')) expect(String(body.message), url).toMatch(/^INVALID_LIMIT: /);
     }
     expect((await api.entries(raffle.id, '?limit=250')).data).toHaveLength(3);
   });

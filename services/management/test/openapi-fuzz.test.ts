@@ -15,6 +15,7 @@ import {
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { MANAGEMENT_STATUS_OF } from '../src/error-codes.js';
 import { buildTestApp } from './support/app.js';
 import { schemaErrors } from './support/contract.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
@@ -27,7 +28,8 @@ import { LOCAL_SINK_CONFIG, LOCAL_URL } from './support/webhook-endpoints.js';
  * service-kit's openapi-fuzz): 10,000 requests, half of those to secured routes with the JWT of
  * the workspace's owner, naming ids that exist (seeded first, then those the fuzzed requests
  * create), so most reach the handlers and the database. While the database is up no answer is a
- * 5xx, and every error is the management error body. The seed is fixed: a failure names its
+ * 5xx, and every error is the management error body whose every message starts with a code: one
+ * its operation lists for that status, with that status in the catalogue. The seed is fixed: a failure names its
  * request index, reproducible as is.
  */
 /** Fixed, so a failure reproduces; FUZZ_SEED explores other sequences by hand. */
@@ -111,7 +113,7 @@ function learnCreatedIds(request: FuzzRequest, response: FuzzResponse) {
   if (request.operation.endsWith('/raffles')) remember('slug', body.slug);
 }
 
-it(`answers ${REQUESTS} schema-fuzzed requests without a 5xx, every error in the management error body`, { timeout: 240_000 }, async () => {
+it(`answers ${REQUESTS} schema-fuzzed requests without a 5xx, every error in the management error body, its messages led by a documented code`, { timeout: 240_000 }, async () => {
   const document = app.swagger() as OpenApiDocument;
   const requests = openApiRequests(document, {
     credentials: () => fc.oneof({ arbitrary: fc.constant(ownerHeaders), weight: 9 }, { arbitrary: signedHostileSubject, weight: 1 }),
@@ -126,10 +128,13 @@ it(`answers ${REQUESTS} schema-fuzzed requests without a 5xx, every error in the
   const result = await runFuzzCampaign({
     requests: sampleRequests(requests, { seed: SEED, count: REQUESTS }),
     send: (request) => app.inject({ method: request.method as never, url: request.url, headers: request.headers, payload: request.payload }),
-    // Beyond the body's shape: its code must be one the operation's document lists for that status.
+    // Beyond the body's shape: every message leads with a code, one the operation's document lists for that status.
     violations: (request, response) =>
       fuzzResponseViolations(response, {
-        errorBody: (body, status) => [...errorBody(body, status), ...documentedErrorCodeViolations(document, request, status, body)],
+        errorBody: (body, status) => [
+          ...errorBody(body, status),
+          ...documentedErrorCodeViolations(document, request, status, body, { messageCodeRequired: { statusOf: MANAGEMENT_STATUS_OF } }),
+        ],
         inputs: [request.url, request.payload ?? ''],
       }),
     onResponse: learnCreatedIds,

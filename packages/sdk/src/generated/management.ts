@@ -2609,7 +2609,7 @@ export interface operations {
                     "application/json": components["schemas"]["Capabilities"];
                 };
             };
-            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2622,7 +2622,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 400,
                      *       "error": "Bad Request",
-                     *       "message": "INVALID_LIMIT: invalid limit",
+                     *       "message": "VALIDATION_FAILED: validation failed",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/developer/capabilities"
@@ -2631,7 +2631,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are missing, unknown, expired or revoked. */
+            /** @description The credentials are missing, unknown, expired or revoked. `message` starts with its code: `SESSION_TOKEN_MISSING: `, `SESSION_TOKEN_INVALID: `, `API_KEY_NOT_ACCEPTED: `. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2644,7 +2644,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
-                     *       "message": "API_KEY_MISSING: api key missing",
+                     *       "message": "SESSION_TOKEN_MISSING: session token missing",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/developer/capabilities"
@@ -2653,7 +2653,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). */
+            /** @description Listed on every route of this API; this operation does not answer it today. The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2675,7 +2675,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The resource does not exist, or is not visible to these credentials. */
+            /** @description Listed on every route of this API; this operation does not answer it today. The resource does not exist, or is not visible to these credentials. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2697,7 +2697,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. */
+            /** @description Listed on every route of this API; this operation does not answer it today. The request conflicts with the current state of the resource; nothing was done. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2719,7 +2719,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. When a code applies, `message` starts with it: `RATE_LIMITED: `. */
+            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2742,7 +2742,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. */
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `message` starts with its code: `INTERNAL_ERROR: `. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2764,7 +2764,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. */
+            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2828,7 +2828,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEventTypePage"];
                 };
             };
-            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2841,7 +2841,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 400,
                      *       "error": "Bad Request",
-                     *       "message": "INVALID_LIMIT: invalid limit",
+                     *       "message": "VALIDATION_FAILED: validation failed",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/developer/event-types"
@@ -2850,7 +2850,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are missing, unknown, expired or revoked. */
+            /** @description The credentials are missing, unknown, expired or revoked. `message` starts with its code: `SESSION_TOKEN_MISSING: `, `SESSION_TOKEN_INVALID: `, `API_KEY_NOT_ACCEPTED: `. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2863,7 +2863,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
-                     *       "message": "API_KEY_MISSING: api key missing",
+                     *       "message": "SESSION_TOKEN_MISSING: session token missing",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/developer/event-types"
@@ -2872,7 +2872,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). */
+            /** @description Listed on every route of this API; this operation does not answer it today. The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2894,7 +2894,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The resource does not exist, or is not visible to these credentials. */
+            /** @description Listed on every route of this API; this operation does not answer it today. The resource does not exist, or is not visible to these credentials. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2916,7 +2916,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. */
+            /** @description Listed on every route of this API; this operation does not answer it today. The request conflicts with the current state of the resource; nothing was done. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2938,7 +2938,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. When a code applies, `message` starts with it: `RATE_LIMITED: `. */
+            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2961,7 +2961,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. */
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `message` starts with its code: `INTERNAL_ERROR: `. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2983,7 +2983,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. */
+            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3044,7 +3044,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeyRecord"][];
                 };
             };
-            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3057,7 +3057,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 400,
                      *       "error": "Bad Request",
-                     *       "message": "INVALID_LIMIT: invalid limit",
+                     *       "message": "VALIDATION_FAILED: validation failed",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/developer/personal/api-keys"
@@ -3066,7 +3066,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are missing, unknown, expired or revoked. */
+            /** @description The credentials are missing, unknown, expired or revoked. `message` starts with its code: `SESSION_TOKEN_MISSING: `, `SESSION_TOKEN_INVALID: `, `API_KEY_NOT_ACCEPTED: `. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3079,7 +3079,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
-                     *       "message": "API_KEY_MISSING: api key missing",
+                     *       "message": "SESSION_TOKEN_MISSING: session token missing",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/developer/personal/api-keys"
@@ -3088,7 +3088,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). */
+            /** @description Listed on every route of this API; this operation does not answer it today. The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3110,7 +3110,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The resource does not exist, or is not visible to these credentials. */
+            /** @description Listed on every route of this API; this operation does not answer it today. The resource does not exist, or is not visible to these credentials. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3132,7 +3132,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. */
+            /** @description Listed on every route of this API; this operation does not answer it today. The request conflicts with the current state of the resource; nothing was done. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3154,7 +3154,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. When a code applies, `message` starts with it: `RATE_LIMITED: `. */
+            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3177,7 +3177,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. */
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `message` starts with its code: `INTERNAL_ERROR: `. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3199,7 +3199,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. */
+            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3272,7 +3272,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedApiKey"];
                 };
             };
-            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. When a code applies, `message` starts with it: `VALIDATION_FAILED: `. */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `MALFORMED_JSON: `, `UNSUPPORTED_MEDIA_TYPE: `. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3294,7 +3294,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are missing, unknown, expired or revoked. */
+            /** @description The credentials are missing, unknown, expired or revoked. `message` starts with its code: `SESSION_TOKEN_MISSING: `, `SESSION_TOKEN_INVALID: `, `API_KEY_NOT_ACCEPTED: `. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3307,7 +3307,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
-                     *       "message": "API_KEY_MISSING: api key missing",
+                     *       "message": "SESSION_TOKEN_MISSING: session token missing",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/developer/personal/api-keys"
@@ -3316,7 +3316,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). */
+            /** @description Listed on every route of this API; this operation does not answer it today. The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3338,7 +3338,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The resource does not exist, or is not visible to these credentials. */
+            /** @description Listed on every route of this API; this operation does not answer it today. The resource does not exist, or is not visible to these credentials. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3360,7 +3360,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. When a code applies, `message` starts with it: `CONFLICT: `. */
+            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `, `API_KEY_LIMIT: `. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3382,7 +3382,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`user`, `key-create`) is exhausted; retry after `Retry-After` seconds. When a code applies, `message` starts with it: `RATE_LIMITED: `. */
+            /** @description Too many requests: a rate-limit policy of this route (`user`, `key-create`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3405,7 +3405,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. */
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `message` starts with its code: `INTERNAL_ERROR: `. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3427,7 +3427,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. */
+            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3492,7 +3492,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeyRecord"];
                 };
             };
-            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. When a code applies, `message` starts with it: `VALIDATION_FAILED: `. */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `MALFORMED_JSON: `, `UNSUPPORTED_MEDIA_TYPE: `. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3514,7 +3514,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are missing, unknown, expired or revoked. */
+            /** @description The credentials are missing, unknown, expired or revoked. `message` starts with its code: `SESSION_TOKEN_MISSING: `, `SESSION_TOKEN_INVALID: `, `API_KEY_NOT_ACCEPTED: `. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3527,7 +3527,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
-                     *       "message": "API_KEY_MISSING: api key missing",
+                     *       "message": "SESSION_TOKEN_MISSING: session token missing",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/developer/personal/api-keys/key_01JN5T2W6Y9C3F7J1M4Q8S2V5X"
@@ -3536,7 +3536,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). */
+            /** @description Listed on every route of this API; this operation does not answer it today. The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3558,7 +3558,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The resource does not exist, or is not visible to these credentials. */
+            /** @description The resource does not exist, or is not visible to these credentials. `message` starts with its code: `ROUTE_NOT_FOUND: `, `API_KEY_NOT_FOUND: `. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3571,7 +3571,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "NOT_FOUND: not found",
+                     *       "message": "ROUTE_NOT_FOUND: route not found",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/developer/personal/api-keys/key_01JN5T2W6Y9C3F7J1M4Q8S2V5X"
@@ -3580,7 +3580,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. When a code applies, `message` starts with it: `CONFLICT: `. */
+            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3602,7 +3602,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. When a code applies, `message` starts with it: `RATE_LIMITED: `. */
+            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3625,7 +3625,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. */
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `message` starts with its code: `INTERNAL_ERROR: `. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3647,7 +3647,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. */
+            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3728,7 +3728,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedApiKey"];
                 };
             };
-            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. When a code applies, `message` starts with it: `VALIDATION_FAILED: `. */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `MALFORMED_JSON: `, `UNSUPPORTED_MEDIA_TYPE: `. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3750,7 +3750,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are missing, unknown, expired or revoked. */
+            /** @description The credentials are missing, unknown, expired or revoked. `message` starts with its code: `SESSION_TOKEN_MISSING: `, `SESSION_TOKEN_INVALID: `, `API_KEY_NOT_ACCEPTED: `. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3763,7 +3763,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
-                     *       "message": "API_KEY_MISSING: api key missing",
+                     *       "message": "SESSION_TOKEN_MISSING: session token missing",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/developer/personal/api-keys/key_01JN5T2W6Y9C3F7J1M4Q8S2V5X/roll"
@@ -3772,7 +3772,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). */
+            /** @description Listed on every route of this API; this operation does not answer it today. The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3794,7 +3794,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The resource does not exist, or is not visible to these credentials. */
+            /** @description The resource does not exist, or is not visible to these credentials. `message` starts with its code: `ROUTE_NOT_FOUND: `, `API_KEY_NOT_FOUND: `. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3807,7 +3807,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "NOT_FOUND: not found",
+                     *       "message": "ROUTE_NOT_FOUND: route not found",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/developer/personal/api-keys/key_01JN5T2W6Y9C3F7J1M4Q8S2V5X/roll"
@@ -3816,7 +3816,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. When a code applies, `message` starts with it: `CONFLICT: `. */
+            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `, `API_KEY_CANNOT_ROLL: `. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3838,7 +3838,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`user`, `key-create`) is exhausted; retry after `Retry-After` seconds. When a code applies, `message` starts with it: `RATE_LIMITED: `. */
+            /** @description Too many requests: a rate-limit policy of this route (`user`, `key-create`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3861,7 +3861,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. */
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `message` starts with its code: `INTERNAL_ERROR: `. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3883,7 +3883,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. */
+            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3950,7 +3950,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeyRecord"][];
                 };
             };
-            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3963,7 +3963,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 400,
                      *       "error": "Bad Request",
-                     *       "message": "INVALID_LIMIT: invalid limit",
+                     *       "message": "VALIDATION_FAILED: validation failed",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/developer/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/api-keys"
@@ -3972,7 +3972,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are missing, unknown, expired or revoked. */
+            /** @description The credentials are missing, unknown, expired or revoked. `message` starts with its code: `SESSION_TOKEN_MISSING: `, `SESSION_TOKEN_INVALID: `, `API_KEY_NOT_ACCEPTED: `. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3985,7 +3985,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
-                     *       "message": "API_KEY_MISSING: api key missing",
+                     *       "message": "SESSION_TOKEN_MISSING: session token missing",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/developer/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/api-keys"
@@ -3994,7 +3994,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). */
+            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). `message` starts with its code: `FORBIDDEN: `. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4016,7 +4016,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The resource does not exist, or is not visible to these credentials. */
+            /** @description The resource does not exist, or is not visible to these credentials. `message` starts with its code: `ROUTE_NOT_FOUND: `. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4029,7 +4029,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "NOT_FOUND: not found",
+                     *       "message": "ROUTE_NOT_FOUND: route not found",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/developer/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/api-keys"
@@ -4038,7 +4038,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. */
+            /** @description Listed on every route of this API; this operation does not answer it today. The request conflicts with the current state of the resource; nothing was done. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4060,7 +4060,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. When a code applies, `message` starts with it: `RATE_LIMITED: `. */
+            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4083,7 +4083,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. */
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `message` starts with its code: `INTERNAL_ERROR: `. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4105,7 +4105,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. */
+            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4184,7 +4184,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedApiKey"];
                 };
             };
-            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. When a code applies, `message` starts with it: `VALIDATION_FAILED: `. */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `MALFORMED_JSON: `, `UNSUPPORTED_MEDIA_TYPE: `. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4206,7 +4206,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are missing, unknown, expired or revoked. */
+            /** @description The credentials are missing, unknown, expired or revoked. `message` starts with its code: `SESSION_TOKEN_MISSING: `, `SESSION_TOKEN_INVALID: `, `API_KEY_NOT_ACCEPTED: `. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4219,7 +4219,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
-                     *       "message": "API_KEY_MISSING: api key missing",
+                     *       "message": "SESSION_TOKEN_MISSING: session token missing",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/developer/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/api-keys"
@@ -4228,7 +4228,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). */
+            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). `message` starts with its code: `FORBIDDEN: `. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4250,7 +4250,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The resource does not exist, or is not visible to these credentials. */
+            /** @description The resource does not exist, or is not visible to these credentials. `message` starts with its code: `ROUTE_NOT_FOUND: `. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4263,7 +4263,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "NOT_FOUND: not found",
+                     *       "message": "ROUTE_NOT_FOUND: route not found",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/developer/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/api-keys"
@@ -4272,7 +4272,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. When a code applies, `message` starts with it: `CONFLICT: `. */
+            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `, `API_KEY_LIMIT: `. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4294,7 +4294,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`user`, `key-create`) is exhausted; retry after `Retry-After` seconds. When a code applies, `message` starts with it: `RATE_LIMITED: `. */
+            /** @description Too many requests: a rate-limit policy of this route (`user`, `key-create`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4317,7 +4317,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. */
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `message` starts with its code: `INTERNAL_ERROR: `. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4339,7 +4339,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. */
+            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4409,7 +4409,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeyRecord"];
                 };
             };
-            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. When a code applies, `message` starts with it: `VALIDATION_FAILED: `. */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `MALFORMED_JSON: `, `UNSUPPORTED_MEDIA_TYPE: `. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4431,7 +4431,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are missing, unknown, expired or revoked. */
+            /** @description The credentials are missing, unknown, expired or revoked. `message` starts with its code: `SESSION_TOKEN_MISSING: `, `SESSION_TOKEN_INVALID: `, `API_KEY_NOT_ACCEPTED: `. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4444,7 +4444,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
-                     *       "message": "API_KEY_MISSING: api key missing",
+                     *       "message": "SESSION_TOKEN_MISSING: session token missing",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/developer/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/api-keys/key_01JN5T2W6Y9C3F7J1M4Q8S2V5X"
@@ -4453,7 +4453,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). */
+            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). `message` starts with its code: `FORBIDDEN: `. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4475,7 +4475,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The resource does not exist, or is not visible to these credentials. */
+            /** @description The resource does not exist, or is not visible to these credentials. `message` starts with its code: `ROUTE_NOT_FOUND: `, `API_KEY_NOT_FOUND: `. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4488,7 +4488,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "NOT_FOUND: not found",
+                     *       "message": "ROUTE_NOT_FOUND: route not found",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/developer/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/api-keys/key_01JN5T2W6Y9C3F7J1M4Q8S2V5X"
@@ -4497,7 +4497,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. When a code applies, `message` starts with it: `CONFLICT: `. */
+            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4519,7 +4519,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. When a code applies, `message` starts with it: `RATE_LIMITED: `. */
+            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4542,7 +4542,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. */
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `message` starts with its code: `INTERNAL_ERROR: `. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4564,7 +4564,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. */
+            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4650,7 +4650,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedApiKey"];
                 };
             };
-            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. When a code applies, `message` starts with it: `VALIDATION_FAILED: `. */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `MALFORMED_JSON: `, `UNSUPPORTED_MEDIA_TYPE: `. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4672,7 +4672,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are missing, unknown, expired or revoked. */
+            /** @description The credentials are missing, unknown, expired or revoked. `message` starts with its code: `SESSION_TOKEN_MISSING: `, `SESSION_TOKEN_INVALID: `, `API_KEY_NOT_ACCEPTED: `. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4685,7 +4685,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
-                     *       "message": "API_KEY_MISSING: api key missing",
+                     *       "message": "SESSION_TOKEN_MISSING: session token missing",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/developer/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/api-keys/key_01JN5T2W6Y9C3F7J1M4Q8S2V5X/roll"
@@ -4694,7 +4694,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). */
+            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). `message` starts with its code: `FORBIDDEN: `. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4716,7 +4716,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The resource does not exist, or is not visible to these credentials. */
+            /** @description The resource does not exist, or is not visible to these credentials. `message` starts with its code: `ROUTE_NOT_FOUND: `, `API_KEY_NOT_FOUND: `. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4729,7 +4729,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "NOT_FOUND: not found",
+                     *       "message": "ROUTE_NOT_FOUND: route not found",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/developer/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/api-keys/key_01JN5T2W6Y9C3F7J1M4Q8S2V5X/roll"
@@ -4738,7 +4738,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. When a code applies, `message` starts with it: `CONFLICT: `. */
+            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `, `API_KEY_CANNOT_ROLL: `. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4760,7 +4760,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`user`, `key-create`) is exhausted; retry after `Retry-After` seconds. When a code applies, `message` starts with it: `RATE_LIMITED: `. */
+            /** @description Too many requests: a rate-limit policy of this route (`user`, `key-create`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4783,7 +4783,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. */
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `message` starts with its code: `INTERNAL_ERROR: `. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4805,7 +4805,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. */
+            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4881,7 +4881,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardWorkspacePage"];
                 };
             };
-            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. When a code applies, `message` starts with it: `INVALID_LIMIT: `, `INVALID_CURSOR: `. */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `INVALID_LIMIT: `, `INVALID_CURSOR: `. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4894,7 +4894,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 400,
                      *       "error": "Bad Request",
-                     *       "message": "INVALID_LIMIT: invalid limit",
+                     *       "message": "VALIDATION_FAILED: validation failed",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/dashboard/workspaces"
@@ -4903,7 +4903,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are missing, unknown, expired or revoked. */
+            /** @description The credentials are missing, unknown, expired or revoked. `message` starts with its code: `SESSION_TOKEN_MISSING: `, `SESSION_TOKEN_INVALID: `, `API_KEY_NOT_ACCEPTED: `. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4916,7 +4916,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
-                     *       "message": "API_KEY_MISSING: api key missing",
+                     *       "message": "SESSION_TOKEN_MISSING: session token missing",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/dashboard/workspaces"
@@ -4925,7 +4925,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). */
+            /** @description Listed on every route of this API; this operation does not answer it today. The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4947,7 +4947,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The resource does not exist, or is not visible to these credentials. */
+            /** @description Listed on every route of this API; this operation does not answer it today. The resource does not exist, or is not visible to these credentials. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4969,7 +4969,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. */
+            /** @description Listed on every route of this API; this operation does not answer it today. The request conflicts with the current state of the resource; nothing was done. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4991,7 +4991,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. When a code applies, `message` starts with it: `RATE_LIMITED: `. */
+            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5014,7 +5014,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. */
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `message` starts with its code: `INTERNAL_ERROR: `. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5036,7 +5036,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. */
+            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5104,7 +5104,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardWorkspace"];
                 };
             };
-            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. When a code applies, `message` starts with it: `VALIDATION_FAILED: `. */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `MALFORMED_JSON: `, `UNSUPPORTED_MEDIA_TYPE: `. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5126,7 +5126,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are missing, unknown, expired or revoked. */
+            /** @description The credentials are missing, unknown, expired or revoked. `message` starts with its code: `SESSION_TOKEN_MISSING: `, `SESSION_TOKEN_INVALID: `, `API_KEY_NOT_ACCEPTED: `. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5139,7 +5139,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
-                     *       "message": "API_KEY_MISSING: api key missing",
+                     *       "message": "SESSION_TOKEN_MISSING: session token missing",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/dashboard/workspaces"
@@ -5148,7 +5148,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). */
+            /** @description Listed on every route of this API; this operation does not answer it today. The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5170,7 +5170,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The resource does not exist, or is not visible to these credentials. */
+            /** @description Listed on every route of this API; this operation does not answer it today. The resource does not exist, or is not visible to these credentials. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5192,7 +5192,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. When a code applies, `message` starts with it: `CONFLICT: `, `SLUG_TAKEN: `. */
+            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `, `SLUG_TAKEN: `. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5214,7 +5214,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. When a code applies, `message` starts with it: `RATE_LIMITED: `. */
+            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5237,7 +5237,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. */
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `message` starts with its code: `INTERNAL_ERROR: `. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5259,7 +5259,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. */
+            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5322,7 +5322,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardWorkspace"];
                 };
             };
-            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5335,7 +5335,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 400,
                      *       "error": "Bad Request",
-                     *       "message": "INVALID_LIMIT: invalid limit",
+                     *       "message": "VALIDATION_FAILED: validation failed",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C"
@@ -5344,7 +5344,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are missing, unknown, expired or revoked. */
+            /** @description The credentials are missing, unknown, expired or revoked. `message` starts with its code: `SESSION_TOKEN_MISSING: `, `SESSION_TOKEN_INVALID: `, `API_KEY_NOT_ACCEPTED: `. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5357,7 +5357,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
-                     *       "message": "API_KEY_MISSING: api key missing",
+                     *       "message": "SESSION_TOKEN_MISSING: session token missing",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C"
@@ -5366,7 +5366,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). When a code applies, `message` starts with it: `FORBIDDEN: `. */
+            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). `message` starts with its code: `FORBIDDEN: `. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5388,7 +5388,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The resource does not exist, or is not visible to these credentials. */
+            /** @description The resource does not exist, or is not visible to these credentials. `message` starts with its code: `ROUTE_NOT_FOUND: `. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5401,7 +5401,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "NOT_FOUND: not found",
+                     *       "message": "ROUTE_NOT_FOUND: route not found",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C"
@@ -5410,7 +5410,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. */
+            /** @description Listed on every route of this API; this operation does not answer it today. The request conflicts with the current state of the resource; nothing was done. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5432,7 +5432,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. When a code applies, `message` starts with it: `RATE_LIMITED: `. */
+            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5455,7 +5455,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. */
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `message` starts with its code: `INTERNAL_ERROR: `. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5477,7 +5477,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. */
+            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5551,7 +5551,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardWorkspace"];
                 };
             };
-            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. When a code applies, `message` starts with it: `VALIDATION_FAILED: `. */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `MALFORMED_JSON: `, `UNSUPPORTED_MEDIA_TYPE: `. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5573,7 +5573,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are missing, unknown, expired or revoked. */
+            /** @description The credentials are missing, unknown, expired or revoked. `message` starts with its code: `SESSION_TOKEN_MISSING: `, `SESSION_TOKEN_INVALID: `, `API_KEY_NOT_ACCEPTED: `. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5586,7 +5586,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
-                     *       "message": "API_KEY_MISSING: api key missing",
+                     *       "message": "SESSION_TOKEN_MISSING: session token missing",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C"
@@ -5595,7 +5595,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). When a code applies, `message` starts with it: `FORBIDDEN: `. */
+            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). `message` starts with its code: `FORBIDDEN: `. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5617,7 +5617,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The resource does not exist, or is not visible to these credentials. */
+            /** @description The resource does not exist, or is not visible to these credentials. `message` starts with its code: `ROUTE_NOT_FOUND: `. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5630,7 +5630,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "NOT_FOUND: not found",
+                     *       "message": "ROUTE_NOT_FOUND: route not found",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C"
@@ -5639,7 +5639,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. When a code applies, `message` starts with it: `CONFLICT: `, `SLUG_TAKEN: `. */
+            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `, `SLUG_TAKEN: `. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5661,7 +5661,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. When a code applies, `message` starts with it: `RATE_LIMITED: `. */
+            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5684,7 +5684,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. */
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `message` starts with its code: `INTERNAL_ERROR: `. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5706,7 +5706,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. */
+            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5787,7 +5787,7 @@ export interface operations {
                     "application/json": components["schemas"]["WorkspaceMemberPage"];
                 };
             };
-            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. When a code applies, `message` starts with it: `INVALID_LIMIT: `, `INVALID_CURSOR: `. */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `INVALID_LIMIT: `, `INVALID_CURSOR: `. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5800,7 +5800,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 400,
                      *       "error": "Bad Request",
-                     *       "message": "INVALID_LIMIT: invalid limit",
+                     *       "message": "VALIDATION_FAILED: validation failed",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/members"
@@ -5809,7 +5809,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are missing, unknown, expired or revoked. */
+            /** @description The credentials are missing, unknown, expired or revoked. `message` starts with its code: `SESSION_TOKEN_MISSING: `, `SESSION_TOKEN_INVALID: `, `API_KEY_NOT_ACCEPTED: `. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5822,7 +5822,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
-                     *       "message": "API_KEY_MISSING: api key missing",
+                     *       "message": "SESSION_TOKEN_MISSING: session token missing",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/members"
@@ -5831,7 +5831,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). When a code applies, `message` starts with it: `FORBIDDEN: `. */
+            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). `message` starts with its code: `FORBIDDEN: `. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5853,7 +5853,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The resource does not exist, or is not visible to these credentials. */
+            /** @description The resource does not exist, or is not visible to these credentials. `message` starts with its code: `ROUTE_NOT_FOUND: `. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5866,7 +5866,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "NOT_FOUND: not found",
+                     *       "message": "ROUTE_NOT_FOUND: route not found",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/members"
@@ -5875,7 +5875,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. */
+            /** @description Listed on every route of this API; this operation does not answer it today. The request conflicts with the current state of the resource; nothing was done. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5897,7 +5897,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. When a code applies, `message` starts with it: `RATE_LIMITED: `. */
+            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5920,7 +5920,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. */
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `message` starts with its code: `INTERNAL_ERROR: `. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5942,7 +5942,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. */
+            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6014,7 +6014,7 @@ export interface operations {
                     "application/json": components["schemas"]["WorkspaceMember"];
                 };
             };
-            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. When a code applies, `message` starts with it: `VALIDATION_FAILED: `. */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `MALFORMED_JSON: `, `UNSUPPORTED_MEDIA_TYPE: `. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6036,7 +6036,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are missing, unknown, expired or revoked. */
+            /** @description The credentials are missing, unknown, expired or revoked. `message` starts with its code: `SESSION_TOKEN_MISSING: `, `SESSION_TOKEN_INVALID: `, `API_KEY_NOT_ACCEPTED: `. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6049,7 +6049,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
-                     *       "message": "API_KEY_MISSING: api key missing",
+                     *       "message": "SESSION_TOKEN_MISSING: session token missing",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/members"
@@ -6058,7 +6058,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). When a code applies, `message` starts with it: `FORBIDDEN: `. */
+            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). `message` starts with its code: `FORBIDDEN: `. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6080,7 +6080,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The resource does not exist, or is not visible to these credentials. When a code applies, `message` starts with it: `USER_NOT_FOUND: `. */
+            /** @description The resource does not exist, or is not visible to these credentials. `message` starts with its code: `ROUTE_NOT_FOUND: `, `USER_NOT_FOUND: `. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6093,7 +6093,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "USER_NOT_FOUND: user not found",
+                     *       "message": "ROUTE_NOT_FOUND: route not found",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/members"
@@ -6102,7 +6102,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. When a code applies, `message` starts with it: `CONFLICT: `, `ALREADY_MEMBER: `. */
+            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `, `ALREADY_MEMBER: `. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6124,7 +6124,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. When a code applies, `message` starts with it: `RATE_LIMITED: `. */
+            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6147,7 +6147,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. */
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `message` starts with its code: `INTERNAL_ERROR: `. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6169,7 +6169,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. */
+            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6224,7 +6224,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. When a code applies, `message` starts with it: `VALIDATION_FAILED: `. */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `MALFORMED_JSON: `, `UNSUPPORTED_MEDIA_TYPE: `. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6246,7 +6246,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are missing, unknown, expired or revoked. */
+            /** @description The credentials are missing, unknown, expired or revoked. `message` starts with its code: `SESSION_TOKEN_MISSING: `, `SESSION_TOKEN_INVALID: `, `API_KEY_NOT_ACCEPTED: `. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6259,7 +6259,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
-                     *       "message": "API_KEY_MISSING: api key missing",
+                     *       "message": "SESSION_TOKEN_MISSING: session token missing",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/members/usr_01JM4Q8Z3V7T2K9R5X6W1B8N4D"
@@ -6268,7 +6268,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). When a code applies, `message` starts with it: `FORBIDDEN: `. */
+            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). `message` starts with its code: `FORBIDDEN: `. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6290,7 +6290,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The resource does not exist, or is not visible to these credentials. When a code applies, `message` starts with it: `MEMBER_NOT_FOUND: `. */
+            /** @description The resource does not exist, or is not visible to these credentials. `message` starts with its code: `ROUTE_NOT_FOUND: `, `MEMBER_NOT_FOUND: `. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6303,7 +6303,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "MEMBER_NOT_FOUND: member not found",
+                     *       "message": "ROUTE_NOT_FOUND: route not found",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/members/usr_01JM4Q8Z3V7T2K9R5X6W1B8N4D"
@@ -6312,7 +6312,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. When a code applies, `message` starts with it: `CONFLICT: `, `LAST_OWNER: `. */
+            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `, `LAST_OWNER: `. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6334,7 +6334,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. When a code applies, `message` starts with it: `RATE_LIMITED: `. */
+            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6357,7 +6357,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. */
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `message` starts with its code: `INTERNAL_ERROR: `. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6379,7 +6379,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. */
+            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6455,7 +6455,7 @@ export interface operations {
                     "application/json": components["schemas"]["WorkspaceMember"];
                 };
             };
-            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. When a code applies, `message` starts with it: `VALIDATION_FAILED: `. */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `MALFORMED_JSON: `, `UNSUPPORTED_MEDIA_TYPE: `. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6477,7 +6477,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are missing, unknown, expired or revoked. */
+            /** @description The credentials are missing, unknown, expired or revoked. `message` starts with its code: `SESSION_TOKEN_MISSING: `, `SESSION_TOKEN_INVALID: `, `API_KEY_NOT_ACCEPTED: `. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6490,7 +6490,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
-                     *       "message": "API_KEY_MISSING: api key missing",
+                     *       "message": "SESSION_TOKEN_MISSING: session token missing",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/members/usr_01JM4Q8Z3V7T2K9R5X6W1B8N4D"
@@ -6499,7 +6499,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). When a code applies, `message` starts with it: `FORBIDDEN: `. */
+            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). `message` starts with its code: `FORBIDDEN: `. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6521,7 +6521,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The resource does not exist, or is not visible to these credentials. When a code applies, `message` starts with it: `MEMBER_NOT_FOUND: `. */
+            /** @description The resource does not exist, or is not visible to these credentials. `message` starts with its code: `ROUTE_NOT_FOUND: `, `MEMBER_NOT_FOUND: `. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6534,7 +6534,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "MEMBER_NOT_FOUND: member not found",
+                     *       "message": "ROUTE_NOT_FOUND: route not found",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/members/usr_01JM4Q8Z3V7T2K9R5X6W1B8N4D"
@@ -6543,7 +6543,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. When a code applies, `message` starts with it: `CONFLICT: `, `LAST_OWNER: `. */
+            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `, `LAST_OWNER: `. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6565,7 +6565,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. When a code applies, `message` starts with it: `RATE_LIMITED: `. */
+            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6588,7 +6588,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. */
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `message` starts with its code: `INTERNAL_ERROR: `. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6610,7 +6610,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. */
+            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6695,7 +6695,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardProjectPage"];
                 };
             };
-            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. When a code applies, `message` starts with it: `INVALID_LIMIT: `, `INVALID_CURSOR: `. */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `INVALID_LIMIT: `, `INVALID_CURSOR: `. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6708,7 +6708,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 400,
                      *       "error": "Bad Request",
-                     *       "message": "INVALID_LIMIT: invalid limit",
+                     *       "message": "VALIDATION_FAILED: validation failed",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/projects"
@@ -6717,7 +6717,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are missing, unknown, expired or revoked. */
+            /** @description The credentials are missing, unknown, expired or revoked. `message` starts with its code: `SESSION_TOKEN_MISSING: `, `SESSION_TOKEN_INVALID: `, `API_KEY_NOT_ACCEPTED: `. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6730,7 +6730,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
-                     *       "message": "API_KEY_MISSING: api key missing",
+                     *       "message": "SESSION_TOKEN_MISSING: session token missing",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/projects"
@@ -6739,7 +6739,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). When a code applies, `message` starts with it: `FORBIDDEN: `. */
+            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). `message` starts with its code: `FORBIDDEN: `. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6761,7 +6761,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The resource does not exist, or is not visible to these credentials. */
+            /** @description The resource does not exist, or is not visible to these credentials. `message` starts with its code: `ROUTE_NOT_FOUND: `. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6774,7 +6774,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "NOT_FOUND: not found",
+                     *       "message": "ROUTE_NOT_FOUND: route not found",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/projects"
@@ -6783,7 +6783,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. */
+            /** @description Listed on every route of this API; this operation does not answer it today. The request conflicts with the current state of the resource; nothing was done. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6805,7 +6805,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. When a code applies, `message` starts with it: `RATE_LIMITED: `. */
+            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6828,7 +6828,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. */
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `message` starts with its code: `INTERNAL_ERROR: `. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6850,7 +6850,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. */
+            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6930,7 +6930,7 @@ export interface operations {
                     "application/json": components["schemas"]["Project"];
                 };
             };
-            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. When a code applies, `message` starts with it: `VALIDATION_FAILED: `. */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `MALFORMED_JSON: `, `UNSUPPORTED_MEDIA_TYPE: `. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6952,7 +6952,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are missing, unknown, expired or revoked. */
+            /** @description The credentials are missing, unknown, expired or revoked. `message` starts with its code: `SESSION_TOKEN_MISSING: `, `SESSION_TOKEN_INVALID: `, `API_KEY_NOT_ACCEPTED: `. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6965,7 +6965,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
-                     *       "message": "API_KEY_MISSING: api key missing",
+                     *       "message": "SESSION_TOKEN_MISSING: session token missing",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/projects"
@@ -6974,7 +6974,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). When a code applies, `message` starts with it: `FORBIDDEN: `. */
+            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). `message` starts with its code: `FORBIDDEN: `. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6996,7 +6996,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The resource does not exist, or is not visible to these credentials. */
+            /** @description The resource does not exist, or is not visible to these credentials. `message` starts with its code: `ROUTE_NOT_FOUND: `. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7009,7 +7009,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "NOT_FOUND: not found",
+                     *       "message": "ROUTE_NOT_FOUND: route not found",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/projects"
@@ -7018,7 +7018,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. When a code applies, `message` starts with it: `CONFLICT: `, `SLUG_TAKEN: `. */
+            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `, `SLUG_TAKEN: `. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7040,7 +7040,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. When a code applies, `message` starts with it: `RATE_LIMITED: `. */
+            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7063,7 +7063,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. */
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `message` starts with its code: `INTERNAL_ERROR: `. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7085,7 +7085,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. */
+            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7156,7 +7156,7 @@ export interface operations {
                     "application/json": components["schemas"]["Project"];
                 };
             };
-            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7169,7 +7169,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 400,
                      *       "error": "Bad Request",
-                     *       "message": "INVALID_LIMIT: invalid limit",
+                     *       "message": "VALIDATION_FAILED: validation failed",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/projects/prj_01JK2F8A4C6E8G1J3M5P7R9T2V"
@@ -7178,7 +7178,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are missing, unknown, expired or revoked. */
+            /** @description The credentials are missing, unknown, expired or revoked. `message` starts with its code: `SESSION_TOKEN_MISSING: `, `SESSION_TOKEN_INVALID: `, `API_KEY_NOT_ACCEPTED: `. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7191,7 +7191,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
-                     *       "message": "API_KEY_MISSING: api key missing",
+                     *       "message": "SESSION_TOKEN_MISSING: session token missing",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/projects/prj_01JK2F8A4C6E8G1J3M5P7R9T2V"
@@ -7200,7 +7200,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). When a code applies, `message` starts with it: `FORBIDDEN: `. */
+            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). `message` starts with its code: `FORBIDDEN: `. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7222,7 +7222,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The resource does not exist, or is not visible to these credentials. When a code applies, `message` starts with it: `PROJECT_NOT_FOUND: `. */
+            /** @description The resource does not exist, or is not visible to these credentials. `message` starts with its code: `ROUTE_NOT_FOUND: `, `PROJECT_NOT_FOUND: `. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7235,7 +7235,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "PROJECT_NOT_FOUND: project not found",
+                     *       "message": "ROUTE_NOT_FOUND: route not found",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/projects/prj_01JK2F8A4C6E8G1J3M5P7R9T2V"
@@ -7244,7 +7244,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. */
+            /** @description Listed on every route of this API; this operation does not answer it today. The request conflicts with the current state of the resource; nothing was done. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7266,7 +7266,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. When a code applies, `message` starts with it: `RATE_LIMITED: `. */
+            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7289,7 +7289,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. */
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `message` starts with its code: `INTERNAL_ERROR: `. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7311,7 +7311,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. */
+            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7366,7 +7366,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. When a code applies, `message` starts with it: `VALIDATION_FAILED: `. */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `MALFORMED_JSON: `, `UNSUPPORTED_MEDIA_TYPE: `. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7388,7 +7388,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are missing, unknown, expired or revoked. */
+            /** @description The credentials are missing, unknown, expired or revoked. `message` starts with its code: `SESSION_TOKEN_MISSING: `, `SESSION_TOKEN_INVALID: `, `API_KEY_NOT_ACCEPTED: `. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7401,7 +7401,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
-                     *       "message": "API_KEY_MISSING: api key missing",
+                     *       "message": "SESSION_TOKEN_MISSING: session token missing",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/projects/prj_01JK2F8A4C6E8G1J3M5P7R9T2V"
@@ -7410,7 +7410,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). When a code applies, `message` starts with it: `FORBIDDEN: `. */
+            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). `message` starts with its code: `FORBIDDEN: `. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7432,7 +7432,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The resource does not exist, or is not visible to these credentials. When a code applies, `message` starts with it: `PROJECT_NOT_FOUND: `. */
+            /** @description The resource does not exist, or is not visible to these credentials. `message` starts with its code: `ROUTE_NOT_FOUND: `, `PROJECT_NOT_FOUND: `. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7445,7 +7445,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "PROJECT_NOT_FOUND: project not found",
+                     *       "message": "ROUTE_NOT_FOUND: route not found",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/projects/prj_01JK2F8A4C6E8G1J3M5P7R9T2V"
@@ -7454,7 +7454,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. When a code applies, `message` starts with it: `CONFLICT: `. */
+            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7476,7 +7476,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. When a code applies, `message` starts with it: `RATE_LIMITED: `. */
+            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7499,7 +7499,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. */
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `message` starts with its code: `INTERNAL_ERROR: `. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7521,7 +7521,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. */
+            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7606,7 +7606,7 @@ export interface operations {
                     "application/json": components["schemas"]["Project"];
                 };
             };
-            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. When a code applies, `message` starts with it: `VALIDATION_FAILED: `. */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `MALFORMED_JSON: `, `UNSUPPORTED_MEDIA_TYPE: `. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7628,7 +7628,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are missing, unknown, expired or revoked. */
+            /** @description The credentials are missing, unknown, expired or revoked. `message` starts with its code: `SESSION_TOKEN_MISSING: `, `SESSION_TOKEN_INVALID: `, `API_KEY_NOT_ACCEPTED: `. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7641,7 +7641,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
-                     *       "message": "API_KEY_MISSING: api key missing",
+                     *       "message": "SESSION_TOKEN_MISSING: session token missing",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/projects/prj_01JK2F8A4C6E8G1J3M5P7R9T2V"
@@ -7650,7 +7650,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). When a code applies, `message` starts with it: `FORBIDDEN: `. */
+            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). `message` starts with its code: `FORBIDDEN: `. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7672,7 +7672,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The resource does not exist, or is not visible to these credentials. When a code applies, `message` starts with it: `PROJECT_NOT_FOUND: `. */
+            /** @description The resource does not exist, or is not visible to these credentials. `message` starts with its code: `ROUTE_NOT_FOUND: `, `PROJECT_NOT_FOUND: `. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7685,7 +7685,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "PROJECT_NOT_FOUND: project not found",
+                     *       "message": "ROUTE_NOT_FOUND: route not found",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/projects/prj_01JK2F8A4C6E8G1J3M5P7R9T2V"
@@ -7694,7 +7694,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. When a code applies, `message` starts with it: `CONFLICT: `, `SLUG_TAKEN: `. */
+            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `, `SLUG_TAKEN: `. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7716,7 +7716,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. When a code applies, `message` starts with it: `RATE_LIMITED: `. */
+            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7739,7 +7739,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. */
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `message` starts with its code: `INTERNAL_ERROR: `. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7761,7 +7761,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. */
+            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7844,7 +7844,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardRafflePage"];
                 };
             };
-            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. When a code applies, `message` starts with it: `INVALID_LIMIT: `, `INVALID_CURSOR: `. */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `INVALID_LIMIT: `, `INVALID_CURSOR: `. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7857,7 +7857,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 400,
                      *       "error": "Bad Request",
-                     *       "message": "INVALID_LIMIT: invalid limit",
+                     *       "message": "VALIDATION_FAILED: validation failed",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles"
@@ -7866,7 +7866,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are missing, unknown, expired or revoked. */
+            /** @description The credentials are missing, unknown, expired or revoked. `message` starts with its code: `SESSION_TOKEN_MISSING: `, `SESSION_TOKEN_INVALID: `, `API_KEY_NOT_ACCEPTED: `. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7879,7 +7879,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
-                     *       "message": "API_KEY_MISSING: api key missing",
+                     *       "message": "SESSION_TOKEN_MISSING: session token missing",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles"
@@ -7888,7 +7888,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). When a code applies, `message` starts with it: `FORBIDDEN: `. */
+            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). `message` starts with its code: `FORBIDDEN: `. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7910,7 +7910,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The resource does not exist, or is not visible to these credentials. */
+            /** @description The resource does not exist, or is not visible to these credentials. `message` starts with its code: `ROUTE_NOT_FOUND: `. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7923,7 +7923,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "NOT_FOUND: not found",
+                     *       "message": "ROUTE_NOT_FOUND: route not found",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles"
@@ -7932,7 +7932,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. */
+            /** @description Listed on every route of this API; this operation does not answer it today. The request conflicts with the current state of the resource; nothing was done. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7954,7 +7954,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. When a code applies, `message` starts with it: `RATE_LIMITED: `. */
+            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7977,7 +7977,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. */
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `message` starts with its code: `INTERNAL_ERROR: `. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7999,7 +7999,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. */
+            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8113,7 +8113,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardRaffle"];
                 };
             };
-            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. When a code applies, `message` starts with it: `VALIDATION_FAILED: `. */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `MALFORMED_JSON: `, `UNSUPPORTED_MEDIA_TYPE: `. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8135,7 +8135,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are missing, unknown, expired or revoked. */
+            /** @description The credentials are missing, unknown, expired or revoked. `message` starts with its code: `SESSION_TOKEN_MISSING: `, `SESSION_TOKEN_INVALID: `, `API_KEY_NOT_ACCEPTED: `. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8148,7 +8148,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
-                     *       "message": "API_KEY_MISSING: api key missing",
+                     *       "message": "SESSION_TOKEN_MISSING: session token missing",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles"
@@ -8157,7 +8157,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). When a code applies, `message` starts with it: `FORBIDDEN: `. */
+            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). `message` starts with its code: `FORBIDDEN: `. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8179,7 +8179,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The resource does not exist, or is not visible to these credentials. When a code applies, `message` starts with it: `PROJECT_NOT_FOUND: `. */
+            /** @description The resource does not exist, or is not visible to these credentials. `message` starts with its code: `ROUTE_NOT_FOUND: `, `PROJECT_NOT_FOUND: `. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8192,7 +8192,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "PROJECT_NOT_FOUND: project not found",
+                     *       "message": "ROUTE_NOT_FOUND: route not found",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles"
@@ -8201,7 +8201,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. When a code applies, `message` starts with it: `CONFLICT: `, `SLUG_TAKEN: `. */
+            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `, `SLUG_TAKEN: `. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8223,7 +8223,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. When a code applies, `message` starts with it: `RATE_LIMITED: `. */
+            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8246,7 +8246,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. */
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `message` starts with its code: `INTERNAL_ERROR: `. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8268,7 +8268,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. */
+            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8358,7 +8358,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardRaffle"];
                 };
             };
-            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8371,7 +8371,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 400,
                      *       "error": "Bad Request",
-                     *       "message": "INVALID_LIMIT: invalid limit",
+                     *       "message": "VALIDATION_FAILED: validation failed",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y"
@@ -8380,7 +8380,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are missing, unknown, expired or revoked. */
+            /** @description The credentials are missing, unknown, expired or revoked. `message` starts with its code: `SESSION_TOKEN_MISSING: `, `SESSION_TOKEN_INVALID: `, `API_KEY_NOT_ACCEPTED: `. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8393,7 +8393,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
-                     *       "message": "API_KEY_MISSING: api key missing",
+                     *       "message": "SESSION_TOKEN_MISSING: session token missing",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y"
@@ -8402,7 +8402,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). When a code applies, `message` starts with it: `FORBIDDEN: `. */
+            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). `message` starts with its code: `FORBIDDEN: `. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8424,7 +8424,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The resource does not exist, or is not visible to these credentials. When a code applies, `message` starts with it: `RAFFLE_NOT_FOUND: `. */
+            /** @description The resource does not exist, or is not visible to these credentials. `message` starts with its code: `ROUTE_NOT_FOUND: `, `RAFFLE_NOT_FOUND: `. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8437,7 +8437,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "RAFFLE_NOT_FOUND: raffle not found",
+                     *       "message": "ROUTE_NOT_FOUND: route not found",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y"
@@ -8446,7 +8446,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. */
+            /** @description Listed on every route of this API; this operation does not answer it today. The request conflicts with the current state of the resource; nothing was done. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8468,7 +8468,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. When a code applies, `message` starts with it: `RATE_LIMITED: `. */
+            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8491,7 +8491,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. */
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `message` starts with its code: `INTERNAL_ERROR: `. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8513,7 +8513,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. */
+            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8632,7 +8632,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardRaffle"];
                 };
             };
-            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. When a code applies, `message` starts with it: `VALIDATION_FAILED: `. */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `MALFORMED_JSON: `, `UNSUPPORTED_MEDIA_TYPE: `. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8654,7 +8654,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are missing, unknown, expired or revoked. */
+            /** @description The credentials are missing, unknown, expired or revoked. `message` starts with its code: `SESSION_TOKEN_MISSING: `, `SESSION_TOKEN_INVALID: `, `API_KEY_NOT_ACCEPTED: `. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8667,7 +8667,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
-                     *       "message": "API_KEY_MISSING: api key missing",
+                     *       "message": "SESSION_TOKEN_MISSING: session token missing",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y"
@@ -8676,7 +8676,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). When a code applies, `message` starts with it: `FORBIDDEN: `. */
+            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). `message` starts with its code: `FORBIDDEN: `. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8698,7 +8698,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The resource does not exist, or is not visible to these credentials. When a code applies, `message` starts with it: `RAFFLE_NOT_FOUND: `, `PROJECT_NOT_FOUND: `. */
+            /** @description The resource does not exist, or is not visible to these credentials. `message` starts with its code: `ROUTE_NOT_FOUND: `, `RAFFLE_NOT_FOUND: `, `PROJECT_NOT_FOUND: `. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8711,7 +8711,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "RAFFLE_NOT_FOUND: raffle not found",
+                     *       "message": "ROUTE_NOT_FOUND: route not found",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y"
@@ -8720,7 +8720,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. When a code applies, `message` starts with it: `CONFLICT: `, `SLUG_TAKEN: `, `RAFFLE_CANNOT_UPDATE: `. */
+            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `, `SLUG_TAKEN: `, `RAFFLE_CANNOT_UPDATE: `. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8742,7 +8742,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. When a code applies, `message` starts with it: `RATE_LIMITED: `. */
+            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8765,7 +8765,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. */
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `message` starts with its code: `INTERNAL_ERROR: `. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8787,7 +8787,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. */
+            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8883,7 +8883,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardRaffle"];
                 };
             };
-            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. When a code applies, `message` starts with it: `VALIDATION_FAILED: `. */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `MALFORMED_JSON: `, `UNSUPPORTED_MEDIA_TYPE: `. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8905,7 +8905,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are missing, unknown, expired or revoked. */
+            /** @description The credentials are missing, unknown, expired or revoked. `message` starts with its code: `SESSION_TOKEN_MISSING: `, `SESSION_TOKEN_INVALID: `, `API_KEY_NOT_ACCEPTED: `. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8918,7 +8918,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
-                     *       "message": "API_KEY_MISSING: api key missing",
+                     *       "message": "SESSION_TOKEN_MISSING: session token missing",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/publish"
@@ -8927,7 +8927,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). When a code applies, `message` starts with it: `FORBIDDEN: `. */
+            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). `message` starts with its code: `FORBIDDEN: `. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8949,7 +8949,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The resource does not exist, or is not visible to these credentials. When a code applies, `message` starts with it: `RAFFLE_NOT_FOUND: `. */
+            /** @description The resource does not exist, or is not visible to these credentials. `message` starts with its code: `ROUTE_NOT_FOUND: `, `RAFFLE_NOT_FOUND: `. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8962,7 +8962,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "RAFFLE_NOT_FOUND: raffle not found",
+                     *       "message": "ROUTE_NOT_FOUND: route not found",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/publish"
@@ -8971,7 +8971,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. When a code applies, `message` starts with it: `CONFLICT: `, `RAFFLE_CANNOT_PUBLISH: `. */
+            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `, `RAFFLE_CANNOT_PUBLISH: `. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8993,7 +8993,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. When a code applies, `message` starts with it: `RATE_LIMITED: `. */
+            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9016,7 +9016,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. */
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `message` starts with its code: `INTERNAL_ERROR: `. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9038,7 +9038,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. */
+            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9134,7 +9134,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardRaffle"];
                 };
             };
-            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. When a code applies, `message` starts with it: `VALIDATION_FAILED: `. */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `MALFORMED_JSON: `, `UNSUPPORTED_MEDIA_TYPE: `. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9156,7 +9156,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are missing, unknown, expired or revoked. */
+            /** @description The credentials are missing, unknown, expired or revoked. `message` starts with its code: `SESSION_TOKEN_MISSING: `, `SESSION_TOKEN_INVALID: `, `API_KEY_NOT_ACCEPTED: `. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9169,7 +9169,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
-                     *       "message": "API_KEY_MISSING: api key missing",
+                     *       "message": "SESSION_TOKEN_MISSING: session token missing",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/open"
@@ -9178,7 +9178,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). When a code applies, `message` starts with it: `FORBIDDEN: `. */
+            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). `message` starts with its code: `FORBIDDEN: `. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9200,7 +9200,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The resource does not exist, or is not visible to these credentials. When a code applies, `message` starts with it: `RAFFLE_NOT_FOUND: `. */
+            /** @description The resource does not exist, or is not visible to these credentials. `message` starts with its code: `ROUTE_NOT_FOUND: `, `RAFFLE_NOT_FOUND: `. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9213,7 +9213,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "RAFFLE_NOT_FOUND: raffle not found",
+                     *       "message": "ROUTE_NOT_FOUND: route not found",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/open"
@@ -9222,7 +9222,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. When a code applies, `message` starts with it: `CONFLICT: `, `RAFFLE_CANNOT_OPEN: `. */
+            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `, `RAFFLE_CANNOT_OPEN: `. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9244,7 +9244,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. When a code applies, `message` starts with it: `RATE_LIMITED: `. */
+            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9267,7 +9267,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. */
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `message` starts with its code: `INTERNAL_ERROR: `. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9289,7 +9289,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. */
+            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9385,7 +9385,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardRaffle"];
                 };
             };
-            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. When a code applies, `message` starts with it: `VALIDATION_FAILED: `. */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `MALFORMED_JSON: `, `UNSUPPORTED_MEDIA_TYPE: `. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9407,7 +9407,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are missing, unknown, expired or revoked. */
+            /** @description The credentials are missing, unknown, expired or revoked. `message` starts with its code: `SESSION_TOKEN_MISSING: `, `SESSION_TOKEN_INVALID: `, `API_KEY_NOT_ACCEPTED: `. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9420,7 +9420,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
-                     *       "message": "API_KEY_MISSING: api key missing",
+                     *       "message": "SESSION_TOKEN_MISSING: session token missing",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/close"
@@ -9429,7 +9429,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). When a code applies, `message` starts with it: `FORBIDDEN: `. */
+            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). `message` starts with its code: `FORBIDDEN: `. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9451,7 +9451,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The resource does not exist, or is not visible to these credentials. When a code applies, `message` starts with it: `RAFFLE_NOT_FOUND: `. */
+            /** @description The resource does not exist, or is not visible to these credentials. `message` starts with its code: `ROUTE_NOT_FOUND: `, `RAFFLE_NOT_FOUND: `. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9464,7 +9464,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "RAFFLE_NOT_FOUND: raffle not found",
+                     *       "message": "ROUTE_NOT_FOUND: route not found",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/close"
@@ -9473,7 +9473,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. When a code applies, `message` starts with it: `CONFLICT: `, `RAFFLE_CANNOT_CLOSE: `. */
+            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `, `RAFFLE_CANNOT_CLOSE: `. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9495,7 +9495,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. When a code applies, `message` starts with it: `RATE_LIMITED: `. */
+            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9518,7 +9518,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. */
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `message` starts with its code: `INTERNAL_ERROR: `. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9540,7 +9540,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. */
+            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9636,7 +9636,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardRaffle"];
                 };
             };
-            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. When a code applies, `message` starts with it: `VALIDATION_FAILED: `. */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `MALFORMED_JSON: `, `UNSUPPORTED_MEDIA_TYPE: `. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9658,7 +9658,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are missing, unknown, expired or revoked. */
+            /** @description The credentials are missing, unknown, expired or revoked. `message` starts with its code: `SESSION_TOKEN_MISSING: `, `SESSION_TOKEN_INVALID: `, `API_KEY_NOT_ACCEPTED: `. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9671,7 +9671,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
-                     *       "message": "API_KEY_MISSING: api key missing",
+                     *       "message": "SESSION_TOKEN_MISSING: session token missing",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/finalize"
@@ -9680,7 +9680,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). When a code applies, `message` starts with it: `FORBIDDEN: `. */
+            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). `message` starts with its code: `FORBIDDEN: `. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9702,7 +9702,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The resource does not exist, or is not visible to these credentials. When a code applies, `message` starts with it: `RAFFLE_NOT_FOUND: `. */
+            /** @description The resource does not exist, or is not visible to these credentials. `message` starts with its code: `ROUTE_NOT_FOUND: `, `RAFFLE_NOT_FOUND: `. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9715,7 +9715,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "RAFFLE_NOT_FOUND: raffle not found",
+                     *       "message": "ROUTE_NOT_FOUND: route not found",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/finalize"
@@ -9724,7 +9724,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. When a code applies, `message` starts with it: `CONFLICT: `, `RAFFLE_CANNOT_FINALIZE: `. */
+            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `, `RAFFLE_CANNOT_FINALIZE: `. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9746,7 +9746,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. When a code applies, `message` starts with it: `RATE_LIMITED: `. */
+            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9769,7 +9769,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. */
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `message` starts with its code: `INTERNAL_ERROR: `. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9791,7 +9791,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. */
+            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9887,7 +9887,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardRaffle"];
                 };
             };
-            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. When a code applies, `message` starts with it: `VALIDATION_FAILED: `. */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `MALFORMED_JSON: `, `UNSUPPORTED_MEDIA_TYPE: `. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9909,7 +9909,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are missing, unknown, expired or revoked. */
+            /** @description The credentials are missing, unknown, expired or revoked. `message` starts with its code: `SESSION_TOKEN_MISSING: `, `SESSION_TOKEN_INVALID: `, `API_KEY_NOT_ACCEPTED: `. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9922,7 +9922,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
-                     *       "message": "API_KEY_MISSING: api key missing",
+                     *       "message": "SESSION_TOKEN_MISSING: session token missing",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/cancel"
@@ -9931,7 +9931,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). When a code applies, `message` starts with it: `FORBIDDEN: `. */
+            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). `message` starts with its code: `FORBIDDEN: `. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9953,7 +9953,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The resource does not exist, or is not visible to these credentials. When a code applies, `message` starts with it: `RAFFLE_NOT_FOUND: `. */
+            /** @description The resource does not exist, or is not visible to these credentials. `message` starts with its code: `ROUTE_NOT_FOUND: `, `RAFFLE_NOT_FOUND: `. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9966,7 +9966,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "RAFFLE_NOT_FOUND: raffle not found",
+                     *       "message": "ROUTE_NOT_FOUND: route not found",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/cancel"
@@ -9975,7 +9975,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. When a code applies, `message` starts with it: `CONFLICT: `, `RAFFLE_CANNOT_CANCEL: `. */
+            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `, `RAFFLE_CANNOT_CANCEL: `. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9997,7 +9997,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. When a code applies, `message` starts with it: `RATE_LIMITED: `. */
+            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10020,7 +10020,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. */
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `message` starts with its code: `INTERNAL_ERROR: `. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10042,7 +10042,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. */
+            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10143,7 +10143,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardRaffle"];
                 };
             };
-            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. When a code applies, `message` starts with it: `VALIDATION_FAILED: `. */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `MALFORMED_JSON: `, `UNSUPPORTED_MEDIA_TYPE: `. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10165,7 +10165,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are missing, unknown, expired or revoked. */
+            /** @description The credentials are missing, unknown, expired or revoked. `message` starts with its code: `SESSION_TOKEN_MISSING: `, `SESSION_TOKEN_INVALID: `, `API_KEY_NOT_ACCEPTED: `. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10178,7 +10178,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
-                     *       "message": "API_KEY_MISSING: api key missing",
+                     *       "message": "SESSION_TOKEN_MISSING: session token missing",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/draw"
@@ -10187,7 +10187,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). When a code applies, `message` starts with it: `FORBIDDEN: `. */
+            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). `message` starts with its code: `FORBIDDEN: `. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10209,7 +10209,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The resource does not exist, or is not visible to these credentials. When a code applies, `message` starts with it: `RAFFLE_NOT_FOUND: `. */
+            /** @description The resource does not exist, or is not visible to these credentials. `message` starts with its code: `ROUTE_NOT_FOUND: `, `RAFFLE_NOT_FOUND: `. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10222,7 +10222,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "RAFFLE_NOT_FOUND: raffle not found",
+                     *       "message": "ROUTE_NOT_FOUND: route not found",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/draw"
@@ -10231,7 +10231,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. When a code applies, `message` starts with it: `CONFLICT: `, `RAFFLE_CANNOT_DRAW: `, `NO_ELIGIBLE_ENTRIES: `. */
+            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `, `RAFFLE_CANNOT_DRAW: `, `NO_ELIGIBLE_ENTRIES: `. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10253,7 +10253,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. When a code applies, `message` starts with it: `RATE_LIMITED: `. */
+            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10276,7 +10276,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. */
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `message` starts with its code: `INTERNAL_ERROR: `. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10298,7 +10298,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. */
+            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10391,7 +10391,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardEntryPage"];
                 };
             };
-            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. When a code applies, `message` starts with it: `INVALID_LIMIT: `, `INVALID_CURSOR: `. */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `INVALID_LIMIT: `, `INVALID_CURSOR: `. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10404,7 +10404,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 400,
                      *       "error": "Bad Request",
-                     *       "message": "INVALID_LIMIT: invalid limit",
+                     *       "message": "VALIDATION_FAILED: validation failed",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/entries"
@@ -10413,7 +10413,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are missing, unknown, expired or revoked. */
+            /** @description The credentials are missing, unknown, expired or revoked. `message` starts with its code: `SESSION_TOKEN_MISSING: `, `SESSION_TOKEN_INVALID: `, `API_KEY_NOT_ACCEPTED: `. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10426,7 +10426,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
-                     *       "message": "API_KEY_MISSING: api key missing",
+                     *       "message": "SESSION_TOKEN_MISSING: session token missing",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/entries"
@@ -10435,7 +10435,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). When a code applies, `message` starts with it: `FORBIDDEN: `. */
+            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). `message` starts with its code: `FORBIDDEN: `. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10457,7 +10457,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The resource does not exist, or is not visible to these credentials. When a code applies, `message` starts with it: `RAFFLE_NOT_FOUND: `. */
+            /** @description The resource does not exist, or is not visible to these credentials. `message` starts with its code: `ROUTE_NOT_FOUND: `, `RAFFLE_NOT_FOUND: `. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10470,7 +10470,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "RAFFLE_NOT_FOUND: raffle not found",
+                     *       "message": "ROUTE_NOT_FOUND: route not found",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/entries"
@@ -10479,7 +10479,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. */
+            /** @description Listed on every route of this API; this operation does not answer it today. The request conflicts with the current state of the resource; nothing was done. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10501,7 +10501,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. When a code applies, `message` starts with it: `RATE_LIMITED: `. */
+            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10524,7 +10524,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. */
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `message` starts with its code: `INTERNAL_ERROR: `. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10546,7 +10546,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. */
+            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10629,7 +10629,7 @@ export interface operations {
                     "application/json": components["schemas"]["WorkspaceEntry"];
                 };
             };
-            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. When a code applies, `message` starts with it: `VALIDATION_FAILED: `. */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `MALFORMED_JSON: `, `UNSUPPORTED_MEDIA_TYPE: `. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10651,7 +10651,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are missing, unknown, expired or revoked. */
+            /** @description The credentials are missing, unknown, expired or revoked. `message` starts with its code: `SESSION_TOKEN_MISSING: `, `SESSION_TOKEN_INVALID: `, `API_KEY_NOT_ACCEPTED: `. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10664,7 +10664,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
-                     *       "message": "API_KEY_MISSING: api key missing",
+                     *       "message": "SESSION_TOKEN_MISSING: session token missing",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/entries/ent_01JQ1A5C9E2G6J8M3P7R1T4W8Z/disqualify"
@@ -10673,7 +10673,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). When a code applies, `message` starts with it: `FORBIDDEN: `. */
+            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). `message` starts with its code: `FORBIDDEN: `. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10695,7 +10695,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The resource does not exist, or is not visible to these credentials. When a code applies, `message` starts with it: `RAFFLE_NOT_FOUND: `, `ENTRY_NOT_FOUND: `. */
+            /** @description The resource does not exist, or is not visible to these credentials. `message` starts with its code: `ROUTE_NOT_FOUND: `, `RAFFLE_NOT_FOUND: `, `ENTRY_NOT_FOUND: `. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10708,7 +10708,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "RAFFLE_NOT_FOUND: raffle not found",
+                     *       "message": "ROUTE_NOT_FOUND: route not found",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/entries/ent_01JQ1A5C9E2G6J8M3P7R1T4W8Z/disqualify"
@@ -10717,7 +10717,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. When a code applies, `message` starts with it: `CONFLICT: `, `ENTRY_CANNOT_DISQUALIFY: `. */
+            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `, `ENTRY_CANNOT_DISQUALIFY: `. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10739,7 +10739,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. When a code applies, `message` starts with it: `RATE_LIMITED: `. */
+            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10762,7 +10762,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. */
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `message` starts with its code: `INTERNAL_ERROR: `. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10784,7 +10784,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. */
+            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10887,7 +10887,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardWinPage"];
                 };
             };
-            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. When a code applies, `message` starts with it: `INVALID_LIMIT: `, `INVALID_CURSOR: `. */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `INVALID_LIMIT: `, `INVALID_CURSOR: `. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10900,7 +10900,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 400,
                      *       "error": "Bad Request",
-                     *       "message": "INVALID_LIMIT: invalid limit",
+                     *       "message": "VALIDATION_FAILED: validation failed",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/wins"
@@ -10909,7 +10909,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are missing, unknown, expired or revoked. */
+            /** @description The credentials are missing, unknown, expired or revoked. `message` starts with its code: `SESSION_TOKEN_MISSING: `, `SESSION_TOKEN_INVALID: `, `API_KEY_NOT_ACCEPTED: `. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10922,7 +10922,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
-                     *       "message": "API_KEY_MISSING: api key missing",
+                     *       "message": "SESSION_TOKEN_MISSING: session token missing",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/wins"
@@ -10931,7 +10931,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). When a code applies, `message` starts with it: `FORBIDDEN: `. */
+            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). `message` starts with its code: `FORBIDDEN: `. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10953,7 +10953,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The resource does not exist, or is not visible to these credentials. When a code applies, `message` starts with it: `RAFFLE_NOT_FOUND: `. */
+            /** @description The resource does not exist, or is not visible to these credentials. `message` starts with its code: `ROUTE_NOT_FOUND: `, `RAFFLE_NOT_FOUND: `. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10966,7 +10966,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "RAFFLE_NOT_FOUND: raffle not found",
+                     *       "message": "ROUTE_NOT_FOUND: route not found",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/wins"
@@ -10975,7 +10975,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. */
+            /** @description Listed on every route of this API; this operation does not answer it today. The request conflicts with the current state of the resource; nothing was done. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10997,7 +10997,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. When a code applies, `message` starts with it: `RATE_LIMITED: `. */
+            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11020,7 +11020,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. */
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `message` starts with its code: `INTERNAL_ERROR: `. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11042,7 +11042,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. */
+            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11135,7 +11135,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardWin"];
                 };
             };
-            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. When a code applies, `message` starts with it: `VALIDATION_FAILED: `. */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `MALFORMED_JSON: `, `UNSUPPORTED_MEDIA_TYPE: `. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11157,7 +11157,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are missing, unknown, expired or revoked. */
+            /** @description The credentials are missing, unknown, expired or revoked. `message` starts with its code: `SESSION_TOKEN_MISSING: `, `SESSION_TOKEN_INVALID: `, `API_KEY_NOT_ACCEPTED: `. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11170,7 +11170,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
-                     *       "message": "API_KEY_MISSING: api key missing",
+                     *       "message": "SESSION_TOKEN_MISSING: session token missing",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/wins/win_01JR3D7G2J5M8Q1S4V7Y9B3E6H/disqualify"
@@ -11179,7 +11179,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). When a code applies, `message` starts with it: `FORBIDDEN: `. */
+            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). `message` starts with its code: `FORBIDDEN: `. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11201,7 +11201,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The resource does not exist, or is not visible to these credentials. When a code applies, `message` starts with it: `RAFFLE_NOT_FOUND: `, `WIN_NOT_FOUND: `. */
+            /** @description The resource does not exist, or is not visible to these credentials. `message` starts with its code: `ROUTE_NOT_FOUND: `, `RAFFLE_NOT_FOUND: `, `WIN_NOT_FOUND: `. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11214,7 +11214,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "RAFFLE_NOT_FOUND: raffle not found",
+                     *       "message": "ROUTE_NOT_FOUND: route not found",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/wins/win_01JR3D7G2J5M8Q1S4V7Y9B3E6H/disqualify"
@@ -11223,7 +11223,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. When a code applies, `message` starts with it: `CONFLICT: `, `WIN_CANNOT_DISQUALIFY: `. */
+            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `, `WIN_CANNOT_DISQUALIFY: `. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11245,7 +11245,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. When a code applies, `message` starts with it: `RATE_LIMITED: `. */
+            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11268,7 +11268,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. */
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `message` starts with its code: `INTERNAL_ERROR: `. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11290,7 +11290,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. */
+            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11405,7 +11405,7 @@ export interface operations {
                     "application/json": components["schemas"]["RerolledWin"];
                 };
             };
-            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. When a code applies, `message` starts with it: `VALIDATION_FAILED: `. */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `MALFORMED_JSON: `, `UNSUPPORTED_MEDIA_TYPE: `. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11427,7 +11427,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are missing, unknown, expired or revoked. */
+            /** @description The credentials are missing, unknown, expired or revoked. `message` starts with its code: `SESSION_TOKEN_MISSING: `, `SESSION_TOKEN_INVALID: `, `API_KEY_NOT_ACCEPTED: `. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11440,7 +11440,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
-                     *       "message": "API_KEY_MISSING: api key missing",
+                     *       "message": "SESSION_TOKEN_MISSING: session token missing",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/wins/win_01JR3D7G2J5M8Q1S4V7Y9B3E6H/reroll"
@@ -11449,7 +11449,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). When a code applies, `message` starts with it: `FORBIDDEN: `. */
+            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). `message` starts with its code: `FORBIDDEN: `. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11471,7 +11471,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The resource does not exist, or is not visible to these credentials. When a code applies, `message` starts with it: `RAFFLE_NOT_FOUND: `, `WIN_NOT_FOUND: `. */
+            /** @description The resource does not exist, or is not visible to these credentials. `message` starts with its code: `ROUTE_NOT_FOUND: `, `RAFFLE_NOT_FOUND: `, `WIN_NOT_FOUND: `. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11484,7 +11484,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "RAFFLE_NOT_FOUND: raffle not found",
+                     *       "message": "ROUTE_NOT_FOUND: route not found",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/wins/win_01JR3D7G2J5M8Q1S4V7Y9B3E6H/reroll"
@@ -11493,7 +11493,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. When a code applies, `message` starts with it: `CONFLICT: `, `WIN_CANNOT_REROLL: `, `NO_ELIGIBLE_ENTRIES: `. */
+            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `, `WIN_CANNOT_REROLL: `, `NO_ELIGIBLE_ENTRIES: `. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11515,7 +11515,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. When a code applies, `message` starts with it: `RATE_LIMITED: `. */
+            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11538,7 +11538,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. */
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `message` starts with its code: `INTERNAL_ERROR: `. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11560,7 +11560,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. */
+            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11654,7 +11654,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardWin"];
                 };
             };
-            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. When a code applies, `message` starts with it: `VALIDATION_FAILED: `. */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `MALFORMED_JSON: `, `UNSUPPORTED_MEDIA_TYPE: `. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11676,7 +11676,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are missing, unknown, expired or revoked. */
+            /** @description The credentials are missing, unknown, expired or revoked. `message` starts with its code: `SESSION_TOKEN_MISSING: `, `SESSION_TOKEN_INVALID: `, `API_KEY_NOT_ACCEPTED: `. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11689,7 +11689,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
-                     *       "message": "API_KEY_MISSING: api key missing",
+                     *       "message": "SESSION_TOKEN_MISSING: session token missing",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/wins/win_01JR3D7G2J5M8Q1S4V7Y9B3E6H/delivery"
@@ -11698,7 +11698,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). When a code applies, `message` starts with it: `FORBIDDEN: `. */
+            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). `message` starts with its code: `FORBIDDEN: `. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11720,7 +11720,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The resource does not exist, or is not visible to these credentials. When a code applies, `message` starts with it: `RAFFLE_NOT_FOUND: `, `WIN_NOT_FOUND: `. */
+            /** @description The resource does not exist, or is not visible to these credentials. `message` starts with its code: `ROUTE_NOT_FOUND: `, `RAFFLE_NOT_FOUND: `, `WIN_NOT_FOUND: `. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11733,7 +11733,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "RAFFLE_NOT_FOUND: raffle not found",
+                     *       "message": "ROUTE_NOT_FOUND: route not found",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/wins/win_01JR3D7G2J5M8Q1S4V7Y9B3E6H/delivery"
@@ -11742,7 +11742,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. When a code applies, `message` starts with it: `CONFLICT: `, `WIN_CANNOT_UPDATE_DELIVERY: `. */
+            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `, `WIN_CANNOT_UPDATE_DELIVERY: `. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11764,7 +11764,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. When a code applies, `message` starts with it: `RATE_LIMITED: `. */
+            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11787,7 +11787,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. */
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `message` starts with its code: `INTERNAL_ERROR: `. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11809,7 +11809,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. */
+            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11886,7 +11886,7 @@ export interface operations {
                     "application/json": components["schemas"]["SanitizedEntry"];
                 };
             };
-            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. When a code applies, `message` starts with it: `VALIDATION_FAILED: `. */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `MALFORMED_JSON: `, `UNSUPPORTED_MEDIA_TYPE: `. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11908,7 +11908,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are missing, unknown, expired or revoked. */
+            /** @description The credentials are missing, unknown, expired or revoked. `message` starts with its code: `SESSION_TOKEN_MISSING: `, `SESSION_TOKEN_INVALID: `, `API_KEY_NOT_ACCEPTED: `. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11921,7 +11921,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
-                     *       "message": "API_KEY_MISSING: api key missing",
+                     *       "message": "SESSION_TOKEN_MISSING: session token missing",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/dashboard/raffles/nebula-beta-testers/entries"
@@ -11930,7 +11930,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). */
+            /** @description Listed on every route of this API; this operation does not answer it today. The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11952,7 +11952,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The resource does not exist, or is not visible to these credentials. When a code applies, `message` starts with it: `RAFFLE_NOT_FOUND: `. */
+            /** @description The resource does not exist, or is not visible to these credentials. `message` starts with its code: `ROUTE_NOT_FOUND: `, `RAFFLE_NOT_FOUND: `. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11965,7 +11965,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "RAFFLE_NOT_FOUND: raffle not found",
+                     *       "message": "ROUTE_NOT_FOUND: route not found",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/dashboard/raffles/nebula-beta-testers/entries"
@@ -11974,7 +11974,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. When a code applies, `message` starts with it: `CONFLICT: `, `ALREADY_ENTERED: `, `RAFFLE_NOT_OPEN: `, `RAFFLE_FULL: `, `REQUIREMENTS_NOT_MET: `. */
+            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `, `ALREADY_ENTERED: `, `RAFFLE_NOT_OPEN: `, `RAFFLE_FULL: `, `REQUIREMENTS_NOT_MET: `. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11996,7 +11996,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. When a code applies, `message` starts with it: `RATE_LIMITED: `. */
+            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12019,7 +12019,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. */
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `message` starts with its code: `INTERNAL_ERROR: `. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12041,7 +12041,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. */
+            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12112,7 +12112,7 @@ export interface operations {
                     "application/json": components["schemas"]["SanitizedEntry"];
                 };
             };
-            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. When a code applies, `message` starts with it: `VALIDATION_FAILED: `. */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `MALFORMED_JSON: `, `UNSUPPORTED_MEDIA_TYPE: `. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12134,7 +12134,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are missing, unknown, expired or revoked. */
+            /** @description The credentials are missing, unknown, expired or revoked. `message` starts with its code: `SESSION_TOKEN_MISSING: `, `SESSION_TOKEN_INVALID: `, `API_KEY_NOT_ACCEPTED: `. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12147,7 +12147,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
-                     *       "message": "API_KEY_MISSING: api key missing",
+                     *       "message": "SESSION_TOKEN_MISSING: session token missing",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/dashboard/raffles/nebula-beta-testers/entries/me"
@@ -12156,7 +12156,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). */
+            /** @description Listed on every route of this API; this operation does not answer it today. The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12178,7 +12178,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The resource does not exist, or is not visible to these credentials. When a code applies, `message` starts with it: `RAFFLE_NOT_FOUND: `, `ENTRY_NOT_FOUND: `. */
+            /** @description The resource does not exist, or is not visible to these credentials. `message` starts with its code: `ROUTE_NOT_FOUND: `, `RAFFLE_NOT_FOUND: `, `ENTRY_NOT_FOUND: `. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12191,7 +12191,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "RAFFLE_NOT_FOUND: raffle not found",
+                     *       "message": "ROUTE_NOT_FOUND: route not found",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/dashboard/raffles/nebula-beta-testers/entries/me"
@@ -12200,7 +12200,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. When a code applies, `message` starts with it: `CONFLICT: `, `ENTRY_NOT_WITHDRAWABLE: `. */
+            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `, `ENTRY_NOT_WITHDRAWABLE: `. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12222,7 +12222,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. When a code applies, `message` starts with it: `RATE_LIMITED: `. */
+            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12245,7 +12245,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. */
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `message` starts with its code: `INTERNAL_ERROR: `. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12267,7 +12267,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. */
+            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12344,7 +12344,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpointPage"];
                 };
             };
-            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. When a code applies, `message` starts with it: `INVALID_LIMIT: `, `INVALID_CURSOR: `. */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `INVALID_LIMIT: `, `INVALID_CURSOR: `. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12357,7 +12357,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 400,
                      *       "error": "Bad Request",
-                     *       "message": "INVALID_LIMIT: invalid limit",
+                     *       "message": "VALIDATION_FAILED: validation failed",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/developer/personal/webhook-endpoints"
@@ -12366,7 +12366,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are missing, unknown, expired or revoked. */
+            /** @description The credentials are missing, unknown, expired or revoked. `message` starts with its code: `SESSION_TOKEN_MISSING: `, `SESSION_TOKEN_INVALID: `, `API_KEY_NOT_ACCEPTED: `. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12379,7 +12379,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
-                     *       "message": "API_KEY_MISSING: api key missing",
+                     *       "message": "SESSION_TOKEN_MISSING: session token missing",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/developer/personal/webhook-endpoints"
@@ -12388,7 +12388,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). When a code applies, `message` starts with it: `FORBIDDEN: `. */
+            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). `message` starts with its code: `FORBIDDEN: `. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12410,7 +12410,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The resource does not exist, or is not visible to these credentials. */
+            /** @description Listed on every route of this API; this operation does not answer it today. The resource does not exist, or is not visible to these credentials. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12432,7 +12432,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. */
+            /** @description Listed on every route of this API; this operation does not answer it today. The request conflicts with the current state of the resource; nothing was done. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12454,7 +12454,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. When a code applies, `message` starts with it: `RATE_LIMITED: `. */
+            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12477,7 +12477,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. */
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `message` starts with its code: `INTERNAL_ERROR: `. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12499,7 +12499,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. */
+            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12572,7 +12572,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedWebhookEndpoint"];
                 };
             };
-            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. When a code applies, `message` starts with it: `VALIDATION_FAILED: `. */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `MALFORMED_JSON: `, `UNSUPPORTED_MEDIA_TYPE: `. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12594,7 +12594,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are missing, unknown, expired or revoked. */
+            /** @description The credentials are missing, unknown, expired or revoked. `message` starts with its code: `SESSION_TOKEN_MISSING: `, `SESSION_TOKEN_INVALID: `, `API_KEY_NOT_ACCEPTED: `. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12607,7 +12607,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
-                     *       "message": "API_KEY_MISSING: api key missing",
+                     *       "message": "SESSION_TOKEN_MISSING: session token missing",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/developer/personal/webhook-endpoints"
@@ -12616,7 +12616,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). When a code applies, `message` starts with it: `FORBIDDEN: `. */
+            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). `message` starts with its code: `FORBIDDEN: `. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12638,7 +12638,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The resource does not exist, or is not visible to these credentials. */
+            /** @description Listed on every route of this API; this operation does not answer it today. The resource does not exist, or is not visible to these credentials. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12660,7 +12660,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. When a code applies, `message` starts with it: `CONFLICT: `, `WEBHOOK_ENDPOINT_LIMIT: `. */
+            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `, `WEBHOOK_ENDPOINT_LIMIT: `. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12682,7 +12682,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`user`, `webhook-endpoint-create`) is exhausted; retry after `Retry-After` seconds. When a code applies, `message` starts with it: `RATE_LIMITED: `. */
+            /** @description Too many requests: a rate-limit policy of this route (`user`, `webhook-endpoint-create`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12705,7 +12705,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. */
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `message` starts with its code: `INTERNAL_ERROR: `. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12727,7 +12727,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. */
+            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12791,7 +12791,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
-            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12804,7 +12804,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 400,
                      *       "error": "Bad Request",
-                     *       "message": "INVALID_LIMIT: invalid limit",
+                     *       "message": "VALIDATION_FAILED: validation failed",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/developer/personal/webhook-endpoints/whe_01JS4H8K2N6R9V3Y7B1E5H9M3Q"
@@ -12813,7 +12813,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are missing, unknown, expired or revoked. */
+            /** @description The credentials are missing, unknown, expired or revoked. `message` starts with its code: `SESSION_TOKEN_MISSING: `, `SESSION_TOKEN_INVALID: `, `API_KEY_NOT_ACCEPTED: `. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12826,7 +12826,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
-                     *       "message": "API_KEY_MISSING: api key missing",
+                     *       "message": "SESSION_TOKEN_MISSING: session token missing",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/developer/personal/webhook-endpoints/whe_01JS4H8K2N6R9V3Y7B1E5H9M3Q"
@@ -12835,7 +12835,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). When a code applies, `message` starts with it: `FORBIDDEN: `. */
+            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). `message` starts with its code: `FORBIDDEN: `. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12857,7 +12857,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The resource does not exist, or is not visible to these credentials. When a code applies, `message` starts with it: `NOT_FOUND: `. */
+            /** @description The resource does not exist, or is not visible to these credentials. `message` starts with its code: `ROUTE_NOT_FOUND: `, `NOT_FOUND: `. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12870,7 +12870,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "NOT_FOUND: not found",
+                     *       "message": "ROUTE_NOT_FOUND: route not found",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/developer/personal/webhook-endpoints/whe_01JS4H8K2N6R9V3Y7B1E5H9M3Q"
@@ -12879,7 +12879,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. */
+            /** @description Listed on every route of this API; this operation does not answer it today. The request conflicts with the current state of the resource; nothing was done. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12901,7 +12901,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. When a code applies, `message` starts with it: `RATE_LIMITED: `. */
+            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12924,7 +12924,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. */
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `message` starts with its code: `INTERNAL_ERROR: `. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12946,7 +12946,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. */
+            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12996,7 +12996,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. When a code applies, `message` starts with it: `VALIDATION_FAILED: `. */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `MALFORMED_JSON: `, `UNSUPPORTED_MEDIA_TYPE: `. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13018,7 +13018,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are missing, unknown, expired or revoked. */
+            /** @description The credentials are missing, unknown, expired or revoked. `message` starts with its code: `SESSION_TOKEN_MISSING: `, `SESSION_TOKEN_INVALID: `, `API_KEY_NOT_ACCEPTED: `. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13031,7 +13031,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
-                     *       "message": "API_KEY_MISSING: api key missing",
+                     *       "message": "SESSION_TOKEN_MISSING: session token missing",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/developer/personal/webhook-endpoints/whe_01JS4H8K2N6R9V3Y7B1E5H9M3Q"
@@ -13040,7 +13040,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). When a code applies, `message` starts with it: `FORBIDDEN: `. */
+            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). `message` starts with its code: `FORBIDDEN: `. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13062,7 +13062,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The resource does not exist, or is not visible to these credentials. When a code applies, `message` starts with it: `NOT_FOUND: `. */
+            /** @description The resource does not exist, or is not visible to these credentials. `message` starts with its code: `ROUTE_NOT_FOUND: `, `NOT_FOUND: `. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13075,7 +13075,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "NOT_FOUND: not found",
+                     *       "message": "ROUTE_NOT_FOUND: route not found",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/developer/personal/webhook-endpoints/whe_01JS4H8K2N6R9V3Y7B1E5H9M3Q"
@@ -13084,7 +13084,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. When a code applies, `message` starts with it: `CONFLICT: `. */
+            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13106,7 +13106,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. When a code applies, `message` starts with it: `RATE_LIMITED: `. */
+            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13129,7 +13129,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. */
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `message` starts with its code: `INTERNAL_ERROR: `. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13151,7 +13151,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. */
+            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13229,7 +13229,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
-            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. When a code applies, `message` starts with it: `VALIDATION_FAILED: `. */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `MALFORMED_JSON: `, `UNSUPPORTED_MEDIA_TYPE: `. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13251,7 +13251,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are missing, unknown, expired or revoked. */
+            /** @description The credentials are missing, unknown, expired or revoked. `message` starts with its code: `SESSION_TOKEN_MISSING: `, `SESSION_TOKEN_INVALID: `, `API_KEY_NOT_ACCEPTED: `. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13264,7 +13264,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
-                     *       "message": "API_KEY_MISSING: api key missing",
+                     *       "message": "SESSION_TOKEN_MISSING: session token missing",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/developer/personal/webhook-endpoints/whe_01JS4H8K2N6R9V3Y7B1E5H9M3Q"
@@ -13273,7 +13273,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). When a code applies, `message` starts with it: `FORBIDDEN: `. */
+            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). `message` starts with its code: `FORBIDDEN: `. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13295,7 +13295,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The resource does not exist, or is not visible to these credentials. When a code applies, `message` starts with it: `NOT_FOUND: `. */
+            /** @description The resource does not exist, or is not visible to these credentials. `message` starts with its code: `ROUTE_NOT_FOUND: `, `NOT_FOUND: `. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13308,7 +13308,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "NOT_FOUND: not found",
+                     *       "message": "ROUTE_NOT_FOUND: route not found",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/developer/personal/webhook-endpoints/whe_01JS4H8K2N6R9V3Y7B1E5H9M3Q"
@@ -13317,7 +13317,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. When a code applies, `message` starts with it: `CONFLICT: `, `WEBHOOK_ENDPOINT_LIMIT: `. */
+            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `, `WEBHOOK_ENDPOINT_LIMIT: `. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13339,7 +13339,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. When a code applies, `message` starts with it: `RATE_LIMITED: `. */
+            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13362,7 +13362,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. */
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `message` starts with its code: `INTERNAL_ERROR: `. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13384,7 +13384,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. */
+            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13455,7 +13455,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedWebhookEndpoint"];
                 };
             };
-            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. When a code applies, `message` starts with it: `VALIDATION_FAILED: `. */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `MALFORMED_JSON: `, `UNSUPPORTED_MEDIA_TYPE: `. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13477,7 +13477,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are missing, unknown, expired or revoked. */
+            /** @description The credentials are missing, unknown, expired or revoked. `message` starts with its code: `SESSION_TOKEN_MISSING: `, `SESSION_TOKEN_INVALID: `, `API_KEY_NOT_ACCEPTED: `. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13490,7 +13490,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
-                     *       "message": "API_KEY_MISSING: api key missing",
+                     *       "message": "SESSION_TOKEN_MISSING: session token missing",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/developer/personal/webhook-endpoints/whe_01JS4H8K2N6R9V3Y7B1E5H9M3Q/rotate-secret"
@@ -13499,7 +13499,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). When a code applies, `message` starts with it: `FORBIDDEN: `. */
+            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). `message` starts with its code: `FORBIDDEN: `. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13521,7 +13521,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The resource does not exist, or is not visible to these credentials. When a code applies, `message` starts with it: `NOT_FOUND: `. */
+            /** @description The resource does not exist, or is not visible to these credentials. `message` starts with its code: `ROUTE_NOT_FOUND: `, `NOT_FOUND: `. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13534,7 +13534,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "NOT_FOUND: not found",
+                     *       "message": "ROUTE_NOT_FOUND: route not found",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/developer/personal/webhook-endpoints/whe_01JS4H8K2N6R9V3Y7B1E5H9M3Q/rotate-secret"
@@ -13543,7 +13543,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. When a code applies, `message` starts with it: `CONFLICT: `. */
+            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13565,7 +13565,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. When a code applies, `message` starts with it: `RATE_LIMITED: `. */
+            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13588,7 +13588,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. */
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `message` starts with its code: `INTERNAL_ERROR: `. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13610,7 +13610,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. */
+            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13673,7 +13673,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookTestEvent"];
                 };
             };
-            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. When a code applies, `message` starts with it: `VALIDATION_FAILED: `. */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `MALFORMED_JSON: `, `UNSUPPORTED_MEDIA_TYPE: `. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13695,7 +13695,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are missing, unknown, expired or revoked. */
+            /** @description The credentials are missing, unknown, expired or revoked. `message` starts with its code: `SESSION_TOKEN_MISSING: `, `SESSION_TOKEN_INVALID: `, `API_KEY_NOT_ACCEPTED: `. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13708,7 +13708,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
-                     *       "message": "API_KEY_MISSING: api key missing",
+                     *       "message": "SESSION_TOKEN_MISSING: session token missing",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/developer/personal/webhook-endpoints/whe_01JS4H8K2N6R9V3Y7B1E5H9M3Q/test"
@@ -13717,7 +13717,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). When a code applies, `message` starts with it: `FORBIDDEN: `. */
+            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). `message` starts with its code: `FORBIDDEN: `. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13739,7 +13739,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The resource does not exist, or is not visible to these credentials. When a code applies, `message` starts with it: `NOT_FOUND: `. */
+            /** @description The resource does not exist, or is not visible to these credentials. `message` starts with its code: `ROUTE_NOT_FOUND: `, `NOT_FOUND: `. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13752,7 +13752,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "NOT_FOUND: not found",
+                     *       "message": "ROUTE_NOT_FOUND: route not found",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/developer/personal/webhook-endpoints/whe_01JS4H8K2N6R9V3Y7B1E5H9M3Q/test"
@@ -13761,7 +13761,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. When a code applies, `message` starts with it: `CONFLICT: `, `WEBHOOK_ENDPOINT_DISABLED: `. */
+            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `, `WEBHOOK_ENDPOINT_DISABLED: `. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13783,7 +13783,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`user`, `webhook-send`) is exhausted; retry after `Retry-After` seconds. When a code applies, `message` starts with it: `RATE_LIMITED: `. */
+            /** @description Too many requests: a rate-limit policy of this route (`user`, `webhook-send`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13806,7 +13806,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. */
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `message` starts with its code: `INTERNAL_ERROR: `. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13828,7 +13828,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. */
+            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13917,7 +13917,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDeliveryAttemptPage"];
                 };
             };
-            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. When a code applies, `message` starts with it: `INVALID_LIMIT: `, `INVALID_CURSOR: `. */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `INVALID_LIMIT: `, `INVALID_CURSOR: `. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13930,7 +13930,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 400,
                      *       "error": "Bad Request",
-                     *       "message": "INVALID_LIMIT: invalid limit",
+                     *       "message": "VALIDATION_FAILED: validation failed",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/developer/personal/webhook-endpoints/whe_01JS4H8K2N6R9V3Y7B1E5H9M3Q/deliveries"
@@ -13939,7 +13939,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are missing, unknown, expired or revoked. */
+            /** @description The credentials are missing, unknown, expired or revoked. `message` starts with its code: `SESSION_TOKEN_MISSING: `, `SESSION_TOKEN_INVALID: `, `API_KEY_NOT_ACCEPTED: `. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13952,7 +13952,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
-                     *       "message": "API_KEY_MISSING: api key missing",
+                     *       "message": "SESSION_TOKEN_MISSING: session token missing",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/developer/personal/webhook-endpoints/whe_01JS4H8K2N6R9V3Y7B1E5H9M3Q/deliveries"
@@ -13961,7 +13961,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). When a code applies, `message` starts with it: `FORBIDDEN: `. */
+            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). `message` starts with its code: `FORBIDDEN: `. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13983,7 +13983,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The resource does not exist, or is not visible to these credentials. When a code applies, `message` starts with it: `NOT_FOUND: `. */
+            /** @description The resource does not exist, or is not visible to these credentials. `message` starts with its code: `ROUTE_NOT_FOUND: `, `NOT_FOUND: `. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13996,7 +13996,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "NOT_FOUND: not found",
+                     *       "message": "ROUTE_NOT_FOUND: route not found",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/developer/personal/webhook-endpoints/whe_01JS4H8K2N6R9V3Y7B1E5H9M3Q/deliveries"
@@ -14005,7 +14005,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. */
+            /** @description Listed on every route of this API; this operation does not answer it today. The request conflicts with the current state of the resource; nothing was done. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14027,7 +14027,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. When a code applies, `message` starts with it: `RATE_LIMITED: `. */
+            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14050,7 +14050,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. */
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `message` starts with its code: `INTERNAL_ERROR: `. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14072,7 +14072,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. */
+            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14144,7 +14144,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
-            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. When a code applies, `message` starts with it: `VALIDATION_FAILED: `. */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `MALFORMED_JSON: `, `UNSUPPORTED_MEDIA_TYPE: `. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14166,7 +14166,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are missing, unknown, expired or revoked. */
+            /** @description The credentials are missing, unknown, expired or revoked. `message` starts with its code: `SESSION_TOKEN_MISSING: `, `SESSION_TOKEN_INVALID: `, `API_KEY_NOT_ACCEPTED: `. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14179,7 +14179,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
-                     *       "message": "API_KEY_MISSING: api key missing",
+                     *       "message": "SESSION_TOKEN_MISSING: session token missing",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/developer/personal/webhook-endpoints/whe_01JS4H8K2N6R9V3Y7B1E5H9M3Q/deliveries/whd_01JS5J9M3P7T1W5Z8C2F6J1N4R/retry"
@@ -14188,7 +14188,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). When a code applies, `message` starts with it: `FORBIDDEN: `. */
+            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). `message` starts with its code: `FORBIDDEN: `. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14210,7 +14210,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The resource does not exist, or is not visible to these credentials. When a code applies, `message` starts with it: `NOT_FOUND: `. */
+            /** @description The resource does not exist, or is not visible to these credentials. `message` starts with its code: `ROUTE_NOT_FOUND: `, `NOT_FOUND: `. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14223,7 +14223,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "NOT_FOUND: not found",
+                     *       "message": "ROUTE_NOT_FOUND: route not found",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/developer/personal/webhook-endpoints/whe_01JS4H8K2N6R9V3Y7B1E5H9M3Q/deliveries/whd_01JS5J9M3P7T1W5Z8C2F6J1N4R/retry"
@@ -14232,7 +14232,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. When a code applies, `message` starts with it: `CONFLICT: `, `WEBHOOK_ENDPOINT_DISABLED: `. */
+            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `, `WEBHOOK_ENDPOINT_DISABLED: `. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14254,7 +14254,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`user`, `webhook-send`) is exhausted; retry after `Retry-After` seconds. When a code applies, `message` starts with it: `RATE_LIMITED: `. */
+            /** @description Too many requests: a rate-limit policy of this route (`user`, `webhook-send`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14277,7 +14277,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. */
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `message` starts with its code: `INTERNAL_ERROR: `. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14299,7 +14299,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. */
+            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14365,7 +14365,7 @@ export interface operations {
                     "application/json": components["schemas"]["RecoveredWebhookDeliveries"];
                 };
             };
-            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. When a code applies, `message` starts with it: `VALIDATION_FAILED: `. */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `MALFORMED_JSON: `, `UNSUPPORTED_MEDIA_TYPE: `. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14387,7 +14387,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are missing, unknown, expired or revoked. */
+            /** @description The credentials are missing, unknown, expired or revoked. `message` starts with its code: `SESSION_TOKEN_MISSING: `, `SESSION_TOKEN_INVALID: `, `API_KEY_NOT_ACCEPTED: `. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14400,7 +14400,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
-                     *       "message": "API_KEY_MISSING: api key missing",
+                     *       "message": "SESSION_TOKEN_MISSING: session token missing",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/developer/personal/webhook-endpoints/whe_01JS4H8K2N6R9V3Y7B1E5H9M3Q/recover"
@@ -14409,7 +14409,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). When a code applies, `message` starts with it: `FORBIDDEN: `. */
+            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). `message` starts with its code: `FORBIDDEN: `. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14431,7 +14431,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The resource does not exist, or is not visible to these credentials. When a code applies, `message` starts with it: `NOT_FOUND: `. */
+            /** @description The resource does not exist, or is not visible to these credentials. `message` starts with its code: `ROUTE_NOT_FOUND: `, `NOT_FOUND: `. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14444,7 +14444,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "NOT_FOUND: not found",
+                     *       "message": "ROUTE_NOT_FOUND: route not found",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/developer/personal/webhook-endpoints/whe_01JS4H8K2N6R9V3Y7B1E5H9M3Q/recover"
@@ -14453,7 +14453,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. When a code applies, `message` starts with it: `CONFLICT: `, `WEBHOOK_ENDPOINT_DISABLED: `. */
+            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `, `WEBHOOK_ENDPOINT_DISABLED: `. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14475,7 +14475,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`user`, `webhook-recover`) is exhausted; retry after `Retry-After` seconds. When a code applies, `message` starts with it: `RATE_LIMITED: `. */
+            /** @description Too many requests: a rate-limit policy of this route (`user`, `webhook-recover`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14498,7 +14498,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. */
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `message` starts with its code: `INTERNAL_ERROR: `. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14520,7 +14520,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. */
+            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14603,7 +14603,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpointPage"];
                 };
             };
-            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. When a code applies, `message` starts with it: `INVALID_LIMIT: `, `INVALID_CURSOR: `. */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `INVALID_LIMIT: `, `INVALID_CURSOR: `. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14616,7 +14616,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 400,
                      *       "error": "Bad Request",
-                     *       "message": "INVALID_LIMIT: invalid limit",
+                     *       "message": "VALIDATION_FAILED: validation failed",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/developer/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/webhook-endpoints"
@@ -14625,7 +14625,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are missing, unknown, expired or revoked. */
+            /** @description The credentials are missing, unknown, expired or revoked. `message` starts with its code: `SESSION_TOKEN_MISSING: `, `SESSION_TOKEN_INVALID: `, `API_KEY_NOT_ACCEPTED: `. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14638,7 +14638,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
-                     *       "message": "API_KEY_MISSING: api key missing",
+                     *       "message": "SESSION_TOKEN_MISSING: session token missing",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/developer/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/webhook-endpoints"
@@ -14647,7 +14647,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). When a code applies, `message` starts with it: `FORBIDDEN: `. */
+            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). `message` starts with its code: `FORBIDDEN: `. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14669,7 +14669,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The resource does not exist, or is not visible to these credentials. */
+            /** @description The resource does not exist, or is not visible to these credentials. `message` starts with its code: `ROUTE_NOT_FOUND: `. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14682,7 +14682,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "NOT_FOUND: not found",
+                     *       "message": "ROUTE_NOT_FOUND: route not found",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/developer/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/webhook-endpoints"
@@ -14691,7 +14691,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. */
+            /** @description Listed on every route of this API; this operation does not answer it today. The request conflicts with the current state of the resource; nothing was done. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14713,7 +14713,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. When a code applies, `message` starts with it: `RATE_LIMITED: `. */
+            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14736,7 +14736,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. */
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `message` starts with its code: `INTERNAL_ERROR: `. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14758,7 +14758,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. */
+            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14837,7 +14837,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedWebhookEndpoint"];
                 };
             };
-            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. When a code applies, `message` starts with it: `VALIDATION_FAILED: `. */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `MALFORMED_JSON: `, `UNSUPPORTED_MEDIA_TYPE: `. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14859,7 +14859,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are missing, unknown, expired or revoked. */
+            /** @description The credentials are missing, unknown, expired or revoked. `message` starts with its code: `SESSION_TOKEN_MISSING: `, `SESSION_TOKEN_INVALID: `, `API_KEY_NOT_ACCEPTED: `. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14872,7 +14872,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
-                     *       "message": "API_KEY_MISSING: api key missing",
+                     *       "message": "SESSION_TOKEN_MISSING: session token missing",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/developer/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/webhook-endpoints"
@@ -14881,7 +14881,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). When a code applies, `message` starts with it: `FORBIDDEN: `. */
+            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). `message` starts with its code: `FORBIDDEN: `. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14903,7 +14903,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The resource does not exist, or is not visible to these credentials. */
+            /** @description The resource does not exist, or is not visible to these credentials. `message` starts with its code: `ROUTE_NOT_FOUND: `. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14916,7 +14916,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "NOT_FOUND: not found",
+                     *       "message": "ROUTE_NOT_FOUND: route not found",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/developer/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/webhook-endpoints"
@@ -14925,7 +14925,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. When a code applies, `message` starts with it: `CONFLICT: `, `WEBHOOK_ENDPOINT_LIMIT: `. */
+            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `, `WEBHOOK_ENDPOINT_LIMIT: `. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14947,7 +14947,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`user`, `webhook-endpoint-create`) is exhausted; retry after `Retry-After` seconds. When a code applies, `message` starts with it: `RATE_LIMITED: `. */
+            /** @description Too many requests: a rate-limit policy of this route (`user`, `webhook-endpoint-create`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14970,7 +14970,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. */
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `message` starts with its code: `INTERNAL_ERROR: `. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14992,7 +14992,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. */
+            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15061,7 +15061,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
-            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15074,7 +15074,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 400,
                      *       "error": "Bad Request",
-                     *       "message": "INVALID_LIMIT: invalid limit",
+                     *       "message": "VALIDATION_FAILED: validation failed",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/developer/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/webhook-endpoints/whe_01JS4H8K2N6R9V3Y7B1E5H9M3Q"
@@ -15083,7 +15083,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are missing, unknown, expired or revoked. */
+            /** @description The credentials are missing, unknown, expired or revoked. `message` starts with its code: `SESSION_TOKEN_MISSING: `, `SESSION_TOKEN_INVALID: `, `API_KEY_NOT_ACCEPTED: `. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15096,7 +15096,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
-                     *       "message": "API_KEY_MISSING: api key missing",
+                     *       "message": "SESSION_TOKEN_MISSING: session token missing",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/developer/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/webhook-endpoints/whe_01JS4H8K2N6R9V3Y7B1E5H9M3Q"
@@ -15105,7 +15105,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). When a code applies, `message` starts with it: `FORBIDDEN: `. */
+            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). `message` starts with its code: `FORBIDDEN: `. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15127,7 +15127,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The resource does not exist, or is not visible to these credentials. When a code applies, `message` starts with it: `NOT_FOUND: `. */
+            /** @description The resource does not exist, or is not visible to these credentials. `message` starts with its code: `ROUTE_NOT_FOUND: `, `NOT_FOUND: `. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15140,7 +15140,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "NOT_FOUND: not found",
+                     *       "message": "ROUTE_NOT_FOUND: route not found",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/developer/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/webhook-endpoints/whe_01JS4H8K2N6R9V3Y7B1E5H9M3Q"
@@ -15149,7 +15149,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. */
+            /** @description Listed on every route of this API; this operation does not answer it today. The request conflicts with the current state of the resource; nothing was done. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15171,7 +15171,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. When a code applies, `message` starts with it: `RATE_LIMITED: `. */
+            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15194,7 +15194,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. */
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `message` starts with its code: `INTERNAL_ERROR: `. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15216,7 +15216,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. */
+            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15271,7 +15271,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. When a code applies, `message` starts with it: `VALIDATION_FAILED: `. */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `MALFORMED_JSON: `, `UNSUPPORTED_MEDIA_TYPE: `. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15293,7 +15293,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are missing, unknown, expired or revoked. */
+            /** @description The credentials are missing, unknown, expired or revoked. `message` starts with its code: `SESSION_TOKEN_MISSING: `, `SESSION_TOKEN_INVALID: `, `API_KEY_NOT_ACCEPTED: `. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15306,7 +15306,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
-                     *       "message": "API_KEY_MISSING: api key missing",
+                     *       "message": "SESSION_TOKEN_MISSING: session token missing",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/developer/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/webhook-endpoints/whe_01JS4H8K2N6R9V3Y7B1E5H9M3Q"
@@ -15315,7 +15315,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). When a code applies, `message` starts with it: `FORBIDDEN: `. */
+            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). `message` starts with its code: `FORBIDDEN: `. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15337,7 +15337,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The resource does not exist, or is not visible to these credentials. When a code applies, `message` starts with it: `NOT_FOUND: `. */
+            /** @description The resource does not exist, or is not visible to these credentials. `message` starts with its code: `ROUTE_NOT_FOUND: `, `NOT_FOUND: `. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15350,7 +15350,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "NOT_FOUND: not found",
+                     *       "message": "ROUTE_NOT_FOUND: route not found",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/developer/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/webhook-endpoints/whe_01JS4H8K2N6R9V3Y7B1E5H9M3Q"
@@ -15359,7 +15359,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. When a code applies, `message` starts with it: `CONFLICT: `. */
+            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15381,7 +15381,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. When a code applies, `message` starts with it: `RATE_LIMITED: `. */
+            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15404,7 +15404,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. */
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `message` starts with its code: `INTERNAL_ERROR: `. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15426,7 +15426,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. */
+            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15509,7 +15509,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
-            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. When a code applies, `message` starts with it: `VALIDATION_FAILED: `. */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `MALFORMED_JSON: `, `UNSUPPORTED_MEDIA_TYPE: `. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15531,7 +15531,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are missing, unknown, expired or revoked. */
+            /** @description The credentials are missing, unknown, expired or revoked. `message` starts with its code: `SESSION_TOKEN_MISSING: `, `SESSION_TOKEN_INVALID: `, `API_KEY_NOT_ACCEPTED: `. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15544,7 +15544,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
-                     *       "message": "API_KEY_MISSING: api key missing",
+                     *       "message": "SESSION_TOKEN_MISSING: session token missing",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/developer/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/webhook-endpoints/whe_01JS4H8K2N6R9V3Y7B1E5H9M3Q"
@@ -15553,7 +15553,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). When a code applies, `message` starts with it: `FORBIDDEN: `. */
+            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). `message` starts with its code: `FORBIDDEN: `. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15575,7 +15575,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The resource does not exist, or is not visible to these credentials. When a code applies, `message` starts with it: `NOT_FOUND: `. */
+            /** @description The resource does not exist, or is not visible to these credentials. `message` starts with its code: `ROUTE_NOT_FOUND: `, `NOT_FOUND: `. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15588,7 +15588,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "NOT_FOUND: not found",
+                     *       "message": "ROUTE_NOT_FOUND: route not found",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/developer/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/webhook-endpoints/whe_01JS4H8K2N6R9V3Y7B1E5H9M3Q"
@@ -15597,7 +15597,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. When a code applies, `message` starts with it: `CONFLICT: `, `WEBHOOK_ENDPOINT_LIMIT: `. */
+            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `, `WEBHOOK_ENDPOINT_LIMIT: `. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15619,7 +15619,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. When a code applies, `message` starts with it: `RATE_LIMITED: `. */
+            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15642,7 +15642,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. */
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `message` starts with its code: `INTERNAL_ERROR: `. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15664,7 +15664,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. */
+            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15740,7 +15740,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedWebhookEndpoint"];
                 };
             };
-            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. When a code applies, `message` starts with it: `VALIDATION_FAILED: `. */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `MALFORMED_JSON: `, `UNSUPPORTED_MEDIA_TYPE: `. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15762,7 +15762,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are missing, unknown, expired or revoked. */
+            /** @description The credentials are missing, unknown, expired or revoked. `message` starts with its code: `SESSION_TOKEN_MISSING: `, `SESSION_TOKEN_INVALID: `, `API_KEY_NOT_ACCEPTED: `. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15775,7 +15775,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
-                     *       "message": "API_KEY_MISSING: api key missing",
+                     *       "message": "SESSION_TOKEN_MISSING: session token missing",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/developer/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/webhook-endpoints/whe_01JS4H8K2N6R9V3Y7B1E5H9M3Q/rotate-secret"
@@ -15784,7 +15784,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). When a code applies, `message` starts with it: `FORBIDDEN: `. */
+            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). `message` starts with its code: `FORBIDDEN: `. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15806,7 +15806,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The resource does not exist, or is not visible to these credentials. When a code applies, `message` starts with it: `NOT_FOUND: `. */
+            /** @description The resource does not exist, or is not visible to these credentials. `message` starts with its code: `ROUTE_NOT_FOUND: `, `NOT_FOUND: `. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15819,7 +15819,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "NOT_FOUND: not found",
+                     *       "message": "ROUTE_NOT_FOUND: route not found",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/developer/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/webhook-endpoints/whe_01JS4H8K2N6R9V3Y7B1E5H9M3Q/rotate-secret"
@@ -15828,7 +15828,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. When a code applies, `message` starts with it: `CONFLICT: `. */
+            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15850,7 +15850,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. When a code applies, `message` starts with it: `RATE_LIMITED: `. */
+            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15873,7 +15873,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. */
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `message` starts with its code: `INTERNAL_ERROR: `. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15895,7 +15895,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. */
+            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15963,7 +15963,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookTestEvent"];
                 };
             };
-            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. When a code applies, `message` starts with it: `VALIDATION_FAILED: `. */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `MALFORMED_JSON: `, `UNSUPPORTED_MEDIA_TYPE: `. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15985,7 +15985,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are missing, unknown, expired or revoked. */
+            /** @description The credentials are missing, unknown, expired or revoked. `message` starts with its code: `SESSION_TOKEN_MISSING: `, `SESSION_TOKEN_INVALID: `, `API_KEY_NOT_ACCEPTED: `. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15998,7 +15998,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
-                     *       "message": "API_KEY_MISSING: api key missing",
+                     *       "message": "SESSION_TOKEN_MISSING: session token missing",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/developer/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/webhook-endpoints/whe_01JS4H8K2N6R9V3Y7B1E5H9M3Q/test"
@@ -16007,7 +16007,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). When a code applies, `message` starts with it: `FORBIDDEN: `. */
+            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). `message` starts with its code: `FORBIDDEN: `. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16029,7 +16029,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The resource does not exist, or is not visible to these credentials. When a code applies, `message` starts with it: `NOT_FOUND: `. */
+            /** @description The resource does not exist, or is not visible to these credentials. `message` starts with its code: `ROUTE_NOT_FOUND: `, `NOT_FOUND: `. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16042,7 +16042,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "NOT_FOUND: not found",
+                     *       "message": "ROUTE_NOT_FOUND: route not found",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/developer/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/webhook-endpoints/whe_01JS4H8K2N6R9V3Y7B1E5H9M3Q/test"
@@ -16051,7 +16051,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. When a code applies, `message` starts with it: `CONFLICT: `, `WEBHOOK_ENDPOINT_DISABLED: `. */
+            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `, `WEBHOOK_ENDPOINT_DISABLED: `. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16073,7 +16073,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`user`, `webhook-send`) is exhausted; retry after `Retry-After` seconds. When a code applies, `message` starts with it: `RATE_LIMITED: `. */
+            /** @description Too many requests: a rate-limit policy of this route (`user`, `webhook-send`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16096,7 +16096,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. */
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `message` starts with its code: `INTERNAL_ERROR: `. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16118,7 +16118,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. */
+            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16212,7 +16212,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDeliveryAttemptPage"];
                 };
             };
-            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. When a code applies, `message` starts with it: `INVALID_LIMIT: `, `INVALID_CURSOR: `. */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `INVALID_LIMIT: `, `INVALID_CURSOR: `. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16225,7 +16225,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 400,
                      *       "error": "Bad Request",
-                     *       "message": "INVALID_LIMIT: invalid limit",
+                     *       "message": "VALIDATION_FAILED: validation failed",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/developer/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/webhook-endpoints/whe_01JS4H8K2N6R9V3Y7B1E5H9M3Q/deliveries"
@@ -16234,7 +16234,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are missing, unknown, expired or revoked. */
+            /** @description The credentials are missing, unknown, expired or revoked. `message` starts with its code: `SESSION_TOKEN_MISSING: `, `SESSION_TOKEN_INVALID: `, `API_KEY_NOT_ACCEPTED: `. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16247,7 +16247,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
-                     *       "message": "API_KEY_MISSING: api key missing",
+                     *       "message": "SESSION_TOKEN_MISSING: session token missing",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/developer/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/webhook-endpoints/whe_01JS4H8K2N6R9V3Y7B1E5H9M3Q/deliveries"
@@ -16256,7 +16256,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). When a code applies, `message` starts with it: `FORBIDDEN: `. */
+            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). `message` starts with its code: `FORBIDDEN: `. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16278,7 +16278,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The resource does not exist, or is not visible to these credentials. When a code applies, `message` starts with it: `NOT_FOUND: `. */
+            /** @description The resource does not exist, or is not visible to these credentials. `message` starts with its code: `ROUTE_NOT_FOUND: `, `NOT_FOUND: `. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16291,7 +16291,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "NOT_FOUND: not found",
+                     *       "message": "ROUTE_NOT_FOUND: route not found",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/developer/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/webhook-endpoints/whe_01JS4H8K2N6R9V3Y7B1E5H9M3Q/deliveries"
@@ -16300,7 +16300,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. */
+            /** @description Listed on every route of this API; this operation does not answer it today. The request conflicts with the current state of the resource; nothing was done. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16322,7 +16322,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. When a code applies, `message` starts with it: `RATE_LIMITED: `. */
+            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16345,7 +16345,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. */
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `message` starts with its code: `INTERNAL_ERROR: `. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16367,7 +16367,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. */
+            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16444,7 +16444,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
-            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. When a code applies, `message` starts with it: `VALIDATION_FAILED: `. */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `MALFORMED_JSON: `, `UNSUPPORTED_MEDIA_TYPE: `. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16466,7 +16466,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are missing, unknown, expired or revoked. */
+            /** @description The credentials are missing, unknown, expired or revoked. `message` starts with its code: `SESSION_TOKEN_MISSING: `, `SESSION_TOKEN_INVALID: `, `API_KEY_NOT_ACCEPTED: `. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16479,7 +16479,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
-                     *       "message": "API_KEY_MISSING: api key missing",
+                     *       "message": "SESSION_TOKEN_MISSING: session token missing",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/developer/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/webhook-endpoints/whe_01JS4H8K2N6R9V3Y7B1E5H9M3Q/deliveries/whd_01JS5J9M3P7T1W5Z8C2F6J1N4R/retry"
@@ -16488,7 +16488,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). When a code applies, `message` starts with it: `FORBIDDEN: `. */
+            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). `message` starts with its code: `FORBIDDEN: `. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16510,7 +16510,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The resource does not exist, or is not visible to these credentials. When a code applies, `message` starts with it: `NOT_FOUND: `. */
+            /** @description The resource does not exist, or is not visible to these credentials. `message` starts with its code: `ROUTE_NOT_FOUND: `, `NOT_FOUND: `. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16523,7 +16523,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "NOT_FOUND: not found",
+                     *       "message": "ROUTE_NOT_FOUND: route not found",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/developer/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/webhook-endpoints/whe_01JS4H8K2N6R9V3Y7B1E5H9M3Q/deliveries/whd_01JS5J9M3P7T1W5Z8C2F6J1N4R/retry"
@@ -16532,7 +16532,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. When a code applies, `message` starts with it: `CONFLICT: `, `WEBHOOK_ENDPOINT_DISABLED: `. */
+            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `, `WEBHOOK_ENDPOINT_DISABLED: `. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16554,7 +16554,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`user`, `webhook-send`) is exhausted; retry after `Retry-After` seconds. When a code applies, `message` starts with it: `RATE_LIMITED: `. */
+            /** @description Too many requests: a rate-limit policy of this route (`user`, `webhook-send`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16577,7 +16577,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. */
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `message` starts with its code: `INTERNAL_ERROR: `. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16599,7 +16599,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. */
+            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16670,7 +16670,7 @@ export interface operations {
                     "application/json": components["schemas"]["RecoveredWebhookDeliveries"];
                 };
             };
-            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. When a code applies, `message` starts with it: `VALIDATION_FAILED: `. */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `MALFORMED_JSON: `, `UNSUPPORTED_MEDIA_TYPE: `. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16692,7 +16692,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are missing, unknown, expired or revoked. */
+            /** @description The credentials are missing, unknown, expired or revoked. `message` starts with its code: `SESSION_TOKEN_MISSING: `, `SESSION_TOKEN_INVALID: `, `API_KEY_NOT_ACCEPTED: `. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16705,7 +16705,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
-                     *       "message": "API_KEY_MISSING: api key missing",
+                     *       "message": "SESSION_TOKEN_MISSING: session token missing",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/developer/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/webhook-endpoints/whe_01JS4H8K2N6R9V3Y7B1E5H9M3Q/recover"
@@ -16714,7 +16714,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). When a code applies, `message` starts with it: `FORBIDDEN: `. */
+            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). `message` starts with its code: `FORBIDDEN: `. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16736,7 +16736,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The resource does not exist, or is not visible to these credentials. When a code applies, `message` starts with it: `NOT_FOUND: `. */
+            /** @description The resource does not exist, or is not visible to these credentials. `message` starts with its code: `ROUTE_NOT_FOUND: `, `NOT_FOUND: `. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16749,7 +16749,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "NOT_FOUND: not found",
+                     *       "message": "ROUTE_NOT_FOUND: route not found",
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/developer/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/webhook-endpoints/whe_01JS4H8K2N6R9V3Y7B1E5H9M3Q/recover"
@@ -16758,7 +16758,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. When a code applies, `message` starts with it: `CONFLICT: `, `WEBHOOK_ENDPOINT_DISABLED: `. */
+            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `, `WEBHOOK_ENDPOINT_DISABLED: `. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16780,7 +16780,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`user`, `webhook-recover`) is exhausted; retry after `Retry-After` seconds. When a code applies, `message` starts with it: `RATE_LIMITED: `. */
+            /** @description Too many requests: a rate-limit policy of this route (`user`, `webhook-recover`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16803,7 +16803,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. */
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `message` starts with its code: `INTERNAL_ERROR: `. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16825,7 +16825,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. */
+            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

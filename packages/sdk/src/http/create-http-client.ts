@@ -95,7 +95,9 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       }
       if (answer.ok) return answer.body as T;
       const error = errorFromResponse(answer.status, answer.headers, answer.body, options.errorCodeSource);
-      const delay = canRetry && isRetryableAnswer(answer.status, error.code) ? delayAfterStatus(retry, error.retryAfter) : null;
+      // A 429 is refused before anything runs, so any request may be sent again after it.
+      const mayRetry = retry < maxRetries && (retryable || answer.status === 429) && isRetryableAnswer(answer.status, error.code);
+      const delay = mayRetry ? delayAfterStatus(retry, error.retryAfter) : null;
       if (delay === null) throw error;
       await sleep(delay);
     }

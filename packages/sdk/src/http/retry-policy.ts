@@ -10,8 +10,9 @@ const BACKOFF_BASE_MS = 500;
 const BACKOFF_CAP_MS = 8_000;
 
 /**
- * A request may be sent again only when a repeat cannot act twice: a GET, or a write carrying an
- * Idempotency-Key (the server replays the first answer). Everything else fails on the first error.
+ * A request may be sent again after a network error or a 5xx only when a repeat cannot act twice:
+ * a GET, or a write carrying an Idempotency-Key (the server replays the first answer). A 429 is
+ * the exception: the rate limiter refuses before the handler runs, so any request may repeat it.
  */
 export const isRetryableRequest = (spec: RequestSpec): boolean => spec.method === 'GET' || spec.idempotencyKey !== undefined;
 

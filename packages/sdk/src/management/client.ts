@@ -12,8 +12,8 @@ import { Workspaces } from './resources/workspaces.js';
  * workspace's, and ids are positional arguments in path order, then the body or filters.
  *
  * Errors are `RaffleApiError`s; the management error body has no `code` field, so `code` is
- * read from the `CODE: …` prefix of its message. Management honours no Idempotency-Key, so only
- * GETs are retried automatically.
+ * read from the `CODE: …` prefix of its message. Management honours no Idempotency-Key, so a
+ * write is repeated only after a 429 (refused before it ran); GETs after any transient failure.
  */
 export class RaffleManagementClient {
   readonly capabilities: CapabilitiesResource;

@@ -12,17 +12,20 @@ export type ErrorCodeDocumentation = {
   commonCodes: (operation: Operation) => readonly string[];
   /**
    * Where a body carries its code. `code-field`: the data plane's `code`, documented per response
-   * as an enum. `message-prefix`: management's body has no `code` (the spec forbids one); its
-   * message leads with `CODE: ` when a code applies, so the codes are listed per response as
-   * `x-error-codes` and in the description, where a schema cannot enforce a prefix of a free text.
+   * as an enum. `message-prefix`: management's body has no `code` (the spec forbids one); every
+   * message leads with `CODE: ` instead, so the codes are listed per response as `x-error-codes`
+   * and in the description, where a schema cannot enforce a prefix of a free text.
    */
   carrier: 'code-field' | 'message-prefix';
   /** The component name of the service's error body, e.g. `ErrorBody`. */
   errorBody: string;
 };
 
-/** Why a status the spec lists on every route has no code on this operation. */
-const RESERVED = 'Listed on every route by the spec; this operation does not answer it today.';
+/** Why a status listed on every route has no code on this operation (the spec lists the data plane's, product.md management's). */
+const RESERVED: Record<ErrorCodeDocumentation['carrier'], string> = {
+  'code-field': 'Listed on every route by the spec; this operation does not answer it today.',
+  'message-prefix': 'Listed on every route of this API; this operation does not answer it today.',
+};
 
 /**
  * Gives each operation `x-error-codes` (every code it can answer) and each of its error
@@ -45,8 +48,8 @@ export function documentErrorCodes(document: OpenApiDocumentJson, options: Error
       if (media?.schema?.$ref !== bodyRef) continue;
       const ofStatus = codes.filter((code) => String(options.statusOf[code]) === status);
       response['x-error-codes'] = ofStatus;
-      if (ofStatus.length === 0 && options.carrier === 'code-field') {
-        response.description = `${RESERVED} ${String(response.description ?? '')}`.trim();
+      if (ofStatus.length === 0) {
+        response.description = `${RESERVED[options.carrier]} ${String(response.description ?? '')}`.trim();
         continue;
       }
       if (options.carrier === 'code-field') {
@@ -54,8 +57,8 @@ export function documentErrorCodes(document: OpenApiDocumentJson, options: Error
           allOf: [{ $ref: bodyRef }, { type: 'object', required: ['code'], properties: { code: { type: 'string', enum: ofStatus } } }],
         };
         response.description = `${String(response.description ?? '')} \`code\`: ${ofStatus.map((c) => `\`${c}\``).join(', ')}.`.trim();
-      } else if (ofStatus.length > 0) {
-        response.description = `${String(response.description ?? '')} When a code applies, \`message\` starts with it: ${ofStatus.map((c) => `\`${c}: \``).join(', ')}.`.trim();
+      } else {
+        response.description = `${String(response.description ?? '')} \`message\` starts with its code: ${ofStatus.map((c) => `\`${c}: \``).join(', ')}.`.trim();
       }
     }
   }

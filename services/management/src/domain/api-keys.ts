@@ -11,7 +11,7 @@ import {
   type ApiKeyOwner,
   type Db,
 } from '@raffle/db';
-import { badRequest, conflict, notFound } from '../errors.js';
+import { managementError } from '../errors.js';
 
 /** Who the keys belong to and who is acting (the creator of a workspace key is recorded). */
 export type KeyHolder = { owner: ApiKeyOwner; actingUserId: string };
@@ -46,12 +46,12 @@ export async function createApiKey(
 ): Promise<CreatedApiKey> {
   const now = args.now ?? new Date();
   const problems = creationProblems(args.owner.kind, args.body, now);
-  if (problems.length > 0) throw badRequest(problems.join('; '));
+  if (problems.length > 0) throw managementError('VALIDATION_FAILED', problems.join('; '));
   return db.transaction(async (tx) => {
     await lockApiKeyOwner(tx, args.owner);
     const active = await countActiveApiKeys(tx, args.owner, now);
     if (active >= args.maxActiveKeys) {
-      throw conflict(`at most ${args.maxActiveKeys} active keys are allowed; revoke one first`);
+      throw managementError('API_KEY_LIMIT', `at most ${args.maxActiveKeys} active keys are allowed; revoke one first`);
     }
     const { record, apiKey } = await insertApiKey(tx, {
       kind: args.owner.kind,
@@ -73,7 +73,7 @@ export async function listApiKeys(db: Db, args: { owner: ApiKeyOwner }): Promise
 /** Revoking is idempotent: a key revoked before keeps its first revokedAt. */
 export async function revokeApiKey(db: Db, args: { owner: ApiKeyOwner; keyId: string; now?: Date }): Promise<ApiKeyRecord> {
   const row = await revokeApiKeyRow(db, args.owner, args.keyId, args.now ?? new Date());
-  if (!row) throw notFound('no such API key');
+  if (!row) throw managementError('API_KEY_NOT_FOUND', 'no such API key');
   return toApiKeyRecord(row);
 }
 
@@ -89,9 +89,9 @@ export async function rollApiKey(
   const now = args.now ?? new Date();
   return db.transaction(async (tx) => {
     const old = await findApiKeyRowForUpdate(tx, args.owner, args.keyId);
-    if (!old) throw notFound('no such API key');
-    if (old.revokedAt && old.revokedAt <= now) throw conflict('a revoked key cannot be rolled');
-    if (old.expiresAt && old.expiresAt <= now) throw conflict('an expired key cannot be rolled');
+    if (!old) throw managementError('API_KEY_NOT_FOUND', 'no such API key');
+    if (old.revokedAt && old.revokedAt <= now) throw managementError('API_KEY_CANNOT_ROLL', 'a revoked key cannot be rolled');
+    if (old.expiresAt && old.expiresAt <= now) throw managementError('API_KEY_CANNOT_ROLL', 'an expired key cannot be rolled');
     const { record, apiKey } = await insertApiKey(tx, {
       kind: args.owner.kind,
       userId: args.actingUserId,

@@ -1,5 +1,5 @@
 import { findWorkspaceRole, isIdOf, type Db } from '@raffle/db';
-import { forbidden } from '../errors.js';
+import { managementError } from '../errors.js';
 
 const KEY_MANAGERS = new Set(['owner', 'admin']);
 
@@ -9,5 +9,5 @@ const KEY_MANAGERS = new Set(['owner', 'admin']);
  */
 export async function assertCanManageWorkspaceKeys(db: Db, args: { workspaceId: string; userId: string }): Promise<void> {
   const role = isIdOf('workspace', args.workspaceId) ? await findWorkspaceRole(db, args.workspaceId, args.userId) : null;
-  if (!role || !KEY_MANAGERS.has(role)) throw forbidden('only owners and admins of this workspace manage its API keys');
+  if (!role || !KEY_MANAGERS.has(role)) throw managementError('FORBIDDEN', 'only owners and admins of this workspace manage its API keys');
 }

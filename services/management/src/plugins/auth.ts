@@ -4,7 +4,7 @@ import { userExists } from '@raffle/db';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { findUnstorableText } from '@raffle/service-kit';
-import { ManagementError, unauthorized } from '../errors.js';
+import { ManagementError, managementError } from '../errors.js';
 import { JWKS_ALGORITHMS, JwksKeyError, JwksKeyStore, isJwksAlgorithm } from './jwks.js';
 
 export const MANAGEMENT_PREFIX = '/api/developer';
@@ -108,23 +108,26 @@ async function authPlugin(app: FastifyInstance) {
     if (request.sessionRefusal) throw request.sessionRefusal;
   });
 
+  /** One refusal for every way a token can fail, so the answer does not say which check failed. */
+  const invalidSession = () => managementError('SESSION_TOKEN_INVALID', 'the session token is invalid or expired');
+
   /** The verified token's user; a ManagementError 401 for every way a session can be refused. */
   async function sessionUserOf(request: FastifyRequest): Promise<string> {
     const token = bearerToken(request);
-    if (!token) throw unauthorized('send a dashboard session JWT as "Authorization: Bearer <token>"');
-    if (API_KEY_PATTERN.test(token)) throw unauthorized('API keys are not accepted here; send a dashboard session JWT');
+    if (!token) throw managementError('SESSION_TOKEN_MISSING', 'send a dashboard session JWT as "Authorization: Bearer <token>"');
+    if (API_KEY_PATTERN.test(token)) throw managementError('API_KEY_NOT_ACCEPTED', 'API keys are not accepted here; send a dashboard session JWT');
     let claims: DashboardClaims;
     try {
       claims = await request.jwtVerify<DashboardClaims>();
     } catch {
-      throw unauthorized('the session token is invalid or expired');
+      throw invalidSession();
     }
     // A subject that is not storable text (NUL, a lone surrogate) cannot name a user: refuse it
     // here rather than let the user lookup fail in Postgres.
     if (typeof claims.sub !== 'string' || claims.sub.length === 0 || claims.sub.length > 128 || findUnstorableText(claims.sub)) {
-      throw unauthorized('the session token is invalid or expired');
+      throw invalidSession();
     }
-    if (!(await userExists(app.database.db, claims.sub))) throw unauthorized('the session token is invalid or expired');
+    if (!(await userExists(app.database.db, claims.sub))) throw invalidSession();
     return claims.sub;
   }
 }

@@ -3,7 +3,7 @@ import { rateLimitPlugin as rateLimits, type RateLimitBucket } from '@raffle/ser
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { rateLimited } from '../errors.js';
+import { managementError } from '../errors.js';
 import { DASHBOARD_PREFIX, MANAGEMENT_PREFIX } from './auth.js';
 
 /** The route buckets a route can name in `config.rateLimitBuckets`. */
@@ -59,7 +59,7 @@ async function rateLimitPlugin(app: FastifyInstance) {
       routeBucket(RATE_LIMIT_BUCKETS.webhookEndpointCreate, config.RATE_LIMIT_WEBHOOK_ENDPOINT_CREATE_MAX, userKey),
     ],
     tooManyRequests: (_request, refusal) =>
-      rateLimited(`the "${refusal.policy}" limit of ${refusal.quota} requests per window is exhausted; retry in ${refusal.retryAfterSeconds} s`),
+      managementError('RATE_LIMITED', `the "${refusal.policy}" limit of ${refusal.quota} requests per window is exhausted; retry in ${refusal.retryAfterSeconds} s`),
     errorBodySchema: Type.Ref(ManagementErrorBodySchema),
   });
 }

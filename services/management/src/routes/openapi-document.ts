@@ -1,19 +1,40 @@
-import { ERROR_CODES, type ErrorCode } from '@raffle/contracts';
+import type { ErrorCode } from '@raffle/contracts';
 import type { OpenApiFinish, OpenApiOperation } from '@raffle/service-kit';
+import { MANAGEMENT_STATUS_OF } from '../error-codes.js';
 
 /**
- * The codes a management message can lead with on any route: a rate-limit refusal, and the
- * database refusing input that validation let through (`CONFLICT: …`, `VALIDATION_FAILED: …`).
- * Routes add the domain codes they answer with `x-error-codes`. Most management messages carry
- * no code at all (validation, authentication, not found): the body has no `code` field (the
- * spec), so the codes are documented per response as `x-error-codes` rather than as a schema.
+ * Codes any /api/ route can answer, all of them behind the session check: a refused session,
+ * a bad URL or input, a rate limit, and the failures (500, 503) no route chooses.
+ */
+const EVERY_API_ROUTE: readonly ErrorCode[] = [
+  'VALIDATION_FAILED',
+  'MALFORMED_URL',
+  'SESSION_TOKEN_MISSING',
+  'SESSION_TOKEN_INVALID',
+  'API_KEY_NOT_ACCEPTED',
+  'RATE_LIMITED',
+  'INTERNAL_ERROR',
+  'SERVICE_UNAVAILABLE',
+];
+
+/** What a route with a request body can answer about that body, and the database refusing it. */
+const EVERY_BODY: readonly ErrorCode[] = ['MALFORMED_JSON', 'UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE', 'CONFLICT'];
+
+/**
+ * The codes an operation answers without its route naming them, derived from what it takes.
+ * The management body has no `code` field (the spec): every message leads with one of these
+ * (`SESSION_TOKEN_INVALID: …`), documented per response as `x-error-codes` rather than as a
+ * schema. Routes add the domain codes they answer with `x-error-codes`.
  */
 function commonCodes(entry: OpenApiOperation): ErrorCode[] {
   const { path, method } = entry;
   if (!path.startsWith('/api/')) return [];
-  const codes: ErrorCode[] = method === 'get' ? ['RATE_LIMITED'] : ['RATE_LIMITED', 'CONFLICT', 'VALIDATION_FAILED'];
-  // The dashboard's workspace routes check membership and role first.
-  if (path.startsWith('/api/dashboard/workspaces/{workspaceId}')) codes.push('FORBIDDEN');
+  const codes: ErrorCode[] = [...EVERY_API_ROUTE];
+  // A path value longer than the router's maxParamLength (or an empty one) matches no route at all.
+  if (path.includes('{')) codes.push('ROUTE_NOT_FOUND');
+  if (method !== 'get') codes.push(...EVERY_BODY);
+  // The workspace routes check membership and role first.
+  if (path.startsWith('/api/dashboard/workspaces/{workspaceId}') || path.startsWith('/api/developer/workspaces/{workspaceId}')) codes.push('FORBIDDEN');
   if (path.includes('{raffleId}')) codes.push('RAFFLE_NOT_FOUND');
   if (hasQuery(entry, 'limit')) codes.push('INVALID_LIMIT');
   if (hasQuery(entry, 'cursor')) codes.push('INVALID_CURSOR');
@@ -22,12 +43,6 @@ function commonCodes(entry: OpenApiOperation): ErrorCode[] {
 
 const hasQuery = ({ operation }: OpenApiOperation, name: string) =>
   (operation.parameters ?? []).some((p: { in: string; name: string }) => p.in === 'query' && p.name === name);
-
-/**
- * Management answers domain codes with its own statuses, which stop at 409: requirements not met
- * (422 in the catalogue) is a conflict here (see plugins/errors.ts).
- */
-const MANAGEMENT_STATUS_OF: Record<ErrorCode, number> = { ...ERROR_CODES, REQUIREMENTS_NOT_MET: 409 };
 
 /** What management's OpenAPI document says beyond its route schemas. */
 export const MANAGEMENT_OPENAPI: OpenApiFinish = {

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import type { FaultDependencies, ServiceProcess } from '@raffle/service-kit/testing/faults';
 import { TEST_JWT_SECRET } from './app.js';
-import { schemaErrors } from './contract.js';
+import { messageCodeProblems, schemaErrors } from './contract.js';
 import { captureLogLine } from './log-scan.js';
 
 const SERVER = fileURLToPath(new URL('../../src/server.ts', import.meta.url));
@@ -28,6 +28,6 @@ export function startManagement(deps: FaultDependencies, env: Record<string, str
   });
 }
 
-/** The management error body (no `code`) for this status. */
+/** The management error body (no `code`, its messages led by one) for this status. */
 export const isManagementErrorBody = (body: unknown, status: number) =>
-  schemaErrors('ManagementErrorBody', body).length === 0 && (body as { statusCode: number }).statusCode === status;
+  schemaErrors('ManagementErrorBody', body).length === 0 && (body as { statusCode: number }).statusCode === status && messageCodeProblems(body, status).length === 0;

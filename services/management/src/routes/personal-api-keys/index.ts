@@ -17,6 +17,7 @@ const personalApiKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         operationId: 'createPersonalApiKey',
         tags: ['Personal API keys'],
+        'x-error-codes': ['API_KEY_LIMIT'],
         summary: 'Create a personal API key; the plaintext key is returned only in this response',
         body: Type.Ref(CreateApiKeyBodySchema),
         response: managementResponses(201, Type.Ref(CreatedApiKeySchema)),
@@ -52,6 +53,7 @@ const personalApiKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         operationId: 'revokePersonalApiKey',
         tags: ['Personal API keys'],
+        'x-error-codes': ['API_KEY_NOT_FOUND'],
         summary: 'Revoke a personal API key (idempotent)',
         params: KeyParams,
         response: managementResponses(200, Type.Ref(ApiKeyRecordSchema)),
@@ -70,6 +72,7 @@ const personalApiKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         operationId: 'rollPersonalApiKey',
         tags: ['Personal API keys'],
+        'x-error-codes': ['API_KEY_NOT_FOUND', 'API_KEY_CANNOT_ROLL'],
         summary: 'Replace a personal API key with a new one of the same name and scopes',
         params: KeyParams,
         body: RollApiKeyBodySchema,

@@ -27,6 +27,7 @@ const workspaceApiKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         operationId: 'createWorkspaceApiKey',
         tags: ['Workspace API keys'],
+        'x-error-codes': ['API_KEY_LIMIT'],
         summary: 'Create a workspace API key; the plaintext key is returned only in this response',
         description: 'Owners and admins of the workspace only.',
         params: WorkspaceParams,
@@ -66,6 +67,7 @@ const workspaceApiKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         operationId: 'revokeWorkspaceApiKey',
         tags: ['Workspace API keys'],
+        'x-error-codes': ['API_KEY_NOT_FOUND'],
         summary: 'Revoke a workspace API key (idempotent)',
         params: WorkspaceKeyParams,
         response: managementResponses(200, Type.Ref(ApiKeyRecordSchema)),
@@ -84,6 +86,7 @@ const workspaceApiKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         operationId: 'rollWorkspaceApiKey',
         tags: ['Workspace API keys'],
+        'x-error-codes': ['API_KEY_NOT_FOUND', 'API_KEY_CANNOT_ROLL'],
         summary: 'Replace a workspace API key with a new one of the same name and scopes',
         params: WorkspaceKeyParams,
         body: RollApiKeyBodySchema,
