@@ -2,8 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * One run over every package and service, so the summary counts every test once. The test
- * command runs it in two stages (see tooling/vitest/service-test-config.ts): every project but
- * the `*-resilience` ones, then those.
+ * command (scripts/run-tests.ts) runs it in three stages: every other project, then the
+ * `*-resilience` ones, then the console's browser journeys.
  */
 export default defineConfig({
   test: {

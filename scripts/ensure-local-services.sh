@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Starts the local Postgres, NATS (JetStream) and Redis the tests talk to, when they are not
-# already listening. On machines where they run as system services this does nothing.
+# already listening, and Chromium for the console's browser tests when it is missing. On machines
+# where they run as system services and Chromium is installed this does nothing.
 set -u
 
 listening() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
@@ -29,5 +30,18 @@ if ! listening 6379; then
   redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 --save "" --appendonly no \
     --dir /var/lib/redis --logfile /var/log/redis/ci.log
   wait_for 6379 Redis || exit 1
+fi
+
+# The developer console's browser tests drive Debian's Chromium (playwright-core downloads no browser).
+if [ -z "${CHROMIUM_PATH:-}" ] && [ ! -x /usr/bin/chromium ]; then
+  echo "installing Chromium for the console's browser tests"
+  if command -v apt-get >/dev/null 2>&1; then
+    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium >/dev/null || {
+      apt-get update >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium >/dev/null
+    } || { echo "could not install chromium (set CHROMIUM_PATH to a Chromium binary)" >&2; exit 1; }
+  else
+    echo "no /usr/bin/chromium and no apt-get: install Chromium and set CHROMIUM_PATH" >&2
+    exit 1
+  fi
 fi
 exit 0

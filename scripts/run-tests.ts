@@ -8,7 +8,7 @@ import { scanRunLogs } from '@raffle/service-kit/testing/run-log-scan';
 /**
  * The one test command: typecheck every package and build it as production does (declaration
  * emit catches what the no-emit typecheck cannot), then run every vitest project against the
- * real Postgres, NATS and Redis in two stages, then scan every log line the services wrote during
+ * real Postgres, NATS and Redis in three stages, then scan every log line the services wrote during
  * the run for secrets, and close with a plain "Tests: N passed, N failed" line (the log scan and
  * the two OpenAPI checks count as one test each).
  */
@@ -47,23 +47,42 @@ const testEnv = { ...process.env, [RUN_LOG_DIR_VARIABLE]: logDir };
 type StageReport = { numPassedTests: number; numFailedTests: number; numPendingTests: number };
 
 /**
- * Two stages, one vitest run each: `integration` (every project but the resilience ones; keep it
- * near five minutes) and `resilience` (services as processes with their dependencies stopped and
- * restarted, and the fuzzers). Arguments given to the command (a file filter, say) apply to both.
+ * Three stages, one vitest run each: `integration` (every project but the later ones; keep it
+ * near five minutes), `resilience` (services as processes with their dependencies stopped and
+ * restarted, and the fuzzers) and `browser` (the console's journeys in Chromium, each file a
+ * whole platform, one at a time). Arguments given to the command (a file filter, say) apply to
+ * every stage. Stages are predicates over the project names vitest reports, so a new project
+ * lands in `integration` unless it says otherwise.
  */
 const STAGES = [
-  { name: 'integration', projects: ['!*-resilience'] },
-  { name: 'resilience', projects: ['*-resilience'] },
+  { name: 'integration', includes: (project: string) => !project.endsWith('-resilience') && project !== 'console' },
+  { name: 'resilience', includes: (project: string) => project.endsWith('-resilience') },
+  { name: 'browser', includes: (project: string) => project === 'console' },
 ] as const;
+
+function projectNames(): string[] {
+  const listed = spawnSync('pnpm', ['exec', 'vitest', 'list', '--filesOnly', '--json'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  if (listed.status !== 0) {
+    console.error(listed.stderr);
+    console.log('Tests: 0 passed, 1 failed (vitest could not list the projects)');
+    process.exit(1);
+  }
+  const files = JSON.parse(listed.stdout) as { projectName: string }[];
+  return [...new Set(files.map((f) => f.projectName))].sort();
+}
+
+const projects = projectNames();
 
 let status = 0;
 const reports: StageReport[] = [];
 for (const stage of STAGES) {
   const reportFile = join(runDir, `vitest-${stage.name}.json`);
   const started = Date.now();
+  const stageProjects = projects.filter(stage.includes);
+  if (stageProjects.length === 0) continue;
   const stageStatus = run(
     'pnpm',
-    ['exec', 'vitest', 'run', '--passWithNoTests', ...stage.projects.map((p) => `--project=${p}`), '--reporter=default', '--reporter=json', `--outputFile.json=${reportFile}`, ...process.argv.slice(2)],
+    ['exec', 'vitest', 'run', '--passWithNoTests', ...stageProjects.map((p) => `--project=${p}`), '--reporter=default', '--reporter=json', `--outputFile.json=${reportFile}`, ...process.argv.slice(2)],
     testEnv,
   );
   status ||= stageStatus;

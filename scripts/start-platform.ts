@@ -2,12 +2,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureDatabase } from './platform/database.js';
 import type { DemoKeys } from './platform/db.js';
+import { ensureConsoleBuilt } from './platform/console-build.js';
 import { prepareDemoDatabase } from './platform/demo-database.js';
 import { printDemoKeys, writeDemoKeysFile } from './platform/demo-keys-output.js';
 import { startEmbeddedPostgres, type RunningPostgres } from './platform/embedded-postgres.js';
 import { writeLinesWithPrefix } from './platform/prefixed-output.js';
 import { signDevToken } from '../services/management/src/domain/dev-token.js';
-import { PLATFORM_SERVICES as SERVICES, platformServiceEnv } from './platform/platform-services.js';
+import { consoleUpstreamEnv, PLATFORM_SERVICES as SERVICES, platformServiceEnv } from './platform/platform-services.js';
 import {
   killServicesNow,
   serviceExists,
@@ -79,7 +80,7 @@ const DEV_TOKEN_TTL_SECONDS = 12 * 3600;
  * (its JWT_SECRET, and JWT_ISSUER / JWT_AUDIENCE when set). With JWT_JWKS_URL set the service
  * verifies only the identity provider's tokens, so there is nothing we could sign.
  */
-function printDevTokens(users: DemoKeys['users'], managementUrl: string): void {
+function printDevTokens(users: DemoKeys['users'], managementUrl: string, consoleUrl: string): void {
   if (env.JWT_JWKS_URL) {
     say('JWT_JWKS_URL is set: management verifies tokens against that JWKS, so no dashboard JWTs are printed');
     return;
@@ -101,6 +102,22 @@ function printDevTokens(users: DemoKeys['users'], managementUrl: string): void {
   );
   const alice = tokens.find((t) => t.name === 'alice') ?? tokens[0]!;
   console.log(`Try (as ${alice.name}):\n\ncurl -s ${managementUrl}/api/developer/personal/api-keys -H 'Authorization: Bearer ${alice.token}'\n`);
+  // The token rides in the fragment: browsers never send it to a server, and the console drops it from the address bar.
+  console.log(
+    `Developer console sign-in links (open one in a browser):\n\n` +
+      `${tokens.map((t) => `${t.name.padEnd(width)}  ${consoleUrl}/sign-in#token=${t.token}`).join('\n')}\n`,
+  );
+}
+
+/** The console serves its built files: they are built when missing or older than the source. A failed build leaves the APIs running. */
+async function buildConsoleIfNeeded(): Promise<boolean> {
+  try {
+    await ensureConsoleBuilt(repoRoot, say);
+    return true;
+  } catch (error) {
+    say(error instanceof Error ? error.message : String(error));
+    return false;
+  }
 }
 
 async function start(): Promise<void> {
@@ -110,11 +127,17 @@ async function start(): Promise<void> {
   const urls = Object.fromEntries(SERVICES.map((s) => [s.name, `http://${host}:${servicePort(s, env)}`]));
   await writeDemoKeysFile(path.join(repoRoot, '.demo-keys.json'), demo, urls);
   printDemoKeys(demo, urls['data-plane']!);
-  printDevTokens(demo.users, urls.management!);
+  printDevTokens(demo.users, urls.management!, urls.console!);
 
-  const serviceEnv = platformServiceEnv(databaseUrl, host, env);
+  const consoleBuilt = await buildConsoleIfNeeded();
+
+  const serviceEnv = { ...platformServiceEnv(databaseUrl, host, env), ...consoleUpstreamEnv(urls) };
   for (const service of SERVICES) {
     if (stopping) return;
+    if (service.name === 'console' && !consoleBuilt) {
+      say('console: not started, its build failed (see above)');
+      continue;
+    }
     if (!serviceExists(repoRoot, service)) {
       say(`${service.name}: ${service.entry} does not exist yet, skipped`);
       continue;

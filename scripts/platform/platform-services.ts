@@ -12,7 +12,14 @@ export const PLATFORM_SERVICES: ServiceDefinition[] = [
   { name: 'data-plane', entry: 'services/data-plane/src/server.ts', port: { variable: 'DATA_PLANE_PORT', default: 3000 } },
   { name: 'management', entry: 'services/management/src/server.ts', port: { variable: 'MANAGEMENT_PORT', default: 3001 }, env: { JWT_SECRET: process.env.JWT_SECRET ?? DEV_JWT_SECRET } },
   { name: 'webhook-dispatcher', entry: 'services/webhook-dispatcher/src/server.ts', port: { variable: 'DISPATCHER_PORT', default: 3002 } },
+  // Serves the built app (scripts/platform/console-build.ts builds it first) and proxies the APIs.
+  { name: 'console', entry: 'services/console/server/server.ts', port: { variable: 'CONSOLE_PORT', default: 3003 } },
 ];
+
+/** Where the console's proxies send the APIs: the other services of the same platform. */
+export function consoleUpstreamEnv(urls: Record<string, string>): Record<string, string> {
+  return { MANAGEMENT_URL: urls.management!, DATA_PLANE_URL: urls['data-plane']! };
+}
 
 /**
  * Locally, webhooks go to an inbox on this machine (`webhook-inbox`): http and loopback

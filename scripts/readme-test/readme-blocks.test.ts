@@ -39,6 +39,9 @@ describe('README block extraction', () => {
     expect(pointAtPorts(readmeShellBlocks(markdown)[2]!.source, { dataPlane: 41000, management: 41001, dispatcher: 41002 })).toBe(
       'curl 127.0.0.1:41000/a 127.0.0.1:41001/b 127.0.0.1:41002/c localhost:30001/d',
     );
+    // The console's port, when the platform has one; left alone otherwise.
+    expect(pointAtPorts('curl localhost:3003/x', { dataPlane: 1, management: 2, dispatcher: 3, console: 41003 })).toBe('curl 127.0.0.1:41003/x');
+    expect(pointAtPorts('curl localhost:3003/x', { dataPlane: 1, management: 2, dispatcher: 3 })).toBe('curl localhost:3003/x');
   });
 });
 

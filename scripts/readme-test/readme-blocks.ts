@@ -40,13 +40,17 @@ export function readmeShellBlocks(markdown: string): ReadmeBlock[] {
   return blocks;
 }
 
-export type PlatformPorts = { dataPlane: number; management: number; dispatcher: number };
+export type PlatformPorts = { dataPlane: number; management: number; dispatcher: number; console?: number };
 
 /**
- * The README speaks of the ports `start` uses (3000, 3001, 3002); the test's services listen on
- * free ports, so each `localhost:300x` / `127.0.0.1:300x` becomes the test's port.
+ * The README speaks of the ports `start` uses (3000, 3001, 3002, and 3003 for the console); the
+ * test's services listen on free ports, so each `localhost:300x` / `127.0.0.1:300x` becomes the
+ * test's port.
  */
 export function pointAtPorts(source: string, ports: PlatformPorts): string {
-  const byReadmePort: Record<string, number> = { '3000': ports.dataPlane, '3001': ports.management, '3002': ports.dispatcher };
-  return source.replace(/\b(localhost|127\.0\.0\.1):(300[012])\b/g, (_match, _host: string, port: string) => `127.0.0.1:${byReadmePort[port]}`);
+  const byReadmePort: Record<string, number | undefined> = { '3000': ports.dataPlane, '3001': ports.management, '3002': ports.dispatcher, '3003': ports.console };
+  return source.replace(/\b(localhost|127\.0\.0\.1):(300[0123])\b/g, (match, _host: string, port: string) => {
+    const testPort = byReadmePort[port];
+    return testPort === undefined ? match : `127.0.0.1:${testPort}`;
+  });
 }

@@ -1,18 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { Writable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
-import { createTestDatabase } from '@raffle/service-kit/testing';
-import { freePort, startPrivateNats } from '@raffle/service-kit/testing/faults';
-import { captureLogLine } from '@raffle/service-kit/testing/log-scan';
-import { prepareDemoDatabase } from '../platform/demo-database.js';
-import { writeDemoKeysFile } from '../platform/demo-keys-output.js';
-import { PLATFORM_SERVICES, platformServiceEnv } from '../platform/platform-services.js';
-import { startService, stopServices, type RunningService } from '../platform/services.js';
+import { inject } from 'vitest';
+import { startTestPlatform } from '../platform/test-platform.js';
 import type { PlatformPorts } from './readme-blocks.js';
 
-export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export { repoRoot } from '../platform/test-platform.js';
 
 export type ReadmePlatform = {
   ports: PlatformPorts;
@@ -23,73 +13,14 @@ export type ReadmePlatform = {
   stop: () => Promise<void>;
 };
 
-const READY_TIMEOUT_MS = 90_000;
-const RECENT_LINES = 200;
-
-/**
- * The platform `start` gives a newcomer, built from start's own pieces: a fresh database (a clone
- * of the run's migrated template, so it is ours alone), the migrations and the demo dataset as
- * `start` applies them, and every service with `start`'s settings — on free ports, and with a
- * NATS server of its own so the dispatcher's stream and consumer touch no other test's.
- */
+/** The platform `start` gives a newcomer (scripts/platform/test-platform.ts), with the ports the README's examples are pointed at. */
 export async function startReadmePlatform(): Promise<ReadmePlatform> {
-  const recent: string[] = [];
-  const sink = () =>
-    new Writable({
-      write(chunk, _encoding, done) {
-        for (const line of chunk.toString().split('\n').filter(Boolean)) {
-          captureLogLine(line);
-          recent.push(line);
-          if (recent.length > RECENT_LINES) recent.shift();
-        }
-        done();
-      },
-    });
-  const cleanups: Array<() => Promise<void>> = [];
-  const stop = async () => {
-    for (const cleanup of cleanups.reverse()) await cleanup().catch((error: unknown) => console.error('README platform cleanup:', error));
+  const platform = await startTestPlatform({ serviceEnv: { STATIC_DIR: inject('consoleStaticDir') } });
+  const ports: PlatformPorts = {
+    dataPlane: platform.ports['data-plane']!,
+    management: platform.ports.management!,
+    dispatcher: platform.ports['webhook-dispatcher']!,
+    console: platform.ports.console!,
   };
-
-  try {
-    const database = await createTestDatabase();
-    cleanups.push(() => database.drop());
-    const nats = await startPrivateNats();
-    cleanups.push(() => nats.destroy());
-    const workDir = await mkdtemp(path.join(tmpdir(), 'readme-test-'));
-    cleanups.push(() => rm(workDir, { recursive: true, force: true }));
-
-    const demo = await prepareDemoDatabase(database.url, () => {});
-    const ports: PlatformPorts = { dataPlane: await freePort(), management: await freePort(), dispatcher: await freePort() };
-    const portOf: Record<string, number> = { 'data-plane': ports.dataPlane, management: ports.management, 'webhook-dispatcher': ports.dispatcher };
-    const urls = Object.fromEntries(PLATFORM_SERVICES.map((s) => [s.name, `http://127.0.0.1:${portOf[s.name]}`]));
-    const demoKeysFile = path.join(workDir, '.demo-keys.json');
-    await writeDemoKeysFile(demoKeysFile, demo, urls);
-
-    // NODE_ENV as a newcomer's shell has it (unset: the services' development default), not vitest's "test".
-    const env = { ...platformServiceEnv(database.url, '127.0.0.1', { ...process.env, NATS_URL: nats.url }), NODE_ENV: 'development' };
-    const labelWidth = Math.max(...PLATFORM_SERVICES.map((s) => s.name.length));
-    const services: RunningService[] = [];
-    cleanups.push(() => stopServices(services));
-    for (const service of PLATFORM_SERVICES) {
-      services.push(startService(service, { repoRoot, env, host: '127.0.0.1', labelWidth, port: portOf[service.name], output: { stdout: sink(), stderr: sink() } }));
-    }
-    await Promise.all(services.map((s) => waitUntilReady(s, () => recent.join('\n'))));
-    return { ports, demoKeysFile, recentLogs: () => recent.join('\n'), stop };
-  } catch (error) {
-    await stop();
-    throw error;
-  }
-}
-
-async function waitUntilReady(service: RunningService, logs: () => string): Promise<void> {
-  let exited = false;
-  void service.exited.then(() => (exited = true));
-  const deadline = Date.now() + READY_TIMEOUT_MS;
-  for (;;) {
-    const ready = await fetch(`${service.url}/health/ready`).then((r) => r.ok, () => false);
-    if (ready) return;
-    if (exited) throw new Error(`${service.name} exited before it was ready:\n${logs()}`);
-    if (Date.now() > deadline) throw new Error(`${service.name} was not ready within ${READY_TIMEOUT_MS} ms:\n${logs()}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  return { ports, demoKeysFile: platform.demoKeysFile, recentLogs: platform.recentLogs, stop: platform.stop };
 }

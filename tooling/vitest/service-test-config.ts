@@ -7,9 +7,10 @@ import { configDefaults, defineConfig } from 'vitest/config';
 const RESILIENCE_TESTS = ['test/faults/**/*.test.ts', 'test/**/*fuzz.test.ts'];
 
 /**
- * A service's vitest project. The test command runs two stages: `integration` (every other test
- * file, in-process apps against the real Postgres, NATS and Redis: the stage to keep near five
- * minutes) and then `resilience`, whose files take minutes by design. The resilience stage's
+ * A service's vitest project. The test command runs `integration` (every other test file,
+ * in-process apps against the real Postgres, NATS and Redis: the stage to keep near five
+ * minutes), then `resilience`, whose files take minutes by design, then the console's `browser`
+ * journeys (scripts/run-tests.ts). The resilience stage's
  * project is named `<service>-resilience`.
  */
 export function serviceTestConfig(name: string, stage: 'integration' | 'resilience' = 'integration') {

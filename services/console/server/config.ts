@@ -1,0 +1,47 @@
+import { fileURLToPath } from 'node:url';
+import { Type, type Static } from '@sinclair/typebox';
+import { ConfigError, HttpServerSettings, readConfig } from '@raffle/service-kit';
+
+/** The built single-page app, beside this folder. */
+export const DEFAULT_STATIC_DIR = fileURLToPath(new URL('../dist', import.meta.url));
+
+export const ConfigSchema = Type.Object({
+  ...HttpServerSettings,
+  NODE_ENV: Type.Union([Type.Literal('development'), Type.Literal('production'), Type.Literal('test')], { default: 'development' }),
+  HOST: Type.String({ default: '127.0.0.1' }),
+  PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3003 }),
+  /** Where /api/developer and /api/dashboard go. */
+  MANAGEMENT_URL: Type.String({ default: 'http://127.0.0.1:3001' }),
+  /** Where /api/v1 and /public/v1 go. */
+  DATA_PLANE_URL: Type.String({ default: 'http://127.0.0.1:3000' }),
+  /** The Vite build output: index.html and assets/. */
+  STATIC_DIR: Type.String({ minLength: 1, default: DEFAULT_STATIC_DIR }),
+  /** How long an upstream may take to start answering before the browser gets 502. */
+  PROXY_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 30_000 }),
+  LOG_LEVEL: Type.Union(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
+    { default: 'info' },
+  ),
+});
+
+export type Config = Static<typeof ConfigSchema>;
+
+export { ConfigError };
+
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const config = readConfig(ConfigSchema, env);
+  for (const name of ['MANAGEMENT_URL', 'DATA_PLANE_URL'] as const) {
+    if (!isHttpUrl(config[name])) throw new ConfigError(`invalid configuration:\n  ${name}: must be an http(s) URL`);
+    config[name] = config[name].replace(/\/+$/, '');
+  }
+  return config;
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}

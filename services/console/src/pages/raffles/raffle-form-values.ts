@@ -1,0 +1,163 @@
+import type { CreateRaffleParams, Raffle, UpdateRaffleParams } from '@raffle/sdk';
+import type { EditableField } from './raffle-rules';
+
+export type RequirementRow = {
+  id: string;
+  type: string;
+  label: string;
+  /** The one parameter the type takes (chain, minimum days or role), as typed. */
+  param: string;
+  optional: boolean;
+  multiplier: string;
+};
+
+/** The form's state: strings as the inputs hold them, converted only when sent. */
+export type RaffleFormValues = {
+  slug: string;
+  title: string;
+  description: string;
+  mechanic: string;
+  allocationType: string;
+  visibility: string;
+  spots: string;
+  chain: string;
+  allowAutoEntry: boolean;
+  startsAt: string;
+  endsAt: string;
+  autoDraw: boolean;
+  autoFinalize: boolean;
+  excludeFlaggedDuplicates: boolean;
+  requirements: RequirementRow[];
+};
+
+export const EMPTY_FORM: RaffleFormValues = {
+  slug: '',
+  title: '',
+  description: '',
+  mechanic: 'raffle',
+  allocationType: 'allowlist_gtd',
+  visibility: 'public',
+  spots: '10',
+  chain: '',
+  allowAutoEntry: false,
+  startsAt: '',
+  endsAt: '',
+  autoDraw: false,
+  autoFinalize: false,
+  excludeFlaggedDuplicates: false,
+  requirements: [],
+};
+
+/** The parameter each requirement type takes, per the contract's description. */
+export const REQUIREMENT_PARAM: Record<string, { key: string; label: string; numeric: boolean } | undefined> = {
+  wallet_connected: { key: 'chain', label: 'Chain', numeric: false },
+  account_age_days: { key: 'min', label: 'Minimum age (days)', numeric: true },
+  holds_role: { key: 'role', label: 'Role', numeric: false },
+};
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** An ISO instant as a `datetime-local` value in the browser's time zone. */
+export function isoToLocalInput(iso: string | null | undefined): string {
+  if (!iso) return '';
+  const d = new Date(iso);
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+/** A `datetime-local` value (browser time zone) as an ISO instant; empty means none. */
+export function localInputToIso(value: string): string | null {
+  if (!value) return null;
+  const d = new Date(value);
+  return Number.isNaN(d.getTime()) ? null : d.toISOString();
+}
+
+export function formValuesOf(raffle: Raffle): RaffleFormValues {
+  return {
+    slug: raffle.slug,
+    title: raffle.title,
+    description: raffle.description ?? '',
+    mechanic: raffle.mechanic,
+    allocationType: raffle.allocationType,
+    visibility: raffle.visibility,
+    spots: String(raffle.spots),
+    chain: raffle.chain ?? '',
+    allowAutoEntry: raffle.allowAutoEntry,
+    startsAt: isoToLocalInput(raffle.startsAt),
+    endsAt: isoToLocalInput(raffle.endsAt),
+    autoDraw: raffle.settings.autoDraw,
+    autoFinalize: raffle.settings.autoFinalize,
+    excludeFlaggedDuplicates: raffle.settings.excludeFlaggedDuplicates,
+    requirements: raffle.requirements.map((r) => {
+      const param = REQUIREMENT_PARAM[r.type];
+      const params = r.params as Record<string, unknown>;
+      return {
+        id: r.id,
+        type: r.type,
+        label: r.label,
+        param: param && params[param.key] !== undefined ? String(params[param.key]) : '',
+        optional: params.optional === true,
+        multiplier: params.multiplier !== undefined ? String(params.multiplier) : '',
+      };
+    }),
+  };
+}
+
+function requirementsBody(rows: RequirementRow[]): NonNullable<CreateRaffleParams['requirements']> {
+  return rows.map((row) => {
+    const params: Record<string, unknown> = {};
+    const param = REQUIREMENT_PARAM[row.type];
+    // Sent as typed when not a number, so the API's validation message names the problem.
+    if (param && row.param !== '') params[param.key] = param.numeric && /^\d+$/.test(row.param) ? Number(row.param) : row.param;
+    if (row.optional) {
+      params.optional = true;
+      if (row.multiplier !== '') params.multiplier = Number.isFinite(Number(row.multiplier)) ? Number(row.multiplier) : row.multiplier;
+    }
+    return { id: row.id, type: row.type as never, label: row.label, params };
+  });
+}
+
+/** Every field as the API's body shapes it. Spots go as typed when not an integer: the API says why. */
+function fieldsOf(v: RaffleFormValues) {
+  return {
+    slug: v.slug.trim(),
+    mechanic: v.mechanic,
+    title: v.title.trim(),
+    description: v.description.trim() === '' ? null : v.description,
+    allocationType: v.allocationType,
+    visibility: v.visibility,
+    spots: /^\d+$/.test(v.spots) ? Number(v.spots) : (v.spots as unknown as number),
+    chain: v.chain.trim() === '' ? null : v.chain.trim(),
+    allowAutoEntry: v.allowAutoEntry,
+    requirements: requirementsBody(v.requirements),
+    settings: { autoDraw: v.autoDraw, autoFinalize: v.autoFinalize, excludeFlaggedDuplicates: v.excludeFlaggedDuplicates },
+    startsAt: localInputToIso(v.startsAt),
+    endsAt: localInputToIso(v.endsAt),
+  } as const;
+}
+
+export function createBodyOf(v: RaffleFormValues): CreateRaffleParams {
+  return fieldsOf(v) as unknown as CreateRaffleParams;
+}
+
+/** Only the fields this status still takes and that differ from the saved raffle. */
+export function updateBodyOf(v: RaffleFormValues, saved: RaffleFormValues, editable: ReadonlySet<EditableField>): UpdateRaffleParams {
+  const next = fieldsOf(v) as Record<string, unknown>;
+  const before = fieldsOf(saved) as Record<string, unknown>;
+  const body: Record<string, unknown> = {};
+  for (const field of editable) {
+    if (JSON.stringify(next[field]) !== JSON.stringify(before[field])) body[field] = next[field];
+  }
+  return body as UpdateRaffleParams;
+}
+
+/** Hints shown before sending; the API's own validation still decides and its message is shown. */
+export function formHints(v: RaffleFormValues): string[] {
+  const hints: string[] = [];
+  if (v.slug && !/^[a-z0-9]+(-[a-z0-9]+)*$/.test(v.slug)) hints.push('The slug takes lowercase letters and digits joined by single hyphens.');
+  if (!/^\d+$/.test(v.spots) || Number(v.spots) < 1 || Number(v.spots) > 100_000) hints.push('Spots must be a whole number from 1 to 100,000.');
+  const starts = localInputToIso(v.startsAt);
+  const ends = localInputToIso(v.endsAt);
+  if (starts && ends && ends <= starts) hints.push('The end must come after the start.');
+  if (v.mechanic === 'application' && v.autoDraw) hints.push('Auto-draw does not apply to application raffles: the team picks the winners.');
+  return hints;
+}

@@ -1,0 +1,26 @@
+import type { DrawVerification } from '@raffle/sdk';
+
+/** VALID or INVALID in words (never colour alone), with every problem the check found. */
+export function VerdictBanner({ verification }: { verification: DrawVerification }) {
+  if (verification.valid) {
+    return (
+      <div className="verdict verdict-valid" role="status" data-testid="verdict">
+        <p>
+          <strong>VALID</strong>: the seed matches the commitment, the entries match the digest, and ranking them by the seed gives exactly these winners.
+        </p>
+      </div>
+    );
+  }
+  return (
+    <div className="verdict verdict-invalid" role="alert" data-testid="verdict">
+      <p>
+        <strong>INVALID</strong>: this proof does not hold.
+      </p>
+      <ul>
+        {verification.problems.map((problem) => (
+          <li key={problem}>{problem}</li>
+        ))}
+      </ul>
+    </div>
+  );
+}

@@ -1,0 +1,10 @@
+export { ApiErrorNotice, describeError } from './ApiErrorNotice.js';
+export { ConfirmButton } from './ConfirmButton.js';
+export { DateTime } from './DateTime.js';
+export { DisabledReason } from './DisabledReason.js';
+export { EmptyState } from './EmptyState.js';
+export { FormField } from './FormField.js';
+export { Pager } from './Pager.js';
+export { SecretOnce } from './SecretOnce.js';
+export { ToastProvider, Toaster, useToast } from './toast.js';
+export { usePagedList, type PagedListState } from './usePagedList.js';

@@ -1,0 +1,1 @@
+export { useToast, Toaster, ToastProvider } from './toast.js';

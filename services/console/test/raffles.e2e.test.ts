@@ -1,0 +1,166 @@
+import { RaffleManagementClient } from '@raffle/sdk';
+import type { Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startConsolePlatform } from './support/console-platform.js';
+import { checkPage, clearPageProblems } from './support/page-checks.js';
+
+type Platform = Awaited<ReturnType<typeof startConsolePlatform>>;
+
+let platform: Platform;
+
+beforeAll(async () => {
+  platform = await startConsolePlatform();
+}, 240_000);
+
+afterAll(async () => {
+  await platform?.stop();
+});
+
+/** Signs a demo user in through the printed link, then opens a console path. */
+async function openAs(user: 'alice' | 'bob' | 'carol', path: string): Promise<Page> {
+  const page = await platform.newPage();
+  await page.goto(platform.signInUrl(user));
+  await page.waitForURL((url) => !url.pathname.startsWith('/sign-in'));
+  await page.goto(`${platform.consoleUrl}${path}`);
+  return page;
+}
+
+/** Presses a lifecycle (or any confirmed) button, then confirms in its dialog and waits for the toast. */
+async function confirmAction(page: Page, button: string, toast: string, within: Locator = page.locator('body')): Promise<void> {
+  await within.getByRole('button', { name: button, exact: true }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.waitFor();
+  await dialog.getByRole('button', { name: button, exact: true }).click();
+  await dialog.waitFor({ state: 'hidden' });
+  await page.getByText(toast).first().waitFor();
+}
+
+const managementAs = (user: 'alice' | 'bob' | 'carol') => new RaffleManagementClient({ token: platform.tokenFor(user), baseUrl: platform.managementUrl });
+
+describe('raffles in the console', () => {
+  it('runs a raffle from draft to finalized through the UI and verifies its draw in the browser', async () => {
+    const nebula = platform.demo.workspaces.nebula;
+    const slug = `console-journey-${Date.now().toString(36)}`;
+    const title = `Console journey ${slug.slice(-6)}`;
+    const page = await openAs('alice', `/w/${nebula.id}/raffles`);
+
+    await page.getByRole('heading', { level: 1, name: 'Raffles' }).waitFor();
+    // The demo's Nebula raffles are listed; the status filter narrows the loaded page.
+    await page.getByRole('link', { name: 'Nebula beta testers' }).or(page.locator('table')).first().waitFor();
+    await checkPage(page, 'raffles-list');
+    await page.getByLabel('Status', { exact: true }).selectOption('cancelled');
+    const rows = page.locator('tbody tr');
+    for (const badge of await rows.locator('.badge').allTextContents()) expect(badge).toBe('cancelled');
+    await page.getByLabel('Status', { exact: true }).selectOption('all');
+
+    await page.getByRole('link', { name: 'Create a raffle' }).first().click();
+    await page.getByRole('heading', { level: 1, name: 'Create a raffle' }).waitFor();
+    await checkPage(page, 'raffles-new');
+
+    // A bad slug reaches the API, and its validation message is shown (not a blank failure).
+    await page.getByLabel('Title', { exact: true }).fill(title);
+    await page.getByLabel('Slug', { exact: true }).fill('Not A Slug');
+    await page.getByRole('button', { name: 'Create draft' }).click();
+    await expect.poll(() => page.getByRole('alert').first().textContent()).toMatch(/slug/i);
+    // The browser logs the refused request (400) as a console error: expected here.
+    clearPageProblems(page);
+
+    await page.getByLabel('Slug', { exact: true }).fill(slug);
+    await page.getByLabel('Mechanic').selectOption('raffle');
+    await page.getByLabel('Visibility').selectOption('public');
+    await page.getByLabel('Spots', { exact: true }).fill('1');
+    await page.getByRole('button', { name: 'Create draft' }).click();
+    await page.getByRole('heading', { level: 1, name: title }).waitFor();
+    await page.getByText(`Draft "${title}" created`).waitFor();
+
+    // A draft offers exactly publish and cancel.
+    const lifecycle = page.getByRole('region', { name: 'Lifecycle', exact: true });
+    expect(await lifecycle.getByRole('button').allTextContents()).toEqual(['Publish', 'Cancel raffle']);
+    await checkPage(page, 'raffle-detail-draft');
+
+    await confirmAction(page, 'Publish', 'Raffle published');
+    await expect.poll(() => page.locator('.page-header .badge').textContent()).toBe('open');
+    expect(await lifecycle.getByRole('button').allTextContents()).toEqual(['Close entries', 'Cancel raffle']);
+
+    // An open raffle still takes a new title, but no longer a new slug or number of spots.
+    await page.getByRole('button', { name: 'Edit raffle' }).click();
+    expect(await page.getByLabel('Slug', { exact: true }).isDisabled()).toBe(true);
+    expect(await page.getByLabel('Spots', { exact: true }).isDisabled()).toBe(true);
+    await page.getByLabel('Title', { exact: true }).fill(`${title} (edited)`);
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText('Raffle saved').waitFor();
+    await page.getByRole('heading', { level: 1, name: `${title} (edited)` }).waitFor();
+
+    // Two other demo users enter through the management API, as the dashboard's own entry form would.
+    const raffleId = new URL(page.url()).pathname.split('/').at(-1)!;
+    await managementAs('bob').personal.entries.create(slug);
+    await managementAs('carol').personal.entries.create(slug);
+    const listed = await managementAs('alice').workspaces.raffles.entries.list(nebula.id, raffleId).page();
+    expect(listed.data).toHaveLength(2);
+
+    await page.reload();
+    const entries = page.getByRole('region', { name: 'Entries', exact: true });
+    await expect.poll(() => entries.locator('tbody tr').count()).toBe(2);
+    for (const entry of listed.data) await entries.getByText(entry.id, { exact: true }).waitFor();
+
+    await confirmAction(page, 'Close entries', 'Raffle closed');
+    await confirmAction(page, 'Draw winners', 'Winners drawn');
+    await expect.poll(() => page.locator('.page-header .badge').textContent()).toBe('drawn');
+    await confirmAction(page, 'Finalize', 'Raffle finalized');
+    await expect.poll(() => page.locator('.page-header .badge').textContent()).toBe('finalized');
+    expect(await lifecycle.getByRole('button').count()).toBe(0);
+
+    const winners = page.getByRole('region', { name: 'Winners', exact: true });
+    await expect.poll(() => winners.locator('tbody tr').count()).toBe(1);
+    const [win] = (await managementAs('alice').workspaces.raffles.wins.list(nebula.id, raffleId).page()).data;
+    expect(win?.status).toBe('finalized');
+    await winners.getByText(win!.entryId, { exact: true }).waitFor();
+
+    const proof = page.getByRole('region', { name: 'Draw proof', exact: true });
+    await proof.getByRole('button', { name: 'Verify in this browser' }).click();
+    await expect.poll(() => proof.getByTestId('verdict').textContent()).toMatch(/^VALID/);
+    expect(await proof.getByTestId('proof-winners').locator('tbody tr').count()).toBe(1);
+    await proof.getByTestId('proof-winners').getByText(win!.entryId, { exact: true }).waitFor();
+    await checkPage(page, 'raffle-detail-finalized');
+
+    // Delivery status of the finalized win, recorded from the winners table.
+    await winners.getByLabel('Delivery status of position 1').selectOption('processing');
+    await winners.getByRole('button', { name: 'Save delivery' }).click();
+    await page.getByText('Delivery of position 1 recorded').waitFor();
+    const [updated] = (await managementAs('alice').workspaces.raffles.wins.list(nebula.id, raffleId).page()).data;
+    expect(updated?.deliveryStatus).toBe('processing');
+
+    // Disqualify the win, then reroll its position: the other entrant takes it.
+    await confirmAction(page, 'Disqualify', 'Win at position 1 disqualified', winners);
+    await confirmAction(page, 'Reroll', 'Position 1 rerolled', winners);
+    const other = listed.data.find((e) => e.id !== win!.entryId)!;
+    await winners.getByText(other.id, { exact: true }).waitFor();
+    await winners.getByText('replaced', { exact: true }).waitFor();
+    await page.close();
+  }, 180_000);
+
+  it('shows a workspace member no lifecycle or mutating controls', async () => {
+    const kite = platform.demo.workspaces.kite;
+    const drawn = platform.demo.raffles.drawnPrivate!;
+    // alice is a member of Kite: the drawn raffle could be finalized by its owner, not by her.
+    const page = await openAs('alice', `/w/${kite.id}/raffles/${drawn.id}`);
+    await page.getByRole('heading', { level: 1, name: 'Kite members merch drop' }).waitFor();
+    const lifecycle = page.getByRole('region', { name: 'Lifecycle', exact: true });
+    await lifecycle.getByText('Only owners and admins').waitFor();
+    expect(await lifecycle.getByRole('button').count()).toBe(0);
+    await page.getByRole('region', { name: 'Winners', exact: true }).locator('tbody tr').first().waitFor();
+    expect(await page.getByRole('button', { name: 'Disqualify' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Reroll' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Edit raffle' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Save delivery' }).count()).toBe(0);
+    // A private raffle has no public proof, and the page says why instead of failing.
+    await page.getByRole('region', { name: 'Draw proof', exact: true }).getByText('This raffle is private').waitFor();
+    await checkPage(page, 'raffle-detail-member');
+
+    await page.goto(`${platform.consoleUrl}/w/${kite.id}/raffles`);
+    await page.getByRole('heading', { level: 1, name: 'Raffles' }).waitFor();
+    await page.locator('tbody tr').first().waitFor();
+    expect(await page.getByRole('link', { name: 'Create a raffle' }).count()).toBe(0);
+    await page.close();
+  }, 120_000);
+});

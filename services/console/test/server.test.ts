@@ -1,0 +1,163 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { freePort } from '@raffle/service-kit/testing/faults';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../server/app.js';
+import { loadConfig } from '../server/config.js';
+import { startUpstreamStub, type StubAnswer } from './support/upstream-stub.js';
+
+const TOKEN = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1c3JfdGVzdCJ9.c2lnbmF0dXJlLW5vdC1jaGVja2VkLWhlcmU';
+
+let app: FastifyInstance;
+let staticDir: string;
+let management: Awaited<ReturnType<typeof startUpstreamStub>>;
+let dataPlane: Awaited<ReturnType<typeof startUpstreamStub>>;
+const logLines: string[] = [];
+
+async function buildConsole(overrides: Record<string, string>): Promise<FastifyInstance> {
+  const config = loadConfig({ STATIC_DIR: staticDir, LOG_LEVEL: 'trace', ...overrides });
+  const logStream = new Writable({
+    write(chunk, _encoding, done) {
+      logLines.push(chunk.toString());
+      done();
+    },
+  });
+  return buildApp(config, { logStream });
+}
+
+beforeAll(async () => {
+  staticDir = await mkdtemp(path.join(tmpdir(), 'console-static-'));
+  await mkdir(path.join(staticDir, 'assets'));
+  await writeFile(path.join(staticDir, 'index.html'), '<!doctype html><title>console</title><script type="module" src="/assets/index-abc123.js"></script>');
+  await writeFile(path.join(staticDir, 'assets', 'index-abc123.js'), 'console.log("app")');
+  management = await startUpstreamStub((request): StubAnswer =>
+    request.url.startsWith('/api/developer/missing')
+      ? { status: 404, headers: { 'content-type': 'application/json', 'x-request-id': 'req_upstream' }, body: '{"statusCode":404,"message":"NOT_FOUND: no"}' }
+      : { status: 201, headers: { 'content-type': 'application/json', 'x-custom': 'kept', etag: '"v1"' }, body: JSON.stringify({ echoed: request.body }) },
+  );
+  dataPlane = await startUpstreamStub(() => ({ status: 200, headers: { 'content-type': 'application/json' }, body: '{"from":"data-plane"}' }));
+  app = await buildConsole({ MANAGEMENT_URL: management.url, DATA_PLANE_URL: dataPlane.url });
+});
+
+afterAll(async () => {
+  await app?.close();
+  await management?.close();
+  await dataPlane?.close();
+  await rm(staticDir, { recursive: true, force: true });
+});
+
+describe('the proxies', () => {
+  it('pass a management call through: method, path, query, body, Authorization; status, headers and body back', async () => {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/developer/personal/api-keys?x=1',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', 'x-request-id': 'req_from_browser' },
+      payload: '{"name":"ci"}',
+    });
+    expect(response.statusCode).toBe(201);
+    expect(response.headers['x-custom']).toBe('kept');
+    expect(response.headers.etag).toBe('"v1"');
+    expect(response.json()).toEqual({ echoed: '{"name":"ci"}' });
+    const forwarded = management.requests.at(-1)!;
+    expect(forwarded).toMatchObject({ method: 'POST', url: '/api/developer/personal/api-keys?x=1', body: '{"name":"ci"}' });
+    expect(forwarded.headers.authorization).toBe(`Bearer ${TOKEN}`);
+    expect(forwarded.headers['x-request-id']).toBe('req_from_browser');
+  });
+
+  it('keep the upstream error status and body, and its request id', async () => {
+    const response = await app.inject({ method: 'GET', url: '/api/developer/missing', headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual({ statusCode: 404, message: 'NOT_FOUND: no' });
+    expect(response.headers['x-request-id']).toBe('req_upstream');
+  });
+
+  it('send /api/dashboard to management and /api/v1 and /public/v1 to the data plane', async () => {
+    await app.inject({ method: 'GET', url: '/api/dashboard/workspaces' });
+    expect(management.requests.at(-1)!.url).toBe('/api/dashboard/workspaces');
+    for (const url of ['/api/v1/me', '/public/v1/raffles/summer/draw']) {
+      const response = await app.inject({ method: 'GET', url });
+      expect(response.json()).toEqual({ from: 'data-plane' });
+      expect(dataPlane.requests.at(-1)!.url).toBe(url);
+    }
+  });
+
+  it('never log the Authorization header', async () => {
+    await app.inject({ method: 'GET', url: '/api/developer/personal/api-keys', headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(logLines.length).toBeGreaterThan(0);
+    expect(logLines.filter((line) => line.includes(TOKEN))).toEqual([]);
+  });
+
+  it('answer 502 with a JSON error body when the upstream is down', async () => {
+    const down = await buildConsole({ MANAGEMENT_URL: `http://127.0.0.1:${await freePort()}`, DATA_PLANE_URL: `http://127.0.0.1:${await freePort()}` });
+    try {
+      const mgmt = await down.inject({ method: 'GET', url: '/api/developer/personal/api-keys' });
+      expect(mgmt.statusCode).toBe(502);
+      expect(mgmt.headers['content-type']).toMatch(/application\/json/);
+      expect(mgmt.json()).toMatchObject({ statusCode: 502, error: 'Bad Gateway', message: expect.stringMatching(/^SERVICE_UNAVAILABLE: the management service/) });
+      expect(mgmt.json()).not.toHaveProperty('code');
+      const data = await down.inject({ method: 'GET', url: '/public/v1/raffles/x/draw' });
+      expect(data.statusCode).toBe(502);
+      expect(data.json()).toMatchObject({ code: 'SERVICE_UNAVAILABLE', requestId: expect.any(String) });
+    } finally {
+      await down.close();
+    }
+  });
+});
+
+describe('the app', () => {
+  it('serves index.html for client routes, uncached', async () => {
+    for (const url of ['/', '/personal/keys', '/w/wsp_1/raffles/raf_2', '/sign-in', '/verify/summer']) {
+      const response = await app.inject({ method: 'GET', url });
+      expect(response.statusCode, url).toBe(200);
+      expect(response.headers['content-type']).toMatch(/text\/html/);
+      expect(response.headers['cache-control']).toBe('no-cache');
+      expect(response.body).toContain('<title>console</title>');
+    }
+  });
+
+  it('caches hashed assets for a year', async () => {
+    const response = await app.inject({ method: 'GET', url: '/assets/index-abc123.js' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('answers 404, not the app, for unknown API and asset paths', async () => {
+    for (const url of ['/api/unknown', '/public/other', '/assets/missing.js', '/health/nope']) {
+      const response = await app.inject({ method: 'GET', url });
+      expect(response.statusCode, url).toBe(404);
+      expect(response.headers['content-type'], url).toMatch(/application\/json/);
+    }
+  });
+
+  it('sends the security headers with every answer', async () => {
+    for (const url of ['/personal/keys', '/assets/index-abc123.js', '/api/v1/me', '/health/live']) {
+      const response = await app.inject({ method: 'GET', url });
+      const csp = String(response.headers['content-security-policy']);
+      expect(csp, url).toContain("script-src 'self'");
+      expect(csp, url).not.toMatch(/script-src[^;]*unsafe-inline/);
+      expect(csp, url).toContain("frame-ancestors 'none'");
+      expect(response.headers['x-content-type-options'], url).toBe('nosniff');
+      expect(response.headers['referrer-policy'], url).toBe('no-referrer');
+    }
+  });
+
+  it('reports liveness and readiness', async () => {
+    expect((await app.inject({ method: 'GET', url: '/health/live' })).json()).toEqual({ status: 'ok' });
+    expect((await app.inject({ method: 'GET', url: '/health/ready' })).statusCode).toBe(200);
+    const unbuilt = await buildConsole({ STATIC_DIR: path.join(staticDir, 'nowhere') });
+    try {
+      expect((await unbuilt.inject({ method: 'GET', url: '/health/ready' })).statusCode).toBe(503);
+    } finally {
+      await unbuilt.close();
+    }
+  });
+});
+
+describe('the config', () => {
+  it('refuses upstream URLs that are not http(s)', () => {
+    expect(() => loadConfig({ MANAGEMENT_URL: 'ftp://x' })).toThrow(/MANAGEMENT_URL/);
+  });
+});

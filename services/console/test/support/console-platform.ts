@@ -1,0 +1,93 @@
+import { inject } from 'vitest';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { signDevToken } from '../../../management/src/domain/dev-token.js';
+import { DEV_JWT_SECRET } from '../../../management/src/config.js';
+import type { DemoKeys } from '../../../../scripts/platform/db.js';
+import { startTestPlatform, type TestPlatform } from '../../../../scripts/platform/test-platform.js';
+import { recordPageProblems } from './page-problems.js';
+
+export type DemoUserHandle = 'alice' | 'bob' | 'carol';
+export type { DemoKeys };
+
+export type ConsolePlatform = {
+  consoleUrl: string;
+  dataPlaneUrl: string;
+  managementUrl: string;
+  /** The demo dataset's keys, users, workspaces and raffles, as `start` prints them. */
+  demo: DemoKeys;
+  /** The link `start` prints: /sign-in#token=<a 12-hour JWT for the demo user>. */
+  signInUrl(user: DemoUserHandle): string;
+  /** A dashboard JWT for the demo user (optionally with another lifetime; negative = already expired). */
+  tokenFor(user: DemoUserHandle, options?: { ttlSeconds?: number }): string;
+  /** A page in a fresh browser context (its own sessionStorage), recording console errors for checkPage. */
+  newPage(options?: { viewport?: { width: number; height: number } }): Promise<Page>;
+  /** The console server's log lines so far. */
+  consoleLogLines(): string[];
+  platform: TestPlatform;
+  stop(): Promise<void>;
+};
+
+/** Debian's Chromium; no browser download. The flags keep it quiet and offline. */
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export const DESKTOP_VIEWPORT = { width: 1280, height: 800 };
+export const MOBILE_VIEWPORT = { width: 390, height: 844 };
+
+const TOKEN_TTL_SECONDS = 12 * 3600;
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
+}
+
+/**
+ * The whole platform as `pnpm start` runs it (own database with the demo dataset, management,
+ * data plane, dispatcher with a private NATS, and the console server), plus a Chromium. One per
+ * test file; call stop() in afterAll.
+ */
+export async function startConsolePlatform(): Promise<ConsolePlatform> {
+  // The run's own build (global-setup.ts), not dist, which a concurrent `vite build` may be rewriting.
+  const platform = await startTestPlatform({ serviceEnv: { STATIC_DIR: inject('consoleStaticDir') } });
+  let browser: Browser;
+  try {
+    browser = await launchChromium();
+  } catch (error) {
+    await platform.stop();
+    throw error;
+  }
+  const contexts: BrowserContext[] = [];
+  const consoleUrl = platform.urls.console!;
+  const tokenFor = (user: DemoUserHandle, options: { ttlSeconds?: number } = {}) =>
+    signDevToken(process.env.JWT_SECRET ?? DEV_JWT_SECRET, { sub: platform.demo.users[user].id, ttlSeconds: options.ttlSeconds ?? TOKEN_TTL_SECONDS });
+
+  return {
+    consoleUrl,
+    dataPlaneUrl: platform.urls['data-plane']!,
+    managementUrl: platform.urls.management!,
+    demo: platform.demo,
+    tokenFor,
+    signInUrl: (user) => `${consoleUrl}/sign-in#token=${tokenFor(user)}`,
+    async newPage(options = {}) {
+      const context = await browser.newContext({ viewport: options.viewport ?? DESKTOP_VIEWPORT, baseURL: consoleUrl });
+      contexts.push(context);
+      const page = await context.newPage();
+      recordPageProblems(page);
+      return page;
+    },
+    consoleLogLines: () => platform.logLines('console'),
+    platform,
+    async stop() {
+      for (const context of contexts) await context.close().catch(() => {});
+      await browser.close().catch(() => {});
+      await platform.stop();
+    },
+  };
+}
