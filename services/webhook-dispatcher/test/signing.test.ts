@@ -1,3 +1,4 @@
+import { rotateWebhookEndpointSecret } from '@raffle/domain';
 import { generateWebhookSecret } from '@raffle/webhooks';
 import type { FastifyInstance } from 'fastify';
 import { Webhook } from 'standardwebhooks';
@@ -116,6 +117,34 @@ describe('secret rotation', () => {
     expect(signaturesOf(after)).toHaveLength(1);
     expect(() => new Webhook(newSecret).verify(after.body, headersOf(after))).not.toThrow();
     expect(() => new Webhook(oldSecret).verify(after.body, headersOf(after))).toThrow();
+    await sink.close();
+  });
+
+  it('signs with the new secret too once the endpoint cache has expired after a rotation through the API', async () => {
+    const owners = await createOwners(testDb.database.db);
+    const sink = await startSink();
+    const endpoint = await owners.endpoint({ url: `${sink.url}/hook`, owner: 'personal', eventTypes: ['entry.created'] });
+    // A delivery before the rotation puts the endpoint, with its old secret, in the dispatcher's cache.
+    await owners.personalEvent();
+    await sink.waitFor(1);
+    await waitForDeliveries(testDb.database.sql, endpoint.id, 1);
+    expect(signaturesOf(sink.received[0]!)).toHaveLength(1);
+
+    const rotated = await rotateWebhookEndpointSecret(testDb.database.db, {
+      owner: { kind: 'personal', userId: owners.user.id },
+      userId: owners.user.id,
+      endpointId: endpoint.id,
+      now: clock.now(),
+    });
+    registerSecret(rotated.secret);
+    clock.advance(1.5 * SECOND); // past the directory's 1 s cache
+
+    await owners.personalEvent();
+    await sink.waitFor(2);
+    const after = sink.received[1]!;
+    expect(signaturesOf(after)).toHaveLength(2);
+    expect(() => new Webhook(rotated.secret).verify(after.body, headersOf(after))).not.toThrow();
+    expect(() => new Webhook(endpoint.secret).verify(after.body, headersOf(after))).not.toThrow();
     await sink.close();
   });
 });
