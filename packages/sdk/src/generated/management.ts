@@ -3031,8 +3031,8 @@ export interface operations {
                      *       {
                      *         "id": "key_01JN5T2W6Y9C3F7J1M4Q8S2V5X",
                      *         "name": "Nebula Tools",
-                     *         "prefix": "svc_u_7Hq2Lm",
-                     *         "lastFour": "j4St",
+                     *         "prefix": "svc_u_EXAMPL",
+                     *         "lastFour": "0000",
                      *         "scopes": [
                      *           "raffles:read"
                      *         ],
@@ -3259,14 +3259,14 @@ export interface operations {
                      * @example {
                      *       "id": "key_01JN5T2W6Y9C3F7J1M4Q8S2V5X",
                      *       "name": "Nebula Tools",
-                     *       "prefix": "svc_u_7Hq2Lm",
-                     *       "lastFour": "j4St",
+                     *       "prefix": "svc_u_EXAMPL",
+                     *       "lastFour": "0000",
                      *       "scopes": [
                      *         "raffles:read"
                      *       ],
                      *       "createdAt": "2026-03-14T16:00:00.000Z",
                      *       "updatedAt": "2026-03-14T16:00:00.000Z",
-                     *       "apiKey": "svc_u_7Hq2Lm9Xv4Rt8Kp3Wn6Yc1Ze5Ba0Df2Gj4St"
+                     *       "apiKey": "svc_u_EXAMPLEKEYDONOTUSE000000000000000000"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedApiKey"];
@@ -3480,8 +3480,8 @@ export interface operations {
                      * @example {
                      *       "id": "key_01JN5T2W6Y9C3F7J1M4Q8S2V5X",
                      *       "name": "Nebula Tools",
-                     *       "prefix": "svc_u_7Hq2Lm",
-                     *       "lastFour": "j4St",
+                     *       "prefix": "svc_u_EXAMPL",
+                     *       "lastFour": "0000",
                      *       "scopes": [
                      *         "raffles:read"
                      *       ],
@@ -3715,14 +3715,14 @@ export interface operations {
                      * @example {
                      *       "id": "key_01JN5T2W6Y9C3F7J1M4Q8S2V5X",
                      *       "name": "Nebula Tools",
-                     *       "prefix": "svc_u_7Hq2Lm",
-                     *       "lastFour": "j4St",
+                     *       "prefix": "svc_u_EXAMPL",
+                     *       "lastFour": "0000",
                      *       "scopes": [
                      *         "raffles:read"
                      *       ],
                      *       "createdAt": "2026-03-14T16:00:00.000Z",
                      *       "updatedAt": "2026-03-14T16:00:00.000Z",
-                     *       "apiKey": "svc_u_7Hq2Lm9Xv4Rt8Kp3Wn6Yc1Ze5Ba0Df2Gj4St"
+                     *       "apiKey": "svc_u_EXAMPLEKEYDONOTUSE000000000000000000"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedApiKey"];
@@ -3937,8 +3937,8 @@ export interface operations {
                      *       {
                      *         "id": "key_01JN5T2W6Y9C3F7J1M4Q8S2V5X",
                      *         "name": "Nebula Tools",
-                     *         "prefix": "svc_u_7Hq2Lm",
-                     *         "lastFour": "j4St",
+                     *         "prefix": "svc_u_EXAMPL",
+                     *         "lastFour": "0000",
                      *         "scopes": [
                      *           "raffles:read"
                      *         ],
@@ -4171,14 +4171,14 @@ export interface operations {
                      * @example {
                      *       "id": "key_01JN5T2W6Y9C3F7J1M4Q8S2V5X",
                      *       "name": "Nebula Tools",
-                     *       "prefix": "svc_u_7Hq2Lm",
-                     *       "lastFour": "j4St",
+                     *       "prefix": "svc_u_EXAMPL",
+                     *       "lastFour": "0000",
                      *       "scopes": [
                      *         "raffles:read"
                      *       ],
                      *       "createdAt": "2026-03-14T16:00:00.000Z",
                      *       "updatedAt": "2026-03-14T16:00:00.000Z",
-                     *       "apiKey": "svc_u_7Hq2Lm9Xv4Rt8Kp3Wn6Yc1Ze5Ba0Df2Gj4St"
+                     *       "apiKey": "svc_u_EXAMPLEKEYDONOTUSE000000000000000000"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedApiKey"];
@@ -4397,8 +4397,8 @@ export interface operations {
                      * @example {
                      *       "id": "key_01JN5T2W6Y9C3F7J1M4Q8S2V5X",
                      *       "name": "Nebula Tools",
-                     *       "prefix": "svc_u_7Hq2Lm",
-                     *       "lastFour": "j4St",
+                     *       "prefix": "svc_u_EXAMPL",
+                     *       "lastFour": "0000",
                      *       "scopes": [
                      *         "raffles:read"
                      *       ],
@@ -4637,14 +4637,14 @@ export interface operations {
                      * @example {
                      *       "id": "key_01JN5T2W6Y9C3F7J1M4Q8S2V5X",
                      *       "name": "Nebula Tools",
-                     *       "prefix": "svc_u_7Hq2Lm",
-                     *       "lastFour": "j4St",
+                     *       "prefix": "svc_u_EXAMPL",
+                     *       "lastFour": "0000",
                      *       "scopes": [
                      *         "raffles:read"
                      *       ],
                      *       "createdAt": "2026-03-14T16:00:00.000Z",
                      *       "updatedAt": "2026-03-14T16:00:00.000Z",
-                     *       "apiKey": "svc_u_7Hq2Lm9Xv4Rt8Kp3Wn6Yc1Ze5Ba0Df2Gj4St"
+                     *       "apiKey": "svc_u_EXAMPLEKEYDONOTUSE000000000000000000"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedApiKey"];
@@ -12566,7 +12566,7 @@ export interface operations {
                      *       "enabled": false,
                      *       "createdAt": "2026-03-14T16:00:00.000Z",
                      *       "updatedAt": "2026-03-14T16:00:00.000Z",
-                     *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+                     *       "secret": "whsec_RVhBTVBMRS1TRUNSRVQtRE8tTk9ULVVTRS0wMDAwMDAw"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedWebhookEndpoint"];
@@ -13449,7 +13449,7 @@ export interface operations {
                      *       "enabled": false,
                      *       "createdAt": "2026-03-14T16:00:00.000Z",
                      *       "updatedAt": "2026-03-14T16:00:00.000Z",
-                     *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+                     *       "secret": "whsec_RVhBTVBMRS1TRUNSRVQtRE8tTk9ULVVTRS0wMDAwMDAw"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedWebhookEndpoint"];
@@ -14831,7 +14831,7 @@ export interface operations {
                      *       "enabled": false,
                      *       "createdAt": "2026-03-14T16:00:00.000Z",
                      *       "updatedAt": "2026-03-14T16:00:00.000Z",
-                     *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+                     *       "secret": "whsec_RVhBTVBMRS1TRUNSRVQtRE8tTk9ULVVTRS0wMDAwMDAw"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedWebhookEndpoint"];
@@ -15734,7 +15734,7 @@ export interface operations {
                      *       "enabled": false,
                      *       "createdAt": "2026-03-14T16:00:00.000Z",
                      *       "updatedAt": "2026-03-14T16:00:00.000Z",
-                     *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+                     *       "secret": "whsec_RVhBTVBMRS1TRUNSRVQtRE8tTk9ULVVTRS0wMDAwMDAw"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedWebhookEndpoint"];
