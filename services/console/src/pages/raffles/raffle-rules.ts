@@ -1,20 +1,26 @@
+import { DELIVERY_STATUSES, type RaffleStatus } from '@raffle/contracts/domain-values';
+
 /**
  * The raffle state machine as the console needs it, mirroring packages/domain's
- * raffles/transitions.ts and the updateRaffle route's rules. The console only uses it to decide
- * which controls to offer; the API stays the judge (a stale page still gets a 409, shown as such).
- * Kept here rather than imported so the browser bundle does not pull the domain package.
+ * raffles/transitions.ts and the updateRaffle route's rules (test/raffle-rules.test.ts holds the
+ * two together). The console only uses it to decide which controls to offer; the API stays the
+ * judge (a stale page still gets a 409, shown as such). Kept here rather than imported so the
+ * browser bundle does not pull the domain package; the value lists come from the contracts' own
+ * dependency-free module.
  */
-export const RAFFLE_STATUSES = ['draft', 'scheduled', 'open', 'closed', 'drawn', 'finalized', 'cancelled'] as const;
-export type RaffleStatus = (typeof RAFFLE_STATUSES)[number];
+export {
+  ALLOCATION_TYPES,
+  ENTRY_STATUSES,
+  RAFFLE_MECHANICS,
+  RAFFLE_STATUSES,
+  RAFFLE_VISIBILITIES,
+  REQUIREMENT_TYPES,
+  WIN_STATUSES,
+  type RaffleStatus,
+} from '@raffle/contracts/domain-values';
 
-export const RAFFLE_MECHANICS = ['raffle', 'fcfs', 'collection', 'application'] as const;
-export const ALLOCATION_TYPES = ['allowlist_gtd', 'allowlist_fcfs', 'airdrop', 'physical', 'custom'] as const;
-export const RAFFLE_VISIBILITIES = ['public', 'unlisted', 'private'] as const;
-export const REQUIREMENT_TYPES = ['wallet_connected', 'account_age_days', 'email_verified', 'workspace_member', 'holds_role'] as const;
-export const ENTRY_STATUSES = ['pending', 'valid', 'invalid', 'withdrawn', 'disqualified'] as const;
-export const WIN_STATUSES = ['selected', 'finalized', 'disqualified', 'replaced'] as const;
 /** What a team may record; `not_applicable` is the platform's own value. */
-export const SETTABLE_DELIVERY_STATUSES = ['pending', 'processing', 'delivered', 'failed'] as const;
+export const SETTABLE_DELIVERY_STATUSES = DELIVERY_STATUSES.filter((s) => s !== 'not_applicable');
 
 export type LifecycleAction = 'publish' | 'open' | 'close' | 'draw' | 'finalize' | 'cancel';
 
