@@ -1,5 +1,6 @@
 export * from './clock.js';
 export * from './errors.js';
+export * from './principal.js';
 export * from './events/resource-events.js';
 export * from './raffles/draw.js';
 export * from './raffles/lifecycle.js';
