@@ -7,7 +7,7 @@ import { prepareDemoDatabase } from './platform/demo-database.js';
 import { printDemoKeys, writeDemoKeysFile } from './platform/demo-keys-output.js';
 import { startEmbeddedPostgres, type RunningPostgres } from './platform/embedded-postgres.js';
 import { writeLinesWithPrefix } from './platform/prefixed-output.js';
-import { signDevToken } from '../services/management/src/domain/dev-token.js';
+import { signDevToken } from '../services/management/src/cli/dev-token.js';
 import { consoleUpstreamEnv, PLATFORM_SERVICES as SERVICES, platformServiceEnv } from './platform/platform-services.js';
 import {
   killServicesNow,

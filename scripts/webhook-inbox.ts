@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { PERSONAL_WEBHOOK_EVENTS, WORKSPACE_WEBHOOK_EVENTS } from '@raffle/contracts';
 import { Webhook } from 'standardwebhooks';
 import { DEV_JWT_SECRET } from '../services/management/src/config.js';
-import { signDevToken } from '../services/management/src/domain/dev-token.js';
+import { signDevToken } from '../services/management/src/cli/dev-token.js';
 
 /**
  * A local webhook inbox for the running platform (`npx -y pnpm@10.34.8 start`): registers an endpoint pointing

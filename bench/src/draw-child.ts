@@ -5,7 +5,7 @@
  */
 import { createDatabase, schema, updateRaffle } from '@raffle/db';
 import { count, eq } from 'drizzle-orm';
-import { drawRaffleIn, lockRaffle, rankEligibleEntries } from '@raffle/domain';
+import { drawRaffleIn, lockRaffle, rankEligibleEntries, SEED } from '@raffle/domain';
 import { processCpuSeconds } from './cpu.js';
 import { monotonicNowUs } from './profile-summary.js';
 
@@ -120,7 +120,7 @@ async function run(input: DrawChildInput): Promise<DrawChildResult> {
         let winners: number | null = null;
         let entriesDigest: string;
         if (input.phase === 'draw') {
-          const drawn = await drawRaffleIn(tx, closed!, now);
+          const drawn = await drawRaffleIn(tx, SEED, closed!, now);
           entriesDigest = drawn.entriesDigest ?? '';
           const { raffleDrawSnapshots, wins } = schema;
           const [snapshot] = await tx

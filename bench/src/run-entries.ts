@@ -3,7 +3,7 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createDatabase, type Database } from '@raffle/db';
-import { createRaffle, publishRaffle } from '@raffle/domain';
+import { createRaffle, publishRaffle, SEED } from '@raffle/domain';
 import { CORES, cpuBetween, parentPid, snapshotCpu } from './cpu.js';
 import { ensureEntrantKeys, type EntrantKeys } from './entrant-keys.js';
 import { readEntryLoadOptions } from './options.js';
@@ -58,6 +58,7 @@ type OpenRaffle = { id: string; slug: string };
 async function openRaffle(database: Database, manifest: Manifest, scenario: EntryScenario, tag: string): Promise<OpenRaffle> {
   const kind = scenario.id.replace(/^entries-post-?/, '') || 'raffle';
   const draft = await createRaffle(database.db, {
+    actor: SEED,
     workspaceId: manifest.workspaceId,
     body: {
       slug: `${SLUG_PREFIX}${runTag}-${kind}-${tag}`,
@@ -68,7 +69,7 @@ async function openRaffle(database: Database, manifest: Manifest, scenario: Entr
       spots: scenario.spots,
     },
   });
-  const open = await publishRaffle(database.db, { raffleId: draft.id, workspaceId: manifest.workspaceId });
+  const open = await publishRaffle(database.db, { actor: SEED, raffleId: draft.id, workspaceId: manifest.workspaceId });
   if (open.status !== 'open') throw new Error(`raffle ${open.slug} is ${open.status} after publishing, not open`);
   return { id: open.id, slug: open.slug };
 }

@@ -1,4 +1,4 @@
-import { createCursorCodec } from '../../services/data-plane/src/domain/cursor.js';
+import { createCursorCodec, cursorBinding } from '@raffle/domain';
 import type { BenchKeys } from './keys.js';
 import type { Manifest } from './seed.js';
 
@@ -35,8 +35,8 @@ const fullPage = (limit: number, firstIdAfter?: string) => (status: number, body
  */
 export function buildScenarios(manifest: Manifest, keys: BenchKeys, cursorSecret: string): Scenario[] {
   const entriesPath = `/api/v1/workspaces/${manifest.workspaceId}/raffles/${manifest.bigRaffleId}/entries`;
-  const binding = `v1:raffle-entries:${manifest.workspaceId}:${manifest.bigRaffleId}`;
-  const deepCursor = createCursorCodec(cursorSecret).encode(binding, manifest.deepAfterEntryId);
+  const binding = cursorBinding('v1:raffle-entries', manifest.workspaceId, manifest.bigRaffleId);
+  const deepCursor = createCursorCodec(cursorSecret, 'api').encode(binding, manifest.deepAfterEntryId);
   const workspaceAuth = { authorization: `Bearer ${keys.workspace}` };
   const entries = (limit: number): Scenario => ({
     id: `entries-${limit}` as ScenarioId,

@@ -15,9 +15,9 @@ type ServiceModules = { app: { buildApp(config: unknown): Promise<ServiceApp> };
 const servicesDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../services');
 
 /**
- * Loaded at run time, not imported: each service augments Fastify's types its own way (its
- * config, decorators), so the three cannot share one program, and the root typecheck of scripts/
- * would otherwise compile all three together.
+ * Loaded at run time, not imported: the export needs only `buildApp` and `loadConfig`, and the
+ * root typecheck of scripts/ stays out of the three services' sources (each service's own
+ * project typechecks them).
  */
 async function buildService(service: ServiceName, env: Env): Promise<ServiceApp> {
   const load = (file: string) => import(pathToFileURL(path.join(servicesDir, service, 'src', file)).href);

@@ -1,3 +1,4 @@
+import { crc32 } from 'node:zlib';
 import { API_KEY_PREFIXES, type ApiKeyKind } from './scopes.js';
 
 /**
@@ -15,22 +16,7 @@ export const API_KEY_LENGTH = PREFIX_LENGTH + RANDOM_LENGTH + CHECKSUM_LENGTH;
 export const API_KEY_DISPLAY_PREFIX_LENGTH = 12;
 export const API_KEY_PATTERN = /^svc_[uw]_[0-9A-Za-z]{36}$/;
 
-const CRC_TABLE = (() => {
-  const table = new Uint32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    table[n] = c >>> 0;
-  }
-  return table;
-})();
-
-function crc32(text: string): number {
-  let crc = 0xffffffff;
-  for (let i = 0; i < text.length; i++) crc = CRC_TABLE[(crc ^ text.charCodeAt(i)) & 0xff]! ^ (crc >>> 8);
-  return (crc ^ 0xffffffff) >>> 0;
-}
-
+/** `body` is ASCII (both callers check its characters first): zlib's CRC of its UTF-8 bytes is that of its characters. */
 function checksumOf(body: string): string {
   let value = crc32(body);
   let out = '';

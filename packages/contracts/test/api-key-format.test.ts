@@ -31,6 +31,12 @@ describe('API key format', () => {
     expect(apiKeyDisplayParts(key)).toEqual({ prefix: key.slice(0, 12), lastFour: key.slice(-4) });
   });
 
+  it('keeps the checksums of keys already issued (CRC-32 of the body, six base62 digits)', () => {
+    expect(buildApiKey('personal', 'abcdefghijABCDEFGHIJ0123456789')).toBe('svc_u_abcdefghijABCDEFGHIJ012345678926BjJ9');
+    expect(buildApiKey('workspace', 'z'.repeat(30))).toBe(`svc_w_${'z'.repeat(30)}3wSVLU`);
+    expect(parseApiKey(`svc_w_${'0'.repeat(30)}1MPkt5`)).toEqual({ kind: 'workspace' });
+  });
+
   it('draws random characters evenly enough to carry about 178 bits', () => {
     const counts = new Map<string, number>();
     for (let i = 0; i < 2000; i++) for (const c of generateApiKey('personal').slice(6, 36)) counts.set(c, (counts.get(c) ?? 0) + 1);

@@ -9,6 +9,9 @@ export type Db = PostgresJsDatabase<Schema>;
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 export type DbOrTx = Db | Tx;
 export type Sql = postgres.Sql;
+/** A postgres.js transaction (`sql.begin`); hot-path statements accept either a `Sql` or one. */
+export type SqlTx = postgres.TransactionSql;
+export type SqlOrTx = Sql | SqlTx;
 
 export type DatabaseOptions = {
   url: string;

@@ -1,17 +1,11 @@
-import { schema, type Db, type DbOrTx, type Tx } from '@raffle/db';
-import { eq, inArray, or, sql } from 'drizzle-orm';
+import { deleteEventsAddressedTo, findWorkspace, lockDemoLoad, type Db, type DbOrTx, type Tx } from '@raffle/db';
 import { demoKeysOf, type DemoKeys } from './demo-keys.js';
 import { insertDemoWorld } from './load/insert-demo-world.js';
 import { playRaffle } from './load/play-raffle.js';
 import { planDemoDataset, type DemoPlan } from './plan/demo-plan.js';
 
-/** Any fixed number: it only has to differ from the other advisory locks of the platform. */
-const DEMO_LOAD_LOCK = 72707171;
-
 async function demoWorkspaceExists(tx: DbOrTx, plan: DemoPlan): Promise<boolean> {
-  const { workspaces } = schema;
-  const [row] = await tx.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.id, plan.orgs.workspaces.nebula.id));
-  return row !== undefined;
+  return (await findWorkspace(tx, plan.orgs.workspaces.nebula.id)) !== null;
 }
 
 export async function isDemoDatasetLoaded(db: DbOrTx): Promise<boolean> {
@@ -32,10 +26,7 @@ const nestedDb = (tx: Tx): Db => tx as unknown as Db;
  * workspace or user was written by this load (they did not exist before it), so exactly those go.
  */
 async function dropDemoEvents(tx: Tx, plan: DemoPlan): Promise<void> {
-  const { eventOutbox } = schema;
-  const workspaceIds = Object.values(plan.orgs.workspaces).map((w) => w.id);
-  const userIds = plan.users.map((u) => u.id);
-  await tx.delete(eventOutbox).where(or(inArray(eventOutbox.workspaceId, workspaceIds), inArray(eventOutbox.userId, userIds)));
+  await deleteEventsAddressedTo(tx, { workspaceIds: Object.values(plan.orgs.workspaces).map((w) => w.id), userIds: plan.users.map((u) => u.id) });
 }
 
 /**
@@ -45,8 +36,7 @@ async function dropDemoEvents(tx: Tx, plan: DemoPlan): Promise<void> {
 export async function loadDemoDataset(db: Db): Promise<DemoKeys> {
   const plan = planDemoDataset();
   await db.transaction(async (tx) => {
-    // Two start commands against one database: the second waits, then finds the data present.
-    await tx.execute(sql`select pg_advisory_xact_lock(${DEMO_LOAD_LOCK})`);
+    await lockDemoLoad(tx);
     if (await demoWorkspaceExists(tx, plan)) return;
     await insertDemoWorld(tx, plan);
     for (const raffle of plan.raffles) await playRaffle(nestedDb(tx), raffle);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { schema } from '@raffle/db';
 import { parseEntryLines, rankEntries, verifyDraw, type DrawProof } from '@raffle/sdk';
 import { asc, eq } from 'drizzle-orm';
@@ -10,25 +10,18 @@ import {
   finalizeRaffle,
   rerollWin,
   setWinDelivery,
+  userPrincipal,
   type RaffleRecord,
 } from '../src/index.js';
-import { createTestDatabase, type TestDatabase } from './support/database.js';
-import { createWorld, type World } from './support/world.js';
+import { useWorld } from './support/world.js';
 
-let testDb: TestDatabase;
-let world: World;
-
-beforeAll(async () => {
-  testDb = await createTestDatabase();
-  world = await createWorld(testDb.database);
-});
-afterAll(() => testDb.drop());
+const world = useWorld();
 
 async function withEntrants(raffle: RaffleRecord, n: number) {
   const entries = [];
   for (let i = 0; i < n; i++) {
     const user = await world.user({ wallets: [{ chain: 'ethereum', address: `0x${i.toString(16).padStart(8, '0')}-${raffle.id}`, verified: true }] });
-    entries.push((await enterRaffle(world.db, { raffle: { raffleId: raffle.id }, userId: user.id, source: 'api' })).entry);
+    entries.push((await enterRaffle(world.db, { raffle: { raffleId: raffle.id }, actor: userPrincipal(user.id), source: 'api' })).entry);
   }
   return entries;
 }
@@ -56,8 +49,8 @@ describe('weighted draw', () => {
   it('selects `spots` winners that verifyDraw reproduces from the published proof', async () => {
     const raffle = await world.openRaffle({ spots: 4 });
     const entries = await withEntrants(raffle, 15);
-    await closeRaffle(world.db, { raffleId: raffle.id });
-    const drawn = await drawRaffle(world.db, { raffleId: raffle.id, workspaceId: ws() });
+    await closeRaffle(world.db, { actor: world.team, raffleId: raffle.id });
+    const drawn = await drawRaffle(world.db, { actor: world.team, raffleId: raffle.id, workspaceId: ws() });
     expect(drawn.status).toBe('drawn');
     const proof = await proofOf(raffle.id);
     expect(proof.entries).toHaveLength(15);
@@ -86,10 +79,10 @@ describe('weighted draw', () => {
     for (let i = 0; i < 6; i++) {
       const user = await world.user();
       if (i % 2 === 0) await world.db.insert(schema.communityRoles).values({ workspaceId: world.workspace.id, userId: user.id, role: 'og' });
-      entries.push((await enterRaffle(world.db, { raffle: { raffleId: raffle.id }, userId: user.id, source: 'api' })).entry);
+      entries.push((await enterRaffle(world.db, { raffle: { raffleId: raffle.id }, actor: userPrincipal(user.id), source: 'api' })).entry);
     }
-    await closeRaffle(world.db, { raffleId: raffle.id });
-    await drawRaffle(world.db, { raffleId: raffle.id });
+    await closeRaffle(world.db, { actor: world.team, raffleId: raffle.id });
+    await drawRaffle(world.db, { actor: world.team, raffleId: raffle.id });
     const proof = await proofOf(raffle.id);
     expect(proof.entries.map((e) => e.weight).sort()).toEqual(['1', '1', '1', '2.5', '2.5', '2.5']);
     expect(verifyDraw(proof).valid).toBe(true);
@@ -100,8 +93,8 @@ describe('weighted draw', () => {
     const raffle = await world.openRaffle({ spots: 10, requirements: [{ id: 'w', type: 'wallet_connected', label: 'Wallet', params: { chain: 'ethereum' } }] });
     const entries = await withEntrants(raffle, 3);
     await world.db.delete(schema.userWallets).where(eq(schema.userWallets.userId, entries[1]!.userId));
-    await closeRaffle(world.db, { raffleId: raffle.id });
-    await drawRaffle(world.db, { raffleId: raffle.id });
+    await closeRaffle(world.db, { actor: world.team, raffleId: raffle.id });
+    await drawRaffle(world.db, { actor: world.team, raffleId: raffle.id });
     const [lapsed] = await world.db.select().from(schema.entries).where(eq(schema.entries.id, entries[1]!.id));
     expect(lapsed).toMatchObject({ status: 'invalid', statusReason: 'Requirements not met: Wallet' });
     expect(JSON.parse(lapsed!.ownerJson).requirements).toEqual([{ type: 'wallet_connected', label: 'Wallet', passed: false }]);
@@ -117,9 +110,9 @@ describe('weighted draw', () => {
     const a = await world.user({ wallets: [shared] });
     const b = await world.user({ wallets: [shared] });
     const c = await world.user();
-    for (const u of [a, b, c]) await enterRaffle(world.db, { raffle: { raffleId: raffle.id }, userId: u.id, source: 'web' });
-    await closeRaffle(world.db, { raffleId: raffle.id });
-    await drawRaffle(world.db, { raffleId: raffle.id });
+    for (const u of [a, b, c]) await enterRaffle(world.db, { raffle: { raffleId: raffle.id }, actor: userPrincipal(u.id), source: 'web' });
+    await closeRaffle(world.db, { actor: world.team, raffleId: raffle.id });
+    await drawRaffle(world.db, { actor: world.team, raffleId: raffle.id });
     const proof = await proofOf(raffle.id);
     expect(proof.entries.map((e) => e.userId)).toEqual([c.id]);
   });
@@ -127,11 +120,11 @@ describe('weighted draw', () => {
   it('rerolls take the next entries in the frozen draw order, then run out', async () => {
     const raffle = await world.openRaffle({ spots: 2 });
     await withEntrants(raffle, 4);
-    await closeRaffle(world.db, { raffleId: raffle.id });
-    await drawRaffle(world.db, { raffleId: raffle.id });
+    await closeRaffle(world.db, { actor: world.team, raffleId: raffle.id });
+    await drawRaffle(world.db, { actor: world.team, raffleId: raffle.id });
     const proof = await proofOf(raffle.id);
     const order = rankEntries(Buffer.from(proof.seed, 'hex'), proof.entries).map((e) => e.id);
-    const target = (winId: string) => ({ workspaceId: ws(), raffleId: raffle.id, winId });
+    const target = (winId: string) => ({ actor: world.team, workspaceId: ws(), raffleId: raffle.id, winId });
 
     const [first] = await winsOf(raffle.id);
     await expect(rerollWin(world.db, target(first!.id))).rejects.toMatchObject({ code: 'WIN_CANNOT_REROLL' });
@@ -156,17 +149,17 @@ describe('other mechanics', () => {
     const raffle = await world.openRaffle({ mechanic: 'collection', spots: 3 });
     const entries = await withEntrants(raffle, 3);
     const late = await world.user();
-    await expect(enterRaffle(world.db, { raffle: { raffleId: raffle.id }, userId: late.id, source: 'api' })).rejects.toMatchObject({ code: 'RAFFLE_FULL' });
-    await closeRaffle(world.db, { raffleId: raffle.id });
-    await drawRaffle(world.db, { raffleId: raffle.id });
+    await expect(enterRaffle(world.db, { raffle: { raffleId: raffle.id }, actor: userPrincipal(late.id), source: 'api' })).rejects.toMatchObject({ code: 'RAFFLE_FULL' });
+    await closeRaffle(world.db, { actor: world.team, raffleId: raffle.id });
+    await drawRaffle(world.db, { actor: world.team, raffleId: raffle.id });
     expect((await winsOf(raffle.id)).map((w) => w.entryId)).toEqual(entries.map((e) => e.id));
   });
 
   it('application: the team picks, in order; picks must be valid entries and fit the spots', async () => {
     const raffle = await world.openRaffle({ mechanic: 'application', spots: 2 });
     const entries = await withEntrants(raffle, 3);
-    await closeRaffle(world.db, { raffleId: raffle.id });
-    const t = { raffleId: raffle.id, workspaceId: ws() };
+    await closeRaffle(world.db, { actor: world.team, raffleId: raffle.id });
+    const t = { actor: world.team, raffleId: raffle.id, workspaceId: ws() };
     await expect(drawRaffle(world.db, t)).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
     await expect(drawRaffle(world.db, { ...t, selection: { entryIds: entries.map((e) => e.id) } })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
     await expect(drawRaffle(world.db, { ...t, selection: { entryIds: ['ent_nope'] } })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
@@ -179,8 +172,8 @@ describe('other mechanics', () => {
 
   it('a weighted raffle refuses a hand-picked selection', async () => {
     const raffle = await world.openRaffle();
-    await closeRaffle(world.db, { raffleId: raffle.id });
-    await expect(drawRaffle(world.db, { raffleId: raffle.id, selection: { entryIds: ['ent_x'] } })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    await closeRaffle(world.db, { actor: world.team, raffleId: raffle.id });
+    await expect(drawRaffle(world.db, { actor: world.team, raffleId: raffle.id, selection: { entryIds: ['ent_x'] } })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
   });
 });
 
@@ -188,12 +181,12 @@ describe('finalizing and delivery', () => {
   it('finalize makes every selected win final; delivery moves forward and stops at delivered', async () => {
     const raffle = await world.openRaffle({ spots: 2 });
     const entries = await withEntrants(raffle, 2);
-    await closeRaffle(world.db, { raffleId: raffle.id });
-    await drawRaffle(world.db, { raffleId: raffle.id });
-    await finalizeRaffle(world.db, { raffleId: raffle.id });
+    await closeRaffle(world.db, { actor: world.team, raffleId: raffle.id });
+    await drawRaffle(world.db, { actor: world.team, raffleId: raffle.id });
+    await finalizeRaffle(world.db, { actor: world.team, raffleId: raffle.id });
     const wins = await winsOf(raffle.id);
     expect(wins.map((w) => w.status)).toEqual(['finalized', 'finalized']);
-    const t = { workspaceId: ws(), raffleId: raffle.id, winId: wins[0]!.id };
+    const t = { actor: world.team, workspaceId: ws(), raffleId: raffle.id, winId: wins[0]!.id };
     const processing = await setWinDelivery(world.db, { ...t, deliveryStatus: 'processing' });
     expect(processing.deliveryStatus).toBe('processing');
     const delivered = await setWinDelivery(world.db, { ...t, deliveryStatus: 'delivered', deliveryNote: 'tx 0x1' });
@@ -208,7 +201,7 @@ describe('finalizing and delivery', () => {
 
   it('unknown wins are 404 WIN_NOT_FOUND', async () => {
     const raffle = await world.openRaffle();
-    await expect(disqualifyWin(world.db, { workspaceId: ws(), raffleId: raffle.id, winId: 'win_nope', reason: 'x' })).rejects.toMatchObject({
+    await expect(disqualifyWin(world.db, { actor: world.team, workspaceId: ws(), raffleId: raffle.id, winId: 'win_nope', reason: 'x' })).rejects.toMatchObject({
       code: 'WIN_NOT_FOUND',
       statusCode: 404,
     });

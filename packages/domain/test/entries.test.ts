@@ -1,21 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { schema } from '@raffle/db';
 import { and, eq } from 'drizzle-orm';
-import { closeRaffle, disqualifyEntry, enterRaffle, hashIp, withdrawEntry } from '../src/index.js';
-import { createTestDatabase, type TestDatabase } from './support/database.js';
-import { createWorld, type World } from './support/world.js';
+import { closeRaffle, disqualifyEntry, enterRaffle, hashIp, userPrincipal, withdrawEntry } from '../src/index.js';
+import { useWorld } from './support/world.js';
 
-let testDb: TestDatabase;
-let world: World;
-
-beforeAll(async () => {
-  testDb = await createTestDatabase();
-  world = await createWorld(testDb.database);
-});
-afterAll(() => testDb.drop());
+const world = useWorld();
 
 const enter = (raffleId: string, userId: string, extra: { ipHash?: string } = {}) =>
-  enterRaffle(world.db, { raffle: { raffleId }, userId, source: 'api', ...extra });
+  enterRaffle(world.db, { raffle: { raffleId }, actor: userPrincipal(userId), source: 'api', ...extra });
 
 describe('entering', () => {
   it('creates a valid entry and records entry.created for the entrant and the workspace', async () => {
@@ -38,7 +30,7 @@ describe('entering', () => {
     const user = await world.user();
     const crash = enterRaffle(world.db, {
       raffle: { raffleId: raffle.id },
-      userId: user.id,
+      actor: userPrincipal(user.id),
       source: 'api',
       inTransaction: async (tx, { entry }) => {
         const [seen] = await tx.select({ id: schema.entries.id }).from(schema.entries).where(eq(schema.entries.id, entry.id));
@@ -68,7 +60,7 @@ describe('entering', () => {
     const user = await world.user();
     await expect(enter(draft.id, user.id)).rejects.toMatchObject({ code: 'RAFFLE_NOT_FOUND', statusCode: 404 });
     const raffle = await world.openRaffle();
-    await closeRaffle(world.db, { raffleId: raffle.id });
+    await closeRaffle(world.db, { actor: world.team, raffleId: raffle.id });
     await expect(enter(raffle.id, user.id)).rejects.toMatchObject({ code: 'RAFFLE_NOT_OPEN', statusCode: 409 });
   });
 
@@ -160,11 +152,11 @@ describe('withdrawing and disqualifying', () => {
     const raffle = await world.openRaffle();
     const user = await world.user();
     await enter(raffle.id, user.id);
-    const withdrawn = await withdrawEntry(world.db, { raffle: { slug: raffle.slug }, userId: user.id });
+    const withdrawn = await withdrawEntry(world.db, { raffle: { slug: raffle.slug }, actor: userPrincipal(user.id) });
     expect(withdrawn.status).toBe('withdrawn');
-    await expect(withdrawEntry(world.db, { raffle: { slug: raffle.slug }, userId: user.id })).rejects.toMatchObject({ code: 'ENTRY_NOT_WITHDRAWABLE' });
+    await expect(withdrawEntry(world.db, { raffle: { slug: raffle.slug }, actor: userPrincipal(user.id) })).rejects.toMatchObject({ code: 'ENTRY_NOT_WITHDRAWABLE' });
     const other = await world.user();
-    await expect(withdrawEntry(world.db, { raffle: { slug: raffle.slug }, userId: other.id })).rejects.toMatchObject({ code: 'ENTRY_NOT_FOUND' });
+    await expect(withdrawEntry(world.db, { raffle: { slug: raffle.slug }, actor: userPrincipal(other.id) })).rejects.toMatchObject({ code: 'ENTRY_NOT_FOUND' });
     const types = (await world.events({ userId: user.id })).map((e) => e.type);
     expect(types).toEqual(['entry.created', 'entry.withdrawn']);
   });
@@ -174,13 +166,13 @@ describe('withdrawing and disqualifying', () => {
     const user = await world.user();
     const { entry, win } = await enter(raffle.id, user.id);
     expect(win).toMatchObject({ position: 1, status: 'selected', source: 'fcfs' });
-    await expect(withdrawEntry(world.db, { raffle: { raffleId: raffle.id }, userId: user.id })).rejects.toMatchObject({ code: 'ENTRY_NOT_WITHDRAWABLE' });
-    const disqualified = await disqualifyEntry(world.db, { workspaceId: world.workspace.id, raffleId: raffle.id, entryId: entry.id, reason: 'Bot' });
+    await expect(withdrawEntry(world.db, { raffle: { raffleId: raffle.id }, actor: userPrincipal(user.id) })).rejects.toMatchObject({ code: 'ENTRY_NOT_WITHDRAWABLE' });
+    const disqualified = await disqualifyEntry(world.db, { actor: world.team, workspaceId: world.workspace.id, raffleId: raffle.id, entryId: entry.id, reason: 'Bot' });
     expect(disqualified).toMatchObject({ status: 'disqualified', statusReason: 'Bot' });
     const [w] = await world.db.select().from(schema.wins).where(and(eq(schema.wins.entryId, entry.id)));
     expect(w).toMatchObject({ status: 'disqualified', deliveryStatus: 'not_applicable' });
     await expect(
-      disqualifyEntry(world.db, { workspaceId: world.workspace.id, raffleId: raffle.id, entryId: entry.id, reason: 'again' }),
+      disqualifyEntry(world.db, { actor: world.team, workspaceId: world.workspace.id, raffleId: raffle.id, entryId: entry.id, reason: 'again' }),
     ).rejects.toMatchObject({ code: 'ENTRY_CANNOT_DISQUALIFY' });
     const types = (await world.events({ userId: user.id })).map((e) => e.type);
     expect(types).toEqual(['entry.created', 'win.selected', 'entry.updated', 'win.disqualified']);

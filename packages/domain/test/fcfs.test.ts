@@ -1,7 +1,7 @@
 import { createDatabase, insertUser, schema, type Database } from '@raffle/db';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { enterRaffle, isDomainError } from '../src/index.js';
+import { enterRaffle, isDomainError, userPrincipal } from '../src/index.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 import { createWorld, type World } from './support/world.js';
 
@@ -29,7 +29,7 @@ describe('FCFS under contention', () => {
     expect(raffle.status).toBe('open');
 
     const outcomes = await Promise.allSettled(
-      users.map((u) => enterRaffle(wide.db, { raffle: { slug: raffle.slug }, userId: u.id, source: 'api' })),
+      users.map((u) => enterRaffle(wide.db, { raffle: { slug: raffle.slug }, actor: userPrincipal(u.id), source: 'api' })),
     );
 
     const entered = outcomes.flatMap((o) => (o.status === 'fulfilled' ? [o.value] : []));

@@ -12,6 +12,8 @@ import {
   openRaffle,
   publishRaffle,
   RAFFLE_ACTIONS,
+  userPrincipal,
+  type Principal,
   type RaffleAction,
 } from '../src/index.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
@@ -28,7 +30,7 @@ afterAll(() => testDb.drop());
 
 const outboxCount = async () => (await testDb.database.db.select().from(schema.eventOutbox)).length;
 
-type Target = { raffleId: string; workspaceId: string };
+type Target = { actor: Principal; raffleId: string; workspaceId: string };
 const ACT: Record<Exclude<RaffleAction, 'update'>, (t: Target) => Promise<unknown>> = {
   publish: (t) => publishRaffle(world.db, t),
   open: (t) => openRaffle(world.db, t),
@@ -42,7 +44,7 @@ const ACT: Record<Exclude<RaffleAction, 'update'>, (t: Target) => Promise<unknow
 async function raffleIn(status: string, mechanic: 'raffle' | 'fcfs' | 'collection' | 'application') {
   const future = new Date(Date.now() + 86_400_000).toISOString();
   const draft = await world.raffle({ mechanic, spots: 2, ...(status === 'scheduled' ? { startsAt: future } : {}) });
-  const t = { raffleId: draft.id, workspaceId: world.workspace.id };
+  const t = { actor: world.team, raffleId: draft.id, workspaceId: world.workspace.id };
   if (status === 'draft') return t;
   await publishRaffle(world.db, t);
   if (status === 'scheduled' || status === 'open') return t;
@@ -51,7 +53,7 @@ async function raffleIn(status: string, mechanic: 'raffle' | 'fcfs' | 'collectio
     return t;
   }
   const entrant = await world.user();
-  await enterRaffle(world.db, { raffle: { raffleId: t.raffleId }, userId: entrant.id, source: 'api' });
+  await enterRaffle(world.db, { raffle: { raffleId: t.raffleId }, actor: userPrincipal(entrant.id), source: 'api' });
   const [entry] = await world.db.select().from(schema.entries).where(eq(schema.entries.raffleId, t.raffleId));
   await closeRaffle(world.db, t);
   if (status === 'closed') return t;
@@ -93,7 +95,7 @@ describe('events', () => {
   it('each raffle transition writes exactly one raffle event, carrying the workspace raffle item', async () => {
     const clock = manualClock(new Date());
     const draft = await world.raffle({ startsAt: new Date(clock.now().getTime() + 60_000).toISOString() }, clock);
-    const t = { raffleId: draft.id, workspaceId: world.workspace.id, clock };
+    const t = { actor: world.team, raffleId: draft.id, workspaceId: world.workspace.id, clock };
     const raffleEvents = async () => (await world.events()).filter((e) => e.payload.data.id === draft.id && e.type.startsWith('raffle.'));
     expect(await raffleEvents()).toHaveLength(0);
     await publishRaffle(world.db, t);
@@ -111,7 +113,7 @@ describe('events', () => {
 
   it('publishing a raffle that starts now records published and opened', async () => {
     const draft = await world.raffle();
-    await publishRaffle(world.db, { raffleId: draft.id });
+    await publishRaffle(world.db, { actor: world.team, raffleId: draft.id });
     const types = (await world.events()).filter((e) => e.payload.data.id === draft.id).map((e) => e.type);
     expect(types).toEqual(['raffle.published', 'raffle.opened']);
   });
@@ -122,7 +124,7 @@ describe('events', () => {
     await expect(
       world.db.transaction(async (tx) => {
         const { lockRaffle, publishRaffleIn } = await import('../src/index.js');
-        await publishRaffleIn(tx, await lockRaffle(tx, { raffleId: draft.id }), new Date());
+        await publishRaffleIn(tx, world.team, await lockRaffle(tx, { raffleId: draft.id }), new Date());
         throw new Error('boom after the event was written');
       }),
     ).rejects.toThrow('boom');
@@ -135,13 +137,13 @@ describe('events', () => {
 describe('editing', () => {
   it('a draft changes freely; an open raffle refuses fields entries were judged against', async () => {
     const draft = await world.raffle();
-    const edited = await editRaffle(world.db, { workspaceId: world.workspace.id, raffleId: draft.id, body: { title: 'New title', spots: 9 } });
+    const edited = await editRaffle(world.db, { actor: world.team, workspaceId: world.workspace.id, raffleId: draft.id, body: { title: 'New title', spots: 9 } });
     expect(edited).toMatchObject({ title: 'New title', spots: 9 });
-    await publishRaffle(world.db, { raffleId: draft.id });
-    await expect(editRaffle(world.db, { workspaceId: world.workspace.id, raffleId: draft.id, body: { spots: 1 } })).rejects.toMatchObject({
+    await publishRaffle(world.db, { actor: world.team, raffleId: draft.id });
+    await expect(editRaffle(world.db, { actor: world.team, workspaceId: world.workspace.id, raffleId: draft.id, body: { spots: 1 } })).rejects.toMatchObject({
       code: 'RAFFLE_CANNOT_UPDATE',
     });
-    const retitled = await editRaffle(world.db, { workspaceId: world.workspace.id, raffleId: draft.id, body: { title: 'Still editable' } });
+    const retitled = await editRaffle(world.db, { actor: world.team, workspaceId: world.workspace.id, raffleId: draft.id, body: { title: 'Still editable' } });
     expect(JSON.parse(retitled.workspaceItemJson).title).toBe('Still editable');
   });
 

@@ -1,7 +1,7 @@
 import { schema } from '@raffle/db';
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { enterRaffle, manualClock, publishRaffle, runDueTransitions, startRaffleScheduler, type Clock } from '../src/index.js';
+import { enterRaffle, manualClock, publishRaffle, runDueTransitions, startRaffleScheduler, userPrincipal, type Clock } from '../src/index.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 import { createWorld, type World } from './support/world.js';
 
@@ -37,7 +37,7 @@ async function published(clock: Clock, args: { startsIn?: number; endsIn: number
     },
     clock,
   );
-  return publishRaffle(world.db, { raffleId: draft.id, clock });
+  return publishRaffle(world.db, { actor: world.team, raffleId: draft.id, clock });
 }
 
 async function raffle(id: string) {
@@ -58,7 +58,7 @@ async function winsOf(id: string) {
 async function enter(raffleId: string, clock: Clock, count: number) {
   for (let i = 0; i < count; i++) {
     const user = await world.user();
-    await enterRaffle(world.db, { raffle: { raffleId }, userId: user.id, source: 'api', clock });
+    await enterRaffle(world.db, { raffle: { raffleId }, actor: userPrincipal(user.id), source: 'api', clock });
   }
 }
 

@@ -1,7 +1,6 @@
-import { newId, schema } from '@raffle/db';
-import { eq } from 'drizzle-orm';
+import { findWebhookEndpoint, insertWebhookEndpoint, newId, schema } from '@raffle/db';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { deleteWebhookEndpoint } from '../src/index.js';
+import { deleteWebhookEndpoint, userPrincipal } from '../src/index.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 import { createWorld, type World } from './support/world.js';
 
@@ -27,18 +26,19 @@ it('deletes an endpoint while the dispatcher is recording an outcome for it, wit
   const user = await world.user();
   const endpointId = newId('webhookEndpoint');
   const deliveryId = newId('webhookDelivery');
-  await db.insert(schema.webhookEndpoints).values({ id: endpointId, ownerKind: 'personal', userId: user.id, url: 'https://example.com/hook', eventTypes: ['entry.created'], secret: 'whsec_dGVzdA==' });
+  const owner = { kind: 'personal', userId: user.id } as const;
+  await insertWebhookEndpoint(db, { id: endpointId, ownerKind: 'personal', userId: user.id, url: 'https://example.com/hook', eventTypes: ['entry.created'], secret: 'whsec_dGVzdA==' });
   await db.insert(schema.webhookDeliveries).values({ id: deliveryId, endpointId, eventId: newId('event'), eventType: 'entry.created', status: 'pending' });
 
   let deleting: Promise<void> | undefined;
   await sql.begin(async (recorder) => {
     await recorder`update webhook_deliveries set attempt_count = attempt_count + 1 where id = ${deliveryId}`;
-    deleting = deleteWebhookEndpoint(db, { owner: { kind: 'personal', userId: user.id }, userId: user.id, endpointId });
+    deleting = deleteWebhookEndpoint(db, { owner, actor: userPrincipal(user.id), endpointId });
     await sleep(300); // the delete is now waiting on a lock the recorder holds
     await recorder`update webhook_endpoints set failing_since = now() where id = ${endpointId}`;
   });
   await deleting;
 
-  expect(await db.select().from(schema.webhookEndpoints).where(eq(schema.webhookEndpoints.id, endpointId))).toEqual([]);
-  expect(await db.select().from(schema.webhookDeliveries).where(eq(schema.webhookDeliveries.id, deliveryId))).toEqual([]);
+  expect(await findWebhookEndpoint(db, owner, endpointId)).toBeNull();
+  expect(await sql`select id from webhook_deliveries where id = ${deliveryId}`).toHaveLength(0);
 });

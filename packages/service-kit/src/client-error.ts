@@ -1,8 +1,16 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
+import type { ErrorCode } from '@raffle/contracts';
 import { newId } from '@raffle/db';
 
 export type ParserFailure = 'timeout' | 'headers_too_large' | 'malformed';
+
+/** The catalogue's code for each failure; both APIs name it, each in its own body. */
+export const PARSER_FAILURE_CODES: Record<ParserFailure, ErrorCode> = {
+  timeout: 'REQUEST_TIMEOUT',
+  headers_too_large: 'HEADERS_TOO_LARGE',
+  malformed: 'MALFORMED_REQUEST',
+};
 
 /** The service's error body for a request that never got a request line we could trust. */
 export type ClientErrorBody = (failure: ParserFailure, base: { statusCode: number; error: string; message: string; requestId: string; timestamp: string; path: string }) => object;

@@ -1,7 +1,7 @@
 import { RaffleManagementClient } from '@raffle/sdk';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signDevToken } from '../../management/src/domain/dev-token.js';
+import { signDevToken } from '../../management/src/cli/dev-token.js';
 import { startConsolePlatform, type ConsolePlatform } from './support/console-platform.js';
 import { checkPage, clearPageProblems } from './support/page-checks.js';
 

@@ -1,7 +1,7 @@
-import type { FastifyInstance } from 'fastify';
 import Fastify from 'fastify';
 import fp from 'fastify-plugin';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DataPlaneApp } from '../src/app.js';
 import { buildTestApp } from './support/app.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 import { capturedLogLines } from './support/log-scan.js';
@@ -11,7 +11,7 @@ import { generateApiKey } from '@raffle/contracts';
 import authPlugin from '../src/plugins/auth.js';
 
 let db: TestDatabase;
-let app: FastifyInstance;
+let app: DataPlaneApp;
 let tenant: Tenant;
 
 beforeAll(async () => {

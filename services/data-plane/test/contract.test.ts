@@ -2,8 +2,8 @@ import { DATA_PLANE_ROUTE_ERROR_STATUSES, PERSONAL_API_SCOPES } from '@raffle/co
 import { insertApiKey, insertEntry, insertRaffle, insertUser, insertWin } from '@raffle/db';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DataPlaneApp } from '../src/app.js';
 import { SECURITY_REQUIREMENT } from '../src/plugins/auth.js';
 import { buildTestApp } from './support/app.js';
 import { describeErrors, expectMatchesSchema, type SchemaOrId } from './support/contract-validator.js';
@@ -18,7 +18,7 @@ import { seedTenant, type Tenant } from './support/tenant.js';
  */
 
 let db: TestDatabase;
-let app: FastifyInstance;
+let app: DataPlaneApp;
 let tenant: Tenant;
 /** A public raffle with every optional field set, so present values get validated too. */
 let fullRaffle: { id: string; slug: string };

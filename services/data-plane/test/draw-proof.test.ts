@@ -1,11 +1,10 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { DRAW_ALGORITHM, drawCommitment, parseEntryLines, verifyDraw, type DrawProof } from '@raffle/sdk';
-import { addWorkspaceMember } from '@raffle/db';
-import { disqualifyWin, enterRaffle, rerollWin } from '@raffle/domain';
+import { addWorkspaceMember, renderDrawEntries } from '@raffle/db';
+import { disqualifyWin, enterRaffle, rerollWin, userPrincipal } from '@raffle/domain';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { renderDrawEntries } from '../src/domain/draw-proof.js';
 import { buildTestApp } from './support/app.js';
 import { expectMatchesSchema } from './support/contract-validator.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
@@ -51,7 +50,7 @@ async function raffleWithEntries(count: number, body: Parameters<LifecycleWorld[
     const { user } = await world.entrant({ wallets });
     // Members may enter a private raffle.
     if (raffle.visibility === 'private') await addWorkspaceMember(world.db, { workspaceId: world.workspace.id, userId: user.id, role: 'member' });
-    await enterRaffle(world.db, { raffle: { raffleId: raffle.id }, userId: user.id, source: 'web' });
+    await enterRaffle(world.db, { raffle: { raffleId: raffle.id }, actor: userPrincipal(user.id), source: 'web' });
   }
   return raffle;
 }
@@ -67,7 +66,7 @@ describe('before the draw', () => {
   it('answers 404 DRAW_NOT_AVAILABLE for a drawn raffle of another mechanic: no weighted draw took place', async () => {
     const raffle = await world.open({ mechanic: 'collection', spots: 2 });
     const { user } = await world.entrant();
-    await enterRaffle(world.db, { raffle: { raffleId: raffle.id }, userId: user.id, source: 'web' });
+    await enterRaffle(world.db, { raffle: { raffleId: raffle.id }, actor: userPrincipal(user.id), source: 'web' });
     await world.close(raffle.id);
     await world.draw(raffle.id);
     expect(expectError(await getProof(raffle.slug), 404, 'DRAW_NOT_AVAILABLE').message).toMatch(/collection raffle.*weighted draw/);
@@ -160,7 +159,7 @@ describe('after the draw', () => {
 
   it('stays the same verifiable proof after a winner is disqualified and rerolled and the raffle finalized', async () => {
     const [first] = await db.database.sql<{ id: string }[]>`select id from wins where raffle_id = ${raffle.id} and position = 1 and source = 'draw'`;
-    const target = { workspaceId: world.workspace.id, raffleId: raffle.id, winId: first!.id };
+    const target = { actor: world.team, workspaceId: world.workspace.id, raffleId: raffle.id, winId: first!.id };
     await disqualifyWin(world.db, { ...target, reason: 'test' });
     await rerollWin(world.db, target);
     await world.finalize(raffle.id);

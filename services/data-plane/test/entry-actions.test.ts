@@ -123,7 +123,7 @@ describe('POST /api/v1/raffles/{slug}/entries', () => {
     expectError(await enter(closed.slug, me.headers), 409, 'RAFFLE_NOT_OPEN');
 
     const cancelled = await world.open();
-    await cancelRaffle(world.db, { raffleId: cancelled.id, workspaceId: world.workspace.id });
+    await cancelRaffle(world.db, { actor: world.team, raffleId: cancelled.id, workspaceId: world.workspace.id });
     expectError(await enter(cancelled.slug, me.headers), 404, 'RAFFLE_NOT_FOUND');
   });
 

@@ -4,9 +4,9 @@ import { Type } from '@sinclair/typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DomainError } from '@raffle/domain';
-import { ApiError } from '../src/errors.js';
-import errorsPlugin from '../src/plugins/errors.js';
-import { loggerOptions, requestIdOf, requestIdPlugin } from '@raffle/service-kit';
+import { errorHandlerPlugin, loggerOptions, requestIdOf, requestIdPlugin } from '@raffle/service-kit';
+import type { DataPlaneApp } from '../src/app.js';
+import { dataPlaneErrors } from '../src/errors.js';
 import { buildTestApp } from './support/app.js';
 import { expectMatchesSchema } from './support/contract-validator.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
@@ -22,7 +22,7 @@ import { seedTenant, type Tenant } from './support/tenant.js';
  */
 
 let db: TestDatabase;
-let app: FastifyInstance;
+let app: DataPlaneApp;
 let tenant: Tenant;
 let port: number;
 
@@ -176,7 +176,7 @@ describe('the error plugin on its own (every parser error, and errors the real r
       bodyLimit: 1024,
       ajv: { customOptions: { coerceTypes: 'array', removeAdditional: true, useDefaults: true } },
     }).withTypeProvider<TypeBoxTypeProvider>();
-    await instance.register(errorsPlugin);
+    await instance.register(errorHandlerPlugin, dataPlaneErrors);
     await instance.register(requestIdPlugin);
     instance.post(
       '/echo',
@@ -190,10 +190,10 @@ describe('the error plugin on its own (every parser error, and errors the real r
     );
     instance.get('/throw/:kind', async (request) => {
       const kind = (request.params as { kind: string }).kind;
-      if (kind === 'api-401') throw new ApiError('API_KEY_INVALID', 'the API key is not recognised');
-      if (kind === 'api-409') throw new ApiError('RAFFLE_FULL', 'no spots left');
+      if (kind === 'api-401') throw new DomainError('API_KEY_INVALID', 'the API key is not recognised');
+      if (kind === 'api-409') throw new DomainError('RAFFLE_FULL', 'no spots left');
       if (kind === 'api-422') {
-        throw new ApiError('REQUIREMENTS_NOT_MET', 'requirements not met', {
+        throw new DomainError('REQUIREMENTS_NOT_MET', 'requirements not met', {
           failedRequirements: [{ type: 'wallet_connected', label: 'Connect a wallet' }],
         });
       }
@@ -257,7 +257,7 @@ describe('the error plugin on its own (every parser error, and errors the real r
     expect(ok.statusCode).toBe(200);
   });
 
-  it('answers a thrown ApiError with its catalogue status, code, message and extras; 401 adds WWW-Authenticate', async () => {
+  it('answers a refusal thrown by the service itself with its catalogue status, code, message and failed requirements; 401 adds WWW-Authenticate', async () => {
     const unauthorized = await tiny.inject({ url: '/throw/api-401' });
     expectErrorBody(unauthorized, 'GET', 401, 'API_KEY_INVALID');
     expect(unauthorized.headers['www-authenticate']).toBe('Bearer');

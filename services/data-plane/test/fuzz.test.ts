@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DataPlaneApp } from '../src/app.js';
 import { buildTestApp } from './support/app.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 import { responseViolations, type SeenResponse } from './support/error-invariants.js';
@@ -21,7 +21,7 @@ import { seedTenant, type Tenant } from './support/tenant.js';
  */
 
 let db: TestDatabase;
-let app: FastifyInstance;
+let app: DataPlaneApp;
 let tenant: Tenant;
 let port: number;
 /** Real cursors issued by every paginated route: replayed on every route (cross-endpoint reuse). */

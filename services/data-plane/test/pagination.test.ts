@@ -146,6 +146,7 @@ describe('keyset pagination', () => {
     const rafflesPage = (await get(`/api/v1/workspaces/${tenant.workspace.id}/raffles?limit=1`, tenant.keys.workspace)).json() as Page;
     const foreignRoute = await get(`${entries.url}?cursor=${encodeURIComponent(rafflesPage.pagination.nextCursor!)}`, entries.key);
     expect(foreignRoute.json().code).toBe('INVALID_CURSOR');
+    expect(foreignRoute.json().message).toBe('cursor is not a cursor this endpoint issued; start again without it');
 
     const otherWorkspacePage = (await get(`/api/v1/workspaces/${second.workspace.id}/raffles/${second.finalized.id}/entries?limit=1`, second.keys.workspace)).json() as Page;
     const foreignWorkspace = await get(`${entries.url}?cursor=${encodeURIComponent(otherWorkspacePage.pagination.nextCursor!)}`, entries.key);

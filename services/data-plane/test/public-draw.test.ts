@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { addWorkspaceMember, setApiKeyEnd } from '@raffle/db';
-import { cancelRaffle, enterRaffle } from '@raffle/domain';
+import { cancelRaffle, enterRaffle, userPrincipal } from '@raffle/domain';
 import { verifyDraw, type DrawProof } from '@raffle/sdk';
 import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
 import fp from 'fastify-plugin';
@@ -54,7 +54,7 @@ async function drawnRaffle(visibility: 'public' | 'unlisted' | 'private', count 
     const { user } = await world.entrant();
     // Only members may enter a private raffle.
     if (visibility === 'private') await addWorkspaceMember(world.db, { workspaceId: world.workspace.id, userId: user.id, role: 'member' });
-    await enterRaffle(world.db, { raffle: { raffleId: raffle.id }, userId: user.id, source: 'web' });
+    await enterRaffle(world.db, { raffle: { raffleId: raffle.id }, actor: userPrincipal(user.id), source: 'web' });
   }
   await world.close(raffle.id);
   await world.draw(raffle.id);
@@ -113,7 +113,7 @@ describe('who may see a proof', () => {
     const draft = await world.draft();
     expectError(await getPublic(draft.slug), 404, 'RAFFLE_NOT_FOUND');
     const cancelled = await world.open();
-    await cancelRaffle(world.db, { raffleId: cancelled.id, workspaceId: world.workspace.id });
+    await cancelRaffle(world.db, { actor: world.team, raffleId: cancelled.id, workspaceId: world.workspace.id });
     expectError(await getPublic(cancelled.slug), 404, 'RAFFLE_NOT_FOUND');
   });
 
@@ -127,7 +127,7 @@ describe('who may see a proof', () => {
   it('answers 404 DRAW_NOT_AVAILABLE for a drawn raffle of another mechanic', async () => {
     const raffle = await world.open({ mechanic: 'collection', spots: 1 });
     const { user } = await world.entrant();
-    await enterRaffle(world.db, { raffle: { raffleId: raffle.id }, userId: user.id, source: 'web' });
+    await enterRaffle(world.db, { raffle: { raffleId: raffle.id }, actor: userPrincipal(user.id), source: 'web' });
     await world.close(raffle.id);
     await world.draw(raffle.id);
     expectError(await getPublic(raffle.slug), 404, 'DRAW_NOT_AVAILABLE');

@@ -1,25 +1,25 @@
-import type { ErrorCode } from '@raffle/contracts';
-import { MANAGEMENT_STATUS_OF } from './error-codes.js';
+import { isDomainError } from '@raffle/domain';
+import { PARSER_FAILURE_CODES, type ServiceErrors } from '@raffle/service-kit';
+import { codedErrorBody, MANAGEMENT_STATUS_OF, withCode } from './error-codes.js';
+import { describeValidation } from './plugins/validation-failure.js';
 
 /**
- * The one error type management handlers throw. The management error body has no `code`, so
- * the error handler writes the code at the start of the message; the status is the one
- * management answers that code with, so the two cannot disagree. No stack trace: these are
- * expected outcomes answered to the client.
+ * How management answers errors: the management body, which has no `code` field, so every
+ * message leads with its code (error-codes.ts), at the status management gives that code. The
+ * requirements a refusal names go in its message; a body that is not JSON is a 400 here.
  */
-export class ManagementError extends Error {
-  readonly code: ErrorCode;
-  readonly statusCode: number;
-
-  constructor(code: ErrorCode, message: string) {
-    const stackTraceLimit = Error.stackTraceLimit;
-    Error.stackTraceLimit = 0;
-    super(message);
-    Error.stackTraceLimit = stackTraceLimit;
-    this.name = 'ManagementError';
-    this.code = code;
-    this.statusCode = MANAGEMENT_STATUS_OF[code];
-  }
-}
-
-export const managementError = (code: ErrorCode, message: string) => new ManagementError(code, message);
+export const managementErrors: ServiceErrors = {
+  statusOf: MANAGEMENT_STATUS_OF,
+  body: (request, _status, { code, message, failedRequirements }) => {
+    const failed = failedRequirements?.map((f) => f.label).join('; ');
+    return codedErrorBody(request, code, failed ? `${message} (${failed})` : message);
+  },
+  describeValidation: (error) => {
+    const { code, messages } = describeValidation(error);
+    return { code, message: messages };
+  },
+  dependencyCodes: { 404: 'NOT_FOUND', 405: 'METHOD_NOT_ALLOWED', 413: 'PAYLOAD_TOO_LARGE' },
+  isRefusal: isDomainError,
+  // Requests Node's HTTP parser refused: the message leads with the code, as every other.
+  parserFailure: (failure, base) => ({ ...base, message: withCode(PARSER_FAILURE_CODES[failure], base.message) }),
+};

@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { insertApiKey } from '@raffle/db';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ManagementApp } from '../src/app.js';
 import { buildTestApp, TEST_JWT_SECRET } from './support/app.js';
 import { expectManagementError } from './support/contract.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
@@ -10,7 +11,7 @@ import { registerSecret } from './support/log-scan.js';
 import { seedTenant, type Tenant } from './support/tenant.js';
 
 let testDb: TestDatabase;
-let app: FastifyInstance;
+let app: ManagementApp;
 let strictApp: FastifyInstance;
 let tenant: Tenant;
 let personalKey: string;

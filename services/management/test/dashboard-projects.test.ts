@@ -232,6 +232,8 @@ describe('reading projects', () => {
     for (const query of ['limit=0', 'limit=101', 'limit=2.5', 'limit=x', 'limit=1e1', 'cursor=%20', 'cursor=bm9wZQ', `cursor=${foreign}`, 'sort=name']) {
       expectManagementError(await app.inject({ method: 'GET', url: `${projects(workspace.id)}?${query}`, headers: as(owner.id) }), 400);
     }
+    const refused = await app.inject({ method: 'GET', url: `${projects(workspace.id)}?cursor=${foreign}`, headers: as(owner.id) });
+    expect(refused.json().message).toBe('INVALID_CURSOR: cursor is not one this list issued; start again without it');
   });
 });
 

@@ -1,6 +1,6 @@
 import { RAFFLE_ACTIONS } from '@raffle/domain';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ManagementApp } from '../src/app.js';
 import { buildTestApp } from './support/app.js';
 import { expectManagementError, expectSchema } from './support/contract.js';
 import { ACTIONS, as, dashboardRaffles, uniqueSlug, type Action, type DashboardRaffles, type Mechanic, type Raffle } from './support/dashboard-raffles.js';
@@ -8,7 +8,7 @@ import { createTestDatabase, type TestDatabase } from './support/database.js';
 import { seedTenant, type Tenant } from './support/tenant.js';
 
 let testDb: TestDatabase;
-let app: FastifyInstance;
+let app: ManagementApp;
 let tenant: Tenant;
 let api: DashboardRaffles;
 

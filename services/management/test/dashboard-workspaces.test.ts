@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { insertRaffle, insertUser } from '@raffle/db';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ManagementApp } from '../src/app.js';
 import { buildTestApp } from './support/app.js';
 import { expectManagementError, expectSchema } from './support/contract.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
@@ -9,7 +9,7 @@ import { tokenFor } from './support/jwt.js';
 import { seedTenant, type Tenant } from './support/tenant.js';
 
 let testDb: TestDatabase;
-let app: FastifyInstance;
+let app: ManagementApp;
 let tenant: Tenant;
 
 beforeAll(async () => {

@@ -2,12 +2,11 @@ import { Agent, request } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { insertApiKey } from '@raffle/db';
 import { DomainError } from '@raffle/domain';
-import { loggerOptions, notFoundPlugin, requestIdOf, requestIdPlugin, shutdownPlugin } from '@raffle/service-kit';
+import { errorHandlerPlugin, loggerOptions, notFoundPlugin, requestIdOf, requestIdPlugin, shutdownPlugin } from '@raffle/service-kit';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codedErrorBody } from '../src/error-codes.js';
-import { managementError } from '../src/errors.js';
-import errorsPlugin from '../src/plugins/errors.js';
+import { managementErrors } from '../src/errors.js';
 import { buildTestApp } from './support/app.js';
 import { expectManagementError, type Seen } from './support/contract.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
@@ -98,7 +97,7 @@ describe('the error handler on its own', () => {
 
   beforeAll(async () => {
     const instance = Fastify({ logger: loggerOptions({ level: 'fatal', stream: testLogStream }), genReqId: requestIdOf, return503OnClosing: false });
-    await instance.register(errorsPlugin);
+    await instance.register(errorHandlerPlugin, managementErrors);
     await instance.register(shutdownPlugin, { body: (request, _status, message) => codedErrorBody(request, 'SERVICE_UNAVAILABLE', message), drainMs: 2000 });
     await instance.register(notFoundPlugin, {
       body: (request, status, message) => codedErrorBody(request, status === 405 ? 'METHOD_NOT_ALLOWED' : 'ROUTE_NOT_FOUND', message),
@@ -115,7 +114,7 @@ describe('the error handler on its own', () => {
       }
       if (kind === 'http-403') throw Object.assign(new Error('Forbidden'), { status: 403, statusCode: 403, expose: true });
       if (kind === 'http-404') throw Object.assign(new Error('file not found'), { status: 404, statusCode: 404, expose: true });
-      if (kind === 'session') throw managementError('SESSION_TOKEN_INVALID', 'the session token is invalid or expired');
+      if (kind === 'session') throw new DomainError('SESSION_TOKEN_INVALID', 'the session token is invalid or expired');
       return { ok: true };
     });
     await instance.ready();
@@ -149,7 +148,7 @@ describe('the error handler on its own', () => {
     expect(expectCode(await thrown('http-403'), 400, 'VALIDATION_FAILED')).toBe('VALIDATION_FAILED: the request was rejected');
   });
 
-  it('a ManagementError 401 leads with its code and asks for a Bearer token', async () => {
+  it('a 401 refusal leads with its code and asks for a Bearer token', async () => {
     const res = await thrown('session');
     expectCode(res, 401, 'SESSION_TOKEN_INVALID');
     expect(res.headers['www-authenticate']).toBe('Bearer');

@@ -1,10 +1,10 @@
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ManagementApp } from '../src/app.js';
 import { buildTestApp } from './support/app.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 
 let testDb: TestDatabase;
-let app: FastifyInstance;
+let app: ManagementApp;
 
 beforeAll(async () => {
   testDb = await createTestDatabase();

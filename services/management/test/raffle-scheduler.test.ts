@@ -64,7 +64,8 @@ describe('the raffle scheduler plugin', () => {
     const app = await appWithScheduler();
     expect(app.raffleScheduler).not.toBeNull();
     const api = dashboardRaffles(app, testDb.database, tenant.workspace.id, tenant.owner.id);
-    const startsAt = new Date(Date.now() + 600);
+    // Room to draft and publish before startsAt on a loaded machine; published late, it would open at once.
+    const startsAt = new Date(Date.now() + 2000);
     const draft = await api.draft({
       startsAt: startsAt.toISOString(),
       endsAt: new Date(startsAt.getTime() + 600).toISOString(),
@@ -88,7 +89,8 @@ describe('the raffle scheduler plugin', () => {
   it('several instances move each due raffle exactly once', async () => {
     const [first, second, third] = [await appWithScheduler(), await appWithScheduler(), await appWithScheduler()];
     const api = dashboardRaffles(first, testDb.database, tenant.workspace.id, tenant.owner.id);
-    const startsAt = new Date(Date.now() + 1500).toISOString();
+    // Ten drafts and publishes must all land before startsAt, even on a loaded machine.
+    const startsAt = new Date(Date.now() + 5000).toISOString();
     const ids: string[] = [];
     for (let i = 0; i < 10; i++) {
       const published = await api.ok((await api.draft({ startsAt })).id, 'publish');

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ManagementApp } from '../src/app.js';
 import { buildTestApp, testConfig } from './support/app.js';
 import { expectManagementError, expectSchema } from './support/contract.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
@@ -25,7 +26,7 @@ import {
 
 let testDb: TestDatabase;
 /** Accepts loopback sinks (allow-list + http), as tests and local development configure it. */
-let app: FastifyInstance;
+let app: ManagementApp;
 /** The production defaults: https only, public addresses only. */
 let strictApp: FastifyInstance;
 let tenant: Tenant;

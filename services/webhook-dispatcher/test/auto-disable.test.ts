@@ -1,5 +1,5 @@
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DispatcherApp } from '../src/app.js';
 import { buildTestApp, isolatedStreamNames } from './support/app.js';
 import { DAY, MINUTE, manualClock, SECOND } from './support/conditions.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
@@ -8,7 +8,7 @@ import { deliveriesOf, endpointRow, waitForDeliveries } from './support/queries.
 import { startSink } from './support/sink.js';
 
 let testDb: TestDatabase;
-let app: FastifyInstance;
+let app: DispatcherApp;
 const clock = manualClock();
 
 beforeAll(async () => {

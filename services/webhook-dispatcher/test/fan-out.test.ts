@@ -1,7 +1,7 @@
 import { jetstream } from '@nats-io/jetstream';
 import type { RelayedEvent } from '@raffle/contracts';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DispatcherApp } from '../src/app.js';
 import { buildTestApp, isolatedStreamNames } from './support/app.js';
 import { waitUntil } from './support/conditions.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
@@ -10,7 +10,7 @@ import { deliveriesOf, outboxRow, waitForDeliveries } from './support/queries.js
 import { startSink } from './support/sink.js';
 
 let testDb: TestDatabase;
-let app: FastifyInstance;
+let app: DispatcherApp;
 let sink: Awaited<ReturnType<typeof startSink>>;
 const names = isolatedStreamNames();
 

@@ -1,5 +1,5 @@
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DispatcherApp } from '../src/app.js';
 import { buildTestApp, isolatedStreamNames } from './support/app.js';
 import { waitUntil } from './support/conditions.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
@@ -7,7 +7,7 @@ import { createOwners } from './support/fixtures.js';
 import { startSink } from './support/sink.js';
 
 let testDb: TestDatabase;
-let app: FastifyInstance;
+let app: DispatcherApp;
 const sinks: Awaited<ReturnType<typeof startSink>>[] = [];
 
 beforeAll(async () => {

@@ -1,13 +1,13 @@
-import type { FastifyInstance } from 'fastify';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DispatcherApp } from '../src/app.js';
 import { buildTestApp, isolatedStreamNames } from './support/app.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 import { createOwners } from './support/fixtures.js';
 import { startSink } from './support/sink.js';
 
 let testDb: TestDatabase;
-let app: FastifyInstance;
+let app: DispatcherApp;
 
 beforeAll(async () => {
   testDb = await createTestDatabase();

@@ -1,8 +1,8 @@
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import type { RelayedEvent } from '@raffle/contracts';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DispatcherApp } from '../src/app.js';
 import { ensureStream } from '../src/consumer/stream-setup.js';
 import { relayOutboxBatch } from '../src/relay/outbox-relay.js';
 import { buildTestApp, isolatedStreamNames } from './support/app.js';
@@ -18,7 +18,7 @@ const unpublishedCount = async (sql: TestDatabase['database']['sql']) =>
 
 describe('relay with NATS up', () => {
   let testDb: TestDatabase;
-  let app: FastifyInstance;
+  let app: DispatcherApp;
   let failNextRelayMark = false;
 
   beforeAll(async () => {
@@ -152,7 +152,7 @@ describe('relayOutboxBatch', () => {
 
 describe('relay with NATS unreachable', () => {
   let testDb: TestDatabase;
-  let app: FastifyInstance;
+  let app: DispatcherApp;
 
   beforeAll(async () => {
     testDb = await createTestDatabase();

@@ -26,13 +26,14 @@ import {
   sendWebhookTestEvent,
   setWinDelivery,
   updateProject,
+  userPrincipal,
   withdrawEntry,
 } from '@raffle/domain';
 import { verifyWebhook, WebhookVerificationError, type WebhookEvent } from '@raffle/sdk';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DispatcherApp } from '../src/app.js';
 import { buildTestApp, isolatedStreamNames } from './support/app.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 import { createOwners } from './support/fixtures.js';
@@ -63,7 +64,7 @@ const served = new Map(
 );
 
 let testDb: TestDatabase;
-let app: FastifyInstance;
+let app: DispatcherApp;
 let sink: Awaited<ReturnType<typeof startSink>>;
 let personalSecret: string;
 let workspaceSecret: string;
@@ -76,51 +77,53 @@ const headersOf = (request: Received) => request.headers as Record<string, strin
 /** Every event type either audience can receive, produced by the domain's own transitions. */
 async function produceEveryEventType(db: Db, args: { entrantId: string; workspaceId: string; teamId: string; personalEndpointId: string; workspaceEndpointId: string }) {
   const { entrantId, workspaceId, teamId } = args;
+  const team = userPrincipal(teamId);
   const others = await Promise.all([1, 2].map(() => insertUser(db, { handle: `other-${suffix()}` })));
   const raffle = async (spots: number, mechanic: 'collection' | 'application' = 'collection') => {
     const created = await createRaffle(db, {
+      actor: team,
       workspaceId,
       body: { slug: `r-${suffix()}`, title: 'Every event', mechanic, allocationType: 'allowlist_gtd', visibility: 'public', spots },
     });
-    return publishRaffle(db, { raffleId: created.id }); // raffle.published + raffle.opened
+    return publishRaffle(db, { actor: team, raffleId: created.id }); // raffle.published + raffle.opened
   };
-  const enter = (raffleId: string, userId: string) => enterRaffle(db, { raffle: { raffleId }, userId, source: 'web' }); // entry.created
+  const enter = (raffleId: string, userId: string) => enterRaffle(db, { raffle: { raffleId }, actor: userPrincipal(userId), source: 'web' }); // entry.created
   const winOf = async (raffleId: string, userId: string) => (await liveWinsOf(db, raffleId)).find((w) => w.userId === userId)!;
 
-  const project = await createProject(db, { workspaceId, userId: teamId, body: { slug: `p-${suffix()}`, name: 'Project' } }); // project.created
-  await updateProject(db, { workspaceId, userId: teamId, projectId: project.id, body: { name: 'Renamed' } }); // project.updated
+  const project = await createProject(db, { workspaceId, actor: userPrincipal(teamId), body: { slug: `p-${suffix()}`, name: 'Project' } }); // project.created
+  await updateProject(db, { workspaceId, actor: userPrincipal(teamId), projectId: project.id, body: { name: 'Renamed' } }); // project.updated
 
   // An application raffle, so the team picks who wins: the entrant and one other, then the
   // entrant's win is disqualified and its position rerolled to the third entrant.
   const contest = await raffle(2, 'application');
   const [mine, second, third] = await Promise.all([entrantId, others[0]!.id, others[1]!.id].map((userId) => enter(contest.id, userId)));
-  await closeRaffle(db, { raffleId: contest.id }); // raffle.closed
-  await drawRaffle(db, { raffleId: contest.id, workspaceId, selection: { entryIds: [mine!.entry.id, second!.entry.id] } }); // raffle.drawn, (win|winner).selected
+  await closeRaffle(db, { actor: team, raffleId: contest.id }); // raffle.closed
+  await drawRaffle(db, { actor: team, raffleId: contest.id, workspaceId, selection: { entryIds: [mine!.entry.id, second!.entry.id] } }); // raffle.drawn, (win|winner).selected
   const lost = await winOf(contest.id, entrantId);
-  await disqualifyWin(db, { workspaceId, raffleId: contest.id, winId: lost.id, reason: 'Broke the rules' }); // (win|winner).disqualified
-  await rerollWin(db, { workspaceId, raffleId: contest.id, winId: lost.id, entryId: third!.entry.id }); // winner.replaced, winner.selected
-  await finalizeRaffle(db, { raffleId: contest.id }); // raffle.finalized, winner.finalized
+  await disqualifyWin(db, { actor: team, workspaceId, raffleId: contest.id, winId: lost.id, reason: 'Broke the rules' }); // (win|winner).disqualified
+  await rerollWin(db, { actor: team, workspaceId, raffleId: contest.id, winId: lost.id, entryId: third!.entry.id }); // winner.replaced, winner.selected
+  await finalizeRaffle(db, { actor: team, raffleId: contest.id }); // raffle.finalized, winner.finalized
 
   // One spot, one entrant: a final win whose prize delivery moves.
   const prize = await raffle(1);
   await enter(prize.id, entrantId);
-  await closeRaffle(db, { raffleId: prize.id });
-  await drawRaffle(db, { raffleId: prize.id, workspaceId });
-  await finalizeRaffle(db, { raffleId: prize.id }); // win.finalized
+  await closeRaffle(db, { actor: team, raffleId: prize.id });
+  await drawRaffle(db, { actor: team, raffleId: prize.id, workspaceId });
+  await finalizeRaffle(db, { actor: team, raffleId: prize.id }); // win.finalized
   const won = await winOf(prize.id, entrantId);
-  await setWinDelivery(db, { workspaceId, raffleId: prize.id, winId: won.id, deliveryStatus: 'processing' }); // (win|winner).delivery_updated
+  await setWinDelivery(db, { actor: team, workspaceId, raffleId: prize.id, winId: won.id, deliveryStatus: 'processing' }); // (win|winner).delivery_updated
 
   const disqualified = await raffle(1);
   const { entry } = await enter(disqualified.id, entrantId);
-  await disqualifyEntry(db, { workspaceId, raffleId: disqualified.id, entryId: entry.id, reason: 'Bot' }); // entry.updated
-  await cancelRaffle(db, { raffleId: disqualified.id }); // raffle.cancelled
+  await disqualifyEntry(db, { actor: team, workspaceId, raffleId: disqualified.id, entryId: entry.id, reason: 'Bot' }); // entry.updated
+  await cancelRaffle(db, { actor: team, raffleId: disqualified.id }); // raffle.cancelled
 
   const withdrawn = await raffle(1);
   await enter(withdrawn.id, entrantId);
-  await withdrawEntry(db, { raffle: { raffleId: withdrawn.id }, userId: entrantId }); // entry.withdrawn
+  await withdrawEntry(db, { raffle: { raffleId: withdrawn.id }, actor: userPrincipal(entrantId) }); // entry.withdrawn
 
-  await sendWebhookTestEvent(db, { owner: { kind: 'personal', userId: entrantId }, userId: entrantId, endpointId: args.personalEndpointId });
-  await sendWebhookTestEvent(db, { owner: { kind: 'workspace', workspaceId }, userId: teamId, endpointId: args.workspaceEndpointId });
+  await sendWebhookTestEvent(db, { owner: { kind: 'personal', userId: entrantId }, actor: userPrincipal(entrantId), endpointId: args.personalEndpointId });
+  await sendWebhookTestEvent(db, { owner: { kind: 'workspace', workspaceId }, actor: userPrincipal(teamId), endpointId: args.workspaceEndpointId });
 }
 
 /** How many deliveries the outbox owes each endpoint: the dispatcher must have sent exactly these. */
@@ -271,9 +274,9 @@ describe('verifyWebhook on what the real dispatcher sent', () => {
     const { db } = testDb.database;
     const owners = await createOwners(db);
     const endpoint = await owners.endpoint({ url: `${sink.url}/rotating`, owner: 'personal', eventTypes: ['win.selected'] });
-    const rotated = await rotateWebhookEndpointSecret(db, { owner: { kind: 'personal', userId: owners.user.id }, userId: owners.user.id, endpointId: endpoint.id });
+    const rotated = await rotateWebhookEndpointSecret(db, { owner: { kind: 'personal', userId: owners.user.id }, actor: userPrincipal(owners.user.id), endpointId: endpoint.id });
     registerSecret(rotated.secret);
-    await sendWebhookTestEvent(db, { owner: { kind: 'personal', userId: owners.user.id }, userId: owners.user.id, endpointId: endpoint.id });
+    await sendWebhookTestEvent(db, { owner: { kind: 'personal', userId: owners.user.id }, actor: userPrincipal(owners.user.id), endpointId: endpoint.id });
     await sink.waitFor(sink.received.length + 1, 15_000);
     const request = sink.received.find((r) => r.path === '/rotating')!;
     expect(headersOf(request)['webhook-signature']!.split(' ')).toHaveLength(2);

@@ -1,8 +1,8 @@
-import { rotateWebhookEndpointSecret } from '@raffle/domain';
+import { rotateWebhookEndpointSecret, userPrincipal } from '@raffle/domain';
 import { generateWebhookSecret } from '@raffle/webhooks';
-import type { FastifyInstance } from 'fastify';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DispatcherApp } from '../src/app.js';
 import { buildTestApp, isolatedStreamNames } from './support/app.js';
 import { manualClock, SECOND } from './support/conditions.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
@@ -12,7 +12,7 @@ import { attemptsOf, outboxRow, waitForDeliveries } from './support/queries.js';
 import { startSink, type Received } from './support/sink.js';
 
 let testDb: TestDatabase;
-let app: FastifyInstance;
+let app: DispatcherApp;
 const clock = manualClock();
 
 beforeAll(async () => {
@@ -132,7 +132,7 @@ describe('secret rotation', () => {
 
     const rotated = await rotateWebhookEndpointSecret(testDb.database.db, {
       owner: { kind: 'personal', userId: owners.user.id },
-      userId: owners.user.id,
+      actor: userPrincipal(owners.user.id),
       endpointId: endpoint.id,
       now: clock.now(),
     });

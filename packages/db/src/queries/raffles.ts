@@ -1,5 +1,5 @@
 import type { Sql } from '../client.js';
-import { toKeysetPage, type KeysetPage } from './keyset.js';
+import { keysetReadSize, type RenderedRow } from './keyset.js';
 
 export type PublicRaffleKey = { publishedAt: string; id: string };
 
@@ -7,12 +7,11 @@ export type PublicRaffleKey = { publishedAt: string; id: string };
 export async function pageWorkspaceRaffles(
   sql: Sql,
   args: { workspaceId: string; before: string | null; limit: number },
-): Promise<KeysetPage<string>> {
-  const rows = await sql<{ id: string; json: string }[]>`
+): Promise<RenderedRow[]> {
+  return sql<RenderedRow[]>`
     select id, workspace_item_json as json from raffles
     where workspace_id = ${args.workspaceId} ${args.before ? sql`and id < ${args.before}` : sql``}
-    order by id desc limit ${args.limit + 1}`;
-  return toKeysetPage(rows, args.limit, (r) => r.id);
+    order by id desc limit ${keysetReadSize(args.limit)}`;
 }
 
 /**
@@ -22,15 +21,14 @@ export async function pageWorkspaceRaffles(
 export async function pagePublicRaffles(
   sql: Sql,
   args: { after: PublicRaffleKey | null; limit: number },
-): Promise<KeysetPage<PublicRaffleKey>> {
-  const rows = await sql<{ id: string; publishedAt: string; json: string }[]>`
+): Promise<(RenderedRow & PublicRaffleKey)[]> {
+  return sql<(RenderedRow & PublicRaffleKey)[]>`
     select id, to_char(published_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as "publishedAt",
            public_item_json as json
     from raffles
     where visibility = 'public' and status in ('scheduled', 'open', 'closed', 'drawn', 'finalized')
       ${args.after ? sql`and (published_at, id) < (${args.after.publishedAt}::timestamptz, ${args.after.id})` : sql``}
-    order by published_at desc, id desc limit ${args.limit + 1}`;
-  return toKeysetPage(rows, args.limit, (r) => ({ publishedAt: r.publishedAt, id: r.id }));
+    order by published_at desc, id desc limit ${keysetReadSize(args.limit)}`;
 }
 
 /** A raffle's workspace never changes, so callers may cache this answer indefinitely. */

@@ -1,16 +1,15 @@
 import type { Sql } from '../client.js';
-import { toKeysetPage, type KeysetPage } from './keyset.js';
+import { keysetReadSize, type RenderedRow } from './keyset.js';
 
 /** The key owner's wins in every status, newest first. */
 export async function pageUserWins(
   sql: Sql,
   args: { userId: string; before: string | null; limit: number },
-): Promise<KeysetPage<string>> {
-  const rows = await sql<{ id: string; json: string }[]>`
+): Promise<RenderedRow[]> {
+  return sql<RenderedRow[]>`
     select id, win_json as json from wins
     where user_id = ${args.userId} ${args.before ? sql`and id < ${args.before}` : sql``}
-    order by id desc limit ${args.limit + 1}`;
-  return toKeysetPage(rows, args.limit, (r) => r.id);
+    order by id desc limit ${keysetReadSize(args.limit)}`;
 }
 
 /** Finalized winners by position: the spec's bare-array winners list. */

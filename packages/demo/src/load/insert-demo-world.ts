@@ -1,4 +1,4 @@
-import { addWorkspaceMember, insertApiKey, insertProject, insertUser, insertWorkspace, schema, type DbOrTx } from '@raffle/db';
+import { addWorkspaceMember, insertApiKey, insertCommunityRoles, insertProject, insertUser, insertWorkspace, type DbOrTx } from '@raffle/db';
 import type { DemoPlan } from '../plan/demo-plan.js';
 
 /**
@@ -11,6 +11,6 @@ export async function insertDemoWorld(tx: DbOrTx, plan: DemoPlan): Promise<void>
   for (const ws of Object.values(plan.orgs.workspaces)) await insertWorkspace(tx, ws);
   for (const membership of plan.orgs.memberships) await addWorkspaceMember(tx, membership);
   for (const project of Object.values(plan.orgs.projects)) await insertProject(tx, project);
-  if (plan.communityRoles.length > 0) await tx.insert(schema.communityRoles).values(plan.communityRoles);
+  await insertCommunityRoles(tx, plan.communityRoles);
   for (const key of plan.apiKeys) await insertApiKey(tx, key.row);
 }

@@ -1,4 +1,4 @@
-import { disqualifyEntry, enterRaffle, withdrawEntry } from '@raffle/domain';
+import { disqualifyEntry, enterRaffle, SEED, userPrincipal, withdrawEntry } from '@raffle/domain';
 import type { Db } from '@raffle/db';
 import type { PlannedRaffle } from '../plan/demo-plan.js';
 import { demoStep, type DemoClock } from './demo-step.js';
@@ -14,20 +14,21 @@ export async function playEntries(db: Db, raffle: PlannedRaffle, clock: DemoCloc
   const ref = { raffleId: raffle.id };
   const steps: TimedStep[] = [];
   for (const entry of raffle.entries) {
-    const userId = entry.person.id;
+    // Each person enters and withdraws as themselves; the team's acts are the seed's.
+    const entrant = userPrincipal(entry.person.id);
     steps.push({
       at: entry.createdAt,
       what: `the entry of ${entry.person.handle}`,
-      run: () => enterRaffle(db, { id: entry.id, raffle: ref, userId, source: entry.source, ipHash: entry.ipHash, clock }),
+      run: () => enterRaffle(db, { id: entry.id, raffle: ref, actor: entrant, source: entry.source, ipHash: entry.ipHash, clock }),
     });
     const fate = entry.fate;
     if (fate?.status === 'withdrawn') {
-      steps.push({ at: fate.at, what: `${entry.person.handle} withdrawing`, run: () => withdrawEntry(db, { raffle: ref, userId, clock }) });
+      steps.push({ at: fate.at, what: `${entry.person.handle} withdrawing`, run: () => withdrawEntry(db, { raffle: ref, actor: entrant, clock }) });
     } else if (fate?.status === 'disqualified') {
       steps.push({
         at: fate.at,
         what: `disqualifying ${entry.person.handle}`,
-        run: () => disqualifyEntry(db, { workspaceId: raffle.spec.workspace.id, raffleId: raffle.id, entryId: entry.id, reason: fate.reason, clock }),
+        run: () => disqualifyEntry(db, { actor: SEED, workspaceId: raffle.spec.workspace.id, raffleId: raffle.id, entryId: entry.id, reason: fate.reason, clock }),
       });
     }
   }

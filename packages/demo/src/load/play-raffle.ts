@@ -1,6 +1,5 @@
-import { schema, type Db } from '@raffle/db';
-import { cancelRaffle, closeRaffle, createRaffle, lockRaffle, manualClock, openRaffle, publishRaffleIn, removeMember } from '@raffle/domain';
-import { eq } from 'drizzle-orm';
+import { findWorkspaceRaffleRow, type Db } from '@raffle/db';
+import { cancelRaffle, closeRaffle, createRaffle, lockRaffle, manualClock, openRaffle, publishRaffleIn, removeMember, SEED, userPrincipal } from '@raffle/domain';
 import type { PlannedRaffle } from '../plan/demo-plan.js';
 import { demoStep, expectPlanned } from './demo-step.js';
 import { playEntries } from './play-entries.js';
@@ -8,7 +7,7 @@ import { playDraw, playFinalize } from './play-wins.js';
 
 /** Publishes with the plan's seed, which the draw plan was searched for; otherwise as the publish route does. */
 function publishWithSeed(db: Db, raffle: PlannedRaffle, at: Date) {
-  return db.transaction(async (tx) => publishRaffleIn(tx, await lockRaffle(tx, { raffleId: raffle.id }), at, raffle.draw.seed));
+  return db.transaction(async (tx) => publishRaffleIn(tx, SEED, await lockRaffle(tx, { raffleId: raffle.id }), at, raffle.draw.seed));
 }
 
 /**
@@ -19,9 +18,9 @@ function publishWithSeed(db: Db, raffle: PlannedRaffle, at: Date) {
 export async function playRaffle(db: Db, raffle: PlannedRaffle): Promise<void> {
   const { spec, timeline: t } = raffle;
   const clock = manualClock(spec.createdAt);
-  const target = { workspaceId: spec.workspace.id, raffleId: raffle.id, clock };
+  const target = { actor: SEED, workspaceId: spec.workspace.id, raffleId: raffle.id, clock };
 
-  await demoStep(raffle, 'create', () => createRaffle(db, { workspaceId: spec.workspace.id, id: raffle.id, body: raffle.body, clock }));
+  await demoStep(raffle, 'create', () => createRaffle(db, { actor: SEED, workspaceId: spec.workspace.id, id: raffle.id, body: raffle.body, clock }));
   if (t.publishedAt) {
     const published = await demoStep(raffle, 'publish', () => publishWithSeed(db, raffle, t.publishedAt!));
     // startsAt lies after publish: the raffle waits, scheduled, until it is opened.
@@ -41,11 +40,11 @@ export async function playRaffle(db: Db, raffle: PlannedRaffle): Promise<void> {
   }
   // Membership rows carry no time, so leaving needs no clock; it only has to precede the draw.
   for (const person of raffle.leavers) {
-    await demoStep(raffle, `${person.handle} leaving`, () => removeMember(db, { workspaceId: spec.workspace.id, actorId: person.id, memberId: person.id }));
+    await demoStep(raffle, `${person.handle} leaving`, () => removeMember(db, { workspaceId: spec.workspace.id, actor: userPrincipal(person.id), memberId: person.id }));
   }
   if (t.drawnAt) await playDraw(db, raffle, clock);
   if (t.finalizedAt) await playFinalize(db, raffle, clock);
 
-  const [row] = await db.select({ status: schema.raffles.status }).from(schema.raffles).where(eq(schema.raffles.id, raffle.id));
+  const row = await findWorkspaceRaffleRow(db, { workspaceId: spec.workspace.id, raffleId: raffle.id });
   expectPlanned(raffle, 'the final status', row?.status, spec.status);
 }

@@ -1,16 +1,8 @@
-import { schema, type Db } from '@raffle/db';
-import { disqualifyWin, drawRaffle, finalizeRaffle, LIVE_WIN_STATUSES, rerollWin, setWinDelivery } from '@raffle/domain';
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import type { Db } from '@raffle/db';
+import { disqualifyWin, drawRaffle, finalizeRaffle, liveWinsOf, rerollWin, SEED, setWinDelivery } from '@raffle/domain';
 import type { PlannedRaffle } from '../plan/demo-plan.js';
 import { deliveryFor } from '../plan/demo-wins.js';
 import { demoStep, expectPlanned, type DemoClock } from './demo-step.js';
-
-const liveWins = (db: Db, raffleId: string) =>
-  db
-    .select({ id: schema.wins.id, entryId: schema.wins.entryId, userId: schema.wins.userId, position: schema.wins.position, source: schema.wins.source })
-    .from(schema.wins)
-    .where(and(eq(schema.wins.raffleId, raffleId), inArray(schema.wins.status, [...LIVE_WIN_STATUSES])))
-    .orderBy(asc(schema.wins.position));
 
 /**
  * The draw at drawnAt (the team's selection for an application raffle), then the review the
@@ -18,19 +10,19 @@ const liveWins = (db: Db, raffleId: string) =>
  */
 export async function playDraw(db: Db, raffle: PlannedRaffle, clock: DemoClock): Promise<void> {
   const { spec, draw } = raffle;
-  const target = { workspaceId: spec.workspace.id, raffleId: raffle.id, clock };
+  const target = { actor: SEED, workspaceId: spec.workspace.id, raffleId: raffle.id, clock };
   clock.set(raffle.timeline.drawnAt!);
   const selection = draw.selection.length > 0 ? { entryIds: draw.selection } : undefined;
   await demoStep(raffle, 'the draw', () => drawRaffle(db, { ...target, selection }));
   if (spec.mechanic === 'raffle') {
     // The seed was searched against the plan's eligible set; a differing one would break the story.
-    const drawn = (await liveWins(db, raffle.id)).map((w) => w.entryId);
+    const drawn = (await liveWinsOf(db, raffle.id)).map((w) => w.entryId);
     expectPlanned(raffle, 'the drawn winners', drawn, draw.winners);
   }
 
   const review = draw.review;
   if (!review) return;
-  const win = (await liveWins(db, raffle.id)).find((w) => w.entryId === review.entryId);
+  const win = (await liveWinsOf(db, raffle.id)).find((w) => w.entryId === review.entryId);
   if (!win) throw new Error(`demo raffle ${spec.slug}: entry ${review.entryId} holds no win to disqualify`);
   clock.set(review.at);
   await demoStep(raffle, 'disqualifying a winner', () => disqualifyWin(db, { ...target, winId: win.id, reason: review.reason }));
@@ -43,10 +35,10 @@ export async function playDraw(db: Db, raffle: PlannedRaffle, clock: DemoClock):
 /** finalize at finalizedAt, then each finalized win's delivery as the spread in deliveryFor says. */
 export async function playFinalize(db: Db, raffle: PlannedRaffle, clock: DemoClock): Promise<void> {
   const finalizedAt = raffle.timeline.finalizedAt!;
-  const target = { workspaceId: raffle.spec.workspace.id, raffleId: raffle.id, clock };
+  const target = { actor: SEED, workspaceId: raffle.spec.workspace.id, raffleId: raffle.id, clock };
   clock.set(finalizedAt);
   await demoStep(raffle, 'finalize', () => finalizeRaffle(db, target));
-  for (const win of await liveWins(db, raffle.id)) {
+  for (const win of await liveWinsOf(db, raffle.id)) {
     const delivery = deliveryFor(raffle.spec, win, finalizedAt);
     if (!delivery) continue;
     clock.set(delivery.at);

@@ -23,7 +23,7 @@ export const requirements = {
 export type RequirementFacts = { at: Date; isMember: (person: DemoPerson) => boolean };
 
 /**
- * The plan's copy of the domain's requirement SQL (requirement-types.ts), over the facts the
+ * The plan's copy of the requirement SQL (@raffle/db's requirement-checks.ts), over the facts the
  * loader will insert. The plan must predict the domain exactly: which entries it accepts, and
  * which ones the draw's re-check keeps, decide the draw the seed search works on. The loader
  * fails loudly if the two ever disagree.

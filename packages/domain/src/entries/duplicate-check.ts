@@ -1,6 +1,13 @@
 import type { DuplicateFlags } from '@raffle/contracts';
-import { schema, updateEntry, type DbOrTx, type NewEvent } from '@raffle/db';
-import { and, eq, sql } from 'drizzle-orm';
+import {
+  findEntryDuplicateFlags,
+  listEntryIdsSharingSignal,
+  lockDuplicateSignal,
+  updateEntry,
+  type DbOrTx,
+  type DuplicateSignal,
+  type NewEvent,
+} from '@raffle/db';
 import { workspaceEntryEvent } from '../events/resource-events.js';
 import type { RaffleRecord } from '../raffles/raffle-locks.js';
 
@@ -9,37 +16,28 @@ const MAX_LISTED = 50;
 
 type Signals = { walletSnapshot: string | null; ipHash: string | null };
 
+/** The signals an entry carries, wallet first: every entry takes its locks in this order. */
+function signalsOf(signals: Signals): DuplicateSignal[] {
+  const present: DuplicateSignal[] = [];
+  if (signals.walletSnapshot) present.push({ kind: 'wallet', walletSnapshot: signals.walletSnapshot });
+  if (signals.ipHash) present.push({ kind: 'ip', ipHash: signals.ipHash });
+  return present;
+}
+
 /**
  * Serialises entries that share a wallet or an IP hash within one raffle, so two arriving at once
  * still see each other; unrelated entries never wait on each other.
  */
 export async function lockDuplicateSignals(tx: DbOrTx, raffleId: string, signals: Signals): Promise<void> {
-  for (const value of [signals.walletSnapshot && `w:${signals.walletSnapshot}`, signals.ipHash && `i:${signals.ipHash}`]) {
-    if (value) await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`${raffleId}:${value}`}, 0))`);
-  }
+  for (const signal of signalsOf(signals)) await lockDuplicateSignal(tx, { raffleId, signal });
 }
 
 /** The earlier entries of this raffle sharing the new entry's wallet or IP hash. */
 export async function findDuplicates(tx: DbOrTx, raffleId: string, signals: Signals): Promise<DuplicateFlags> {
-  const { entries } = schema;
   const flags: DuplicateFlags = {};
-  if (signals.walletSnapshot) {
-    const rows = await tx
-      .select({ id: entries.id })
-      .from(entries)
-      .where(and(eq(entries.raffleId, raffleId), eq(entries.walletSnapshot, signals.walletSnapshot)))
-      .orderBy(entries.id)
-      .limit(MAX_LISTED);
-    if (rows.length > 0) flags.walletReuse = rows.map((r) => r.id);
-  }
-  if (signals.ipHash) {
-    const rows = await tx
-      .select({ id: entries.id })
-      .from(entries)
-      .where(and(eq(entries.raffleId, raffleId), eq(entries.ipHash, signals.ipHash)))
-      .orderBy(entries.id)
-      .limit(MAX_LISTED);
-    if (rows.length > 0) flags.ipReuse = rows.map((r) => r.id);
+  for (const signal of signalsOf(signals)) {
+    const ids = await listEntryIdsSharingSignal(tx, { raffleId, signal, limit: MAX_LISTED });
+    if (ids.length > 0) flags[signal.kind === 'wallet' ? 'walletReuse' : 'ipReuse'] = ids;
   }
   return flags;
 }
@@ -52,8 +50,7 @@ export async function flagEarlierEntries(tx: DbOrTx, raffle: RaffleRecord, newEn
   }
   const events: NewEvent[] = [];
   for (const [id, added] of additions) {
-    const [current] = await tx.select({ flags: schema.entries.duplicateFlags }).from(schema.entries).where(eq(schema.entries.id, id));
-    const next: DuplicateFlags = { ...current!.flags };
+    const next: DuplicateFlags = { ...(await findEntryDuplicateFlags(tx, id))! };
     let changed = false;
     for (const kind of ['walletReuse', 'ipReuse'] as const) {
       if (!added[kind]) continue;

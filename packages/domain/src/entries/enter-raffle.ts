@@ -1,26 +1,38 @@
 import type { EntrySource } from '@raffle/contracts';
-import { appendEvents, insertEntry, schema, type Db, type NewEvent } from '@raffle/db';
-import { and, count, desc, eq, inArray } from 'drizzle-orm';
+import {
+  appendEvents,
+  countValidEntries,
+  countWinsInStatus,
+  findEntrantWallet,
+  findEntryIdOfUser,
+  insertEntry,
+  type Db,
+  type NewEvent,
+  type schema,
+  type Tx,
+} from '@raffle/db';
 import { systemClock, type Clock } from '../clock.js';
 import { DomainError } from '../errors.js';
 import { entryEvents } from '../events/resource-events.js';
-import { closeRaffleIn } from '../raffles/lifecycle.js';
+import type { Principal } from '../principal.js';
+import { closeStep } from '../raffles/lifecycle-steps.js';
 import type { RaffleRecord } from '../raffles/raffle-locks.js';
 import { evaluateRequirements } from '../requirements/evaluate.js';
 import { createWins } from '../wins/create-wins.js';
 import { LIVE_WIN_STATUSES, type WinRecord } from '../wins/win-transitions.js';
 import { findDuplicates, flagEarlierEntries, lockDuplicateSignals } from './duplicate-check.js';
+import { entrantOf } from './entrant.js';
 import { lockEntrableRaffle, type RaffleRef } from './find-entrable-raffle.js';
 import { isUniqueViolation } from '../unique-violation.js';
 
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 export type EntryRecord = typeof schema.entries.$inferSelect;
 
 export type EnterRaffleArgs = {
   /** Only for imports and the demo, which carry their own (time-sortable) ids; otherwise generated. */
   id?: string;
   raffle: RaffleRef;
-  userId: string;
+  /** The entrant: a user enters as themselves (the system may not enter). */
+  actor: Principal;
   source: EntrySource;
   /** The keyed hash of the entrant's IP (see hashIp), when the request had one. */
   ipHash?: string | null;
@@ -38,51 +50,41 @@ function assertAcceptingEntries(raffle: RaffleRecord, now: Date): void {
   if (raffle.endsAt && raffle.endsAt <= now) throw new DomainError('RAFFLE_NOT_OPEN', `entries closed at ${raffle.endsAt.toISOString()}`);
 }
 
+/** FCFS raffles count the spots their live wins hold; collection raffles their valid entries. */
 async function assertSpotLeft(tx: Tx, raffle: RaffleRecord): Promise<number> {
-  const { wins, entries } = schema;
-  const [taken] =
+  const taken =
     raffle.mechanic === 'fcfs'
-      ? await tx.select({ n: count() }).from(wins).where(and(eq(wins.raffleId, raffle.id), inArray(wins.status, [...LIVE_WIN_STATUSES])))
-      : await tx.select({ n: count() }).from(entries).where(and(eq(entries.raffleId, raffle.id), eq(entries.status, 'valid')));
-  if (taken!.n >= raffle.spots) throw new DomainError('RAFFLE_FULL', `all ${raffle.spots} spots are taken`);
-  return taken!.n;
+      ? await countWinsInStatus(tx, { raffleId: raffle.id, statuses: LIVE_WIN_STATUSES })
+      : await countValidEntries(tx, raffle.id);
+  if (taken >= raffle.spots) throw new DomainError('RAFFLE_FULL', `all ${raffle.spots} spots are taken`);
+  return taken;
 }
 
-async function walletOnChain(tx: Tx, userId: string, chain: string | null): Promise<string | null> {
-  if (!chain) return null;
-  const { userWallets } = schema;
-  const [wallet] = await tx
-    .select({ address: userWallets.address })
-    .from(userWallets)
-    .where(and(eq(userWallets.userId, userId), eq(userWallets.chain, chain)))
-    .orderBy(desc(userWallets.verified), userWallets.createdAt)
-    .limit(1);
-  return wallet?.address ?? null;
-}
+const walletOnChain = (tx: Tx, userId: string, chain: string | null): Promise<string | null> =>
+  chain ? findEntrantWallet(tx, { userId, chain }) : Promise.resolve(null);
 
-async function enterIn(tx: Tx, args: EnterRaffleArgs, now: Date): Promise<EnteredRaffle> {
-  const raffle = await lockEntrableRaffle(tx, args.raffle, args.userId);
+async function enterIn(tx: Tx, args: EnterRaffleArgs, userId: string, now: Date): Promise<EnteredRaffle> {
+  const raffle = await lockEntrableRaffle(tx, args.raffle, userId);
   // The losers of an FCFS rush find the raffle closed by the entry that took the last spot:
   // they are told it is full, not that it is not open.
   if (raffle.status === 'closed' && raffle.mechanic === 'fcfs') await assertSpotLeft(tx, raffle);
   assertAcceptingEntries(raffle, now);
-  const { entries } = schema;
-  const [existing] = await tx.select({ id: entries.id }).from(entries).where(and(eq(entries.raffleId, raffle.id), eq(entries.userId, args.userId)));
-  if (existing) throw new DomainError('ALREADY_ENTERED', `you already entered this raffle (entry ${existing.id})`);
+  const existing = await findEntryIdOfUser(tx, { raffleId: raffle.id, userId });
+  if (existing) throw new DomainError('ALREADY_ENTERED', `you already entered this raffle (entry ${existing})`);
 
-  const verdicts = await evaluateRequirements(tx, raffle, args.userId, now);
+  const verdicts = await evaluateRequirements(tx, raffle, userId, now);
   if (verdicts.failed.length > 0) {
     throw new DomainError('REQUIREMENTS_NOT_MET', 'you do not meet every requirement of this raffle', { failedRequirements: verdicts.failed });
   }
   const taken = raffle.mechanic === 'fcfs' || raffle.mechanic === 'collection' ? await assertSpotLeft(tx, raffle) : 0;
 
-  const signals = { walletSnapshot: await walletOnChain(tx, args.userId, raffle.chain), ipHash: args.ipHash ?? null };
+  const signals = { walletSnapshot: await walletOnChain(tx, userId, raffle.chain), ipHash: args.ipHash ?? null };
   await lockDuplicateSignals(tx, raffle.id, signals);
   const duplicateFlags = await findDuplicates(tx, raffle.id, signals);
   const entry = await insertEntry(tx, {
     id: args.id,
     raffle,
-    userId: args.userId,
+    userId,
     status: 'valid',
     source: args.source,
     entryWeight: verdicts.weight,
@@ -106,21 +108,21 @@ async function enterIn(tx: Tx, args: EnterRaffleArgs, now: Date): Promise<Entere
     events.push(...created.events);
   }
   await appendEvents(tx, events);
-  if (raffle.mechanic === 'fcfs' && taken + 1 >= raffle.spots) current = await closeRaffleIn(tx, raffle, now);
+  if (raffle.mechanic === 'fcfs' && taken + 1 >= raffle.spots) current = await closeStep(tx, raffle, now);
   return { entry, win, raffle: current };
 }
 
 /**
- * A user enters a raffle: it must be open and visible to them, they must not have entered
- * before, and they must meet its requirements (422 naming the failed ones otherwise). FCFS
- * entries win on arrival until `spots` are filled, and the entry that fills the last spot closes
- * the raffle.
+ * The acting user enters a raffle: it must be open and visible to them, they must not have
+ * entered before, and they must meet its requirements (422 naming the failed ones otherwise).
+ * FCFS entries win on arrival until `spots` are filled, and the entry that fills the last spot
+ * closes the raffle.
  */
 export async function enterRaffle(db: Db, args: EnterRaffleArgs): Promise<EnteredRaffle> {
   const now = (args.clock ?? systemClock).now();
   try {
     return await db.transaction(async (tx) => {
-      const entered = await enterIn(tx, args, now);
+      const entered = await enterIn(tx, args, entrantOf(args.actor), now);
       await args.inTransaction?.(tx, entered);
       return entered;
     });

@@ -1,53 +1,33 @@
-import { appendEvents, schema, updateEntry, type Db, type NewEvent } from '@raffle/db';
-import { and, eq, inArray } from 'drizzle-orm';
+import { appendEvents, lockRaffleEntry, lockWinsOfEntries, updateEntry, type Db, type NewEvent, type Tx } from '@raffle/db';
 import { systemClock, type Clock } from '../clock.js';
 import { DomainError } from '../errors.js';
 import { entryEvents } from '../events/resource-events.js';
-import { lockRaffle } from '../raffles/raffle-locks.js';
-import { disqualifyLiveWin, LIVE_WIN_STATUSES } from '../wins/win-transitions.js';
+import type { Principal } from '../principal.js';
+import { lockRaffleAs } from '../raffles/raffle-locks.js';
+import { disqualifyLiveWin } from '../wins/win-steps.js';
+import { LIVE_WIN_STATUSES } from '../wins/win-transitions.js';
 import type { EntryRecord } from './enter-raffle.js';
+import { entrantOf } from './entrant.js';
 import { lockEntrableRaffle, type RaffleRef } from './find-entrable-raffle.js';
-
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 /** Entry statuses from which the entrant may withdraw or the team may disqualify. */
 const ACTIVE_ENTRY_STATUSES = new Set(['pending', 'valid', 'invalid']);
 
-async function lockEntry(tx: Tx, where: { raffleId: string; userId?: string; entryId?: string }): Promise<EntryRecord | null> {
-  const { entries } = schema;
-  const [row] = await tx
-    .select()
-    .from(entries)
-    .where(
-      and(
-        eq(entries.raffleId, where.raffleId),
-        where.userId ? eq(entries.userId, where.userId) : undefined,
-        where.entryId ? eq(entries.id, where.entryId) : undefined,
-      ),
-    )
-    .for('update');
-  return row ?? null;
-}
-
 async function liveWinOf(tx: Tx, entryId: string) {
-  const { wins } = schema;
-  const [win] = await tx
-    .select()
-    .from(wins)
-    .where(and(eq(wins.entryId, entryId), inArray(wins.status, [...LIVE_WIN_STATUSES])))
-    .for('update');
+  const [win] = await lockWinsOfEntries(tx, { entryIds: [entryId], statuses: LIVE_WIN_STATUSES });
   return win ?? null;
 }
 
 /**
- * The entrant withdraws while the raffle is open. An entry that already won (FCFS) stays: its
- * spot was handed out, and only the team can take it back (disqualify).
+ * The acting user withdraws their entry while the raffle is open. An entry that already won
+ * (FCFS) stays: its spot was handed out, and only the team can take it back (disqualify).
  */
-export async function withdrawEntry(db: Db, args: { raffle: RaffleRef; userId: string; clock?: Clock }): Promise<EntryRecord> {
+export async function withdrawEntry(db: Db, args: { actor: Principal; raffle: RaffleRef; clock?: Clock }): Promise<EntryRecord> {
   const now = (args.clock ?? systemClock).now();
   return db.transaction(async (tx) => {
-    const raffle = await lockEntrableRaffle(tx, args.raffle, args.userId);
-    const entry = await lockEntry(tx, { raffleId: raffle.id, userId: args.userId });
+    const userId = entrantOf(args.actor);
+    const raffle = await lockEntrableRaffle(tx, args.raffle, userId);
+    const entry = await lockRaffleEntry(tx, { raffleId: raffle.id, userId });
     if (!entry) throw new DomainError('ENTRY_NOT_FOUND', 'you have no entry in this raffle');
     if (raffle.status !== 'open') throw new DomainError('ENTRY_NOT_WITHDRAWABLE', `the raffle is ${raffle.status}; entries can be withdrawn only while it is open`);
     if (!ACTIVE_ENTRY_STATUSES.has(entry.status)) throw new DomainError('ENTRY_NOT_WITHDRAWABLE', `the entry is already ${entry.status}`);
@@ -58,15 +38,18 @@ export async function withdrawEntry(db: Db, args: { raffle: RaffleRef; userId: s
   });
 }
 
-/** The team disqualifies an entry; a win it holds is disqualified with it (its position can be rerolled). */
+/**
+ * The team (owners and admins) disqualifies an entry; a win it holds is disqualified with it (its
+ * position can be rerolled).
+ */
 export async function disqualifyEntry(
   db: Db,
-  args: { workspaceId: string; raffleId: string; entryId: string; reason: string; clock?: Clock },
+  args: { actor: Principal; workspaceId: string; raffleId: string; entryId: string; reason: string; clock?: Clock },
 ): Promise<EntryRecord> {
   const now = (args.clock ?? systemClock).now();
   return db.transaction(async (tx) => {
-    const raffle = await lockRaffle(tx, args);
-    const entry = await lockEntry(tx, { raffleId: raffle.id, entryId: args.entryId });
+    const raffle = await lockRaffleAs(tx, args.actor, args);
+    const entry = await lockRaffleEntry(tx, { raffleId: raffle.id, entryId: args.entryId });
     if (!entry) throw new DomainError('ENTRY_NOT_FOUND', `no entry ${args.entryId} in this raffle`);
     if (raffle.status === 'cancelled') throw new DomainError('ENTRY_CANNOT_DISQUALIFY', 'the raffle is cancelled');
     if (!ACTIVE_ENTRY_STATUSES.has(entry.status)) throw new DomainError('ENTRY_CANNOT_DISQUALIFY', `the entry is already ${entry.status}`);

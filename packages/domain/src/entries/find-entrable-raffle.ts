@@ -1,10 +1,8 @@
-import { schema, type DbOrTx } from '@raffle/db';
-import { and, eq, exists, inArray, or, sql } from 'drizzle-orm';
-import { PUBLISHED_RAFFLE_STATUSES } from '@raffle/contracts';
+import { findRaffleVisibleToUser, lockRaffleRow, type DbOrTx, type RaffleRef } from '@raffle/db';
 import { DomainError } from '../errors.js';
 import type { RaffleRecord } from '../raffles/raffle-locks.js';
 
-export type RaffleRef = { slug: string } | { raffleId: string };
+export type { RaffleRef };
 
 /**
  * The raffle a user may enter or withdraw from, locked for this transaction. Visible as on the
@@ -14,23 +12,9 @@ export type RaffleRef = { slug: string } | { raffleId: string };
  * parallel yet never commit across a close.
  */
 export async function lockEntrableRaffle(tx: DbOrTx, ref: RaffleRef, userId: string): Promise<RaffleRecord> {
-  const { raffles, workspaceMembers } = schema;
-  const member = tx
-    .select({ one: sql`1` })
-    .from(workspaceMembers)
-    .where(and(eq(workspaceMembers.workspaceId, raffles.workspaceId), eq(workspaceMembers.userId, userId)));
-  const [found] = await tx
-    .select({ id: raffles.id, mechanic: raffles.mechanic })
-    .from(raffles)
-    .where(
-      and(
-        'slug' in ref ? eq(raffles.slug, ref.slug) : eq(raffles.id, ref.raffleId),
-        inArray(raffles.status, [...PUBLISHED_RAFFLE_STATUSES]),
-        or(inArray(raffles.visibility, ['public', 'unlisted']), exists(member)),
-      ),
-    );
+  const found = await findRaffleVisibleToUser(tx, { ref, userId });
   if (!found) throw new DomainError('RAFFLE_NOT_FOUND', 'no such raffle');
   const exclusive = found.mechanic === 'fcfs' || found.mechanic === 'collection';
-  const [row] = await tx.select().from(raffles).where(eq(raffles.id, found.id)).for(exclusive ? 'update' : 'share');
+  const row = await lockRaffleRow(tx, { raffleId: found.id, mode: exclusive ? 'update' : 'share' });
   return row!;
 }

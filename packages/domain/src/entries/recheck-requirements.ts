@@ -1,9 +1,9 @@
-import { replaceEntryEvaluations, schema, updateEntry, type DbOrTx, type NewEvent } from '@raffle/db';
-import { and, eq, inArray } from 'drizzle-orm';
+import { listValidEntriesInArrivalOrder, lockWinsOfEntries, replaceEntryEvaluations, updateEntry, type DbOrTx, type NewEvent } from '@raffle/db';
 import { entryEvents } from '../events/resource-events.js';
 import type { RaffleRecord } from '../raffles/raffle-locks.js';
 import { entriesFailingRequirements, failedRequirementsReason, verdictsOf } from '../requirements/evaluate.js';
-import { disqualifyLiveWin, LIVE_WIN_STATUSES } from '../wins/win-transitions.js';
+import { disqualifyLiveWin } from '../wins/win-steps.js';
+import { LIVE_WIN_STATUSES } from '../wins/win-transitions.js';
 
 /**
  * The draw's second look: a valid entry whose entrant no longer meets a requirement (a wallet
@@ -13,12 +13,7 @@ export async function recheckRequirements(tx: DbOrTx, raffle: RaffleRecord, at: 
   const failing = await entriesFailingRequirements(tx, raffle, at);
   if (failing.length === 0) return [];
   const events: NewEvent[] = [];
-  const { wins } = schema;
-  const liveWins = await tx
-    .select()
-    .from(wins)
-    .where(and(inArray(wins.entryId, failing.map((f) => f.entryId)), inArray(wins.status, [...LIVE_WIN_STATUSES])))
-    .for('update');
+  const liveWins = await lockWinsOfEntries(tx, { entryIds: failing.map((f) => f.entryId), statuses: LIVE_WIN_STATUSES });
   for (const f of failing) {
     const verdicts = verdictsOf(raffle.requirements, f.passed, f.evidence);
     await replaceEntryEvaluations(tx, f.entryId, verdicts.evaluations, at);
@@ -39,11 +34,6 @@ export const isFlaggedDuplicate = (flags: { walletReuse?: string[]; ipReuse?: st
 
 /** Valid entries in arrival (id) order, without flagged duplicates when the raffle excludes them. */
 export async function eligibleEntriesInArrivalOrder(tx: DbOrTx, raffle: RaffleRecord, limit: number) {
-  const { entries } = schema;
-  const rows = await tx
-    .select({ id: entries.id, userId: entries.userId, walletSnapshot: entries.walletSnapshot, duplicateFlags: entries.duplicateFlags })
-    .from(entries)
-    .where(and(eq(entries.raffleId, raffle.id), eq(entries.status, 'valid')))
-    .orderBy(entries.id);
+  const rows = await listValidEntriesInArrivalOrder(tx, { raffleId: raffle.id });
   return rows.filter((e) => !(raffle.settings.excludeFlaggedDuplicates && isFlaggedDuplicate(e.duplicateFlags))).slice(0, limit);
 }

@@ -1,16 +1,29 @@
-import type { CreateProjectBody, Project, UpdateProjectBody } from '@raffle/contracts';
-import { appendEvents, insertProject, isIdOf, renderProject, schema, type Db, type Tx } from '@raffle/db';
-import { and, eq, gt, inArray } from 'drizzle-orm';
+import { DASHBOARD_PAGE_SIZE, type CreateProjectBody, type Project, type UpdateProjectBody } from '@raffle/contracts';
+import {
+  appendEvents,
+  deleteProjectRow,
+  detachProjectFromRaffles,
+  findProjectApiJson,
+  insertProject,
+  isIdOf,
+  lockProjectRow,
+  pageProjectApiJson,
+  renderProject,
+  rerenderProjectRaffles,
+  updateProjectRow,
+  type Db,
+  type Tx,
+} from '@raffle/db';
 import { DomainError } from '../errors.js';
-import { requireWorkspaceRole } from '../workspaces/access.js';
-import { readPageRequest, toPage, type Page, type PageRequest } from '../workspaces/keyset-page.js';
-import { rerenderRaffles } from '../workspaces/rerender-raffles.js';
+import { cursorBinding } from '../pagination/binding.js';
+import { isIdKey } from '../pagination/keys.js';
+import { readPageRequest, toPage, type Page, type PageRequest } from '../pagination/page.js';
+import { requireWorkspaceAccess, type Principal } from '../principal.js';
 import { isUniqueViolation } from '../unique-violation.js';
 import { assertSlug } from '../workspaces/slug.js';
 
-const { projects, raffles } = schema;
-
-type ProjectScope = { workspaceId: string; userId: string };
+/** The workspace whose projects these are, and who acts on them (reads: any member; changes: owners and admins). */
+type ProjectScope = { workspaceId: string; actor: Principal };
 
 const EDITABLE_FIELDS = ['slug', 'name', 'logoUrl', 'description', 'websiteUrl', 'chain'] as const;
 
@@ -26,13 +39,7 @@ function mapSlugConflict(error: unknown, slug: string | undefined): unknown {
 
 /** The project row, locked for the rest of the transaction, or 404. */
 async function lockProject(tx: Tx, args: { workspaceId: string; projectId: string }) {
-  const [row] = isIdOf('project', args.projectId)
-    ? await tx
-        .select()
-        .from(projects)
-        .where(and(eq(projects.id, args.projectId), eq(projects.workspaceId, args.workspaceId)))
-        .for('update')
-    : [];
+  const row = isIdOf('project', args.projectId) ? await lockProjectRow(tx, args) : null;
   if (!row) throw projectNotFound(args.projectId);
   return row;
 }
@@ -43,7 +50,7 @@ export async function createProject(db: Db, args: ProjectScope & { body: CreateP
   const now = args.now ?? new Date();
   try {
     return await db.transaction(async (tx) => {
-      await requireWorkspaceRole(tx, { ...args, access: 'manage' });
+      await requireWorkspaceAccess(tx, args.actor, args.workspaceId, 'manage');
       const row = await insertProject(tx, { ...args.body, workspaceId: args.workspaceId, createdAt: now });
       await appendEvents(tx, [{ type: 'project.created', audience: { workspaceId: args.workspaceId }, data: row.apiJson, at: now }]);
       return fromStored(row.apiJson);
@@ -55,28 +62,17 @@ export async function createProject(db: Db, args: ProjectScope & { body: CreateP
 
 /** The workspace's projects (any member), oldest first. */
 export async function listProjects(db: Db, args: ProjectScope & PageRequest): Promise<Page<Project>> {
-  await requireWorkspaceRole(db, { ...args, access: 'view' });
-  const binding = `dashboard:projects:${args.workspaceId}`;
-  const { after, limit } = readPageRequest(binding, 'project', args);
-  const rows = await db
-    .select({ id: projects.id, apiJson: projects.apiJson })
-    .from(projects)
-    .where(and(eq(projects.workspaceId, args.workspaceId), after === null ? undefined : gt(projects.id, after)))
-    .orderBy(projects.id)
-    .limit(limit + 1);
-  return toPage(rows, { limit, binding, cursors: args.cursors, idOf: (r) => r.id, render: (r) => fromStored(r.apiJson) });
+  await requireWorkspaceAccess(db, args.actor, args.workspaceId, 'view');
+  const page = readPageRequest(args, { binding: cursorBinding('dashboard:projects', args.workspaceId), rule: DASHBOARD_PAGE_SIZE, isKey: isIdKey('project') });
+  const rows = await pageProjectApiJson(db, { workspaceId: args.workspaceId, after: page.after?.[0] ?? null, limit: page.limit });
+  return toPage(rows, page, (r) => [r.id], (r) => fromStored(r.apiJson));
 }
 
 export async function getProject(db: Db, args: ProjectScope & { projectId: string }): Promise<Project> {
-  await requireWorkspaceRole(db, { ...args, access: 'view' });
-  const [row] = isIdOf('project', args.projectId)
-    ? await db
-        .select({ apiJson: projects.apiJson })
-        .from(projects)
-        .where(and(eq(projects.id, args.projectId), eq(projects.workspaceId, args.workspaceId)))
-    : [];
-  if (!row) throw projectNotFound(args.projectId);
-  return fromStored(row.apiJson);
+  await requireWorkspaceAccess(db, args.actor, args.workspaceId, 'view');
+  const apiJson = isIdOf('project', args.projectId) ? await findProjectApiJson(db, args) : null;
+  if (apiJson === null) throw projectNotFound(args.projectId);
+  return fromStored(apiJson);
 }
 
 /**
@@ -89,7 +85,7 @@ export async function updateProject(db: Db, args: ProjectScope & { projectId: st
   const now = args.now ?? new Date();
   try {
     return await db.transaction(async (tx) => {
-      await requireWorkspaceRole(tx, { ...args, access: 'manage' });
+      await requireWorkspaceAccess(tx, args.actor, args.workspaceId, 'manage');
       const { apiJson: stored, ...current } = await lockProject(tx, args);
       const next = { ...current };
       for (const field of EDITABLE_FIELDS) {
@@ -100,10 +96,8 @@ export async function updateProject(db: Db, args: ProjectScope & { projectId: st
 
       next.updatedAt = now;
       const apiJson = renderProject(next);
-      await tx.update(projects).set({ ...next, apiJson }).where(eq(projects.id, current.id));
-      if (changed('slug') || changed('name') || changed('logoUrl')) {
-        await rerenderRaffles(tx, eq(raffles.canonicalProjectId, current.id));
-      }
+      await updateProjectRow(tx, { ...next, apiJson });
+      if (changed('slug') || changed('name') || changed('logoUrl')) await rerenderProjectRaffles(tx, current.id);
       await appendEvents(tx, [{ type: 'project.updated', audience: { workspaceId: args.workspaceId }, data: apiJson, at: now }]);
       return fromStored(apiJson);
     });
@@ -113,27 +107,15 @@ export async function updateProject(db: Db, args: ProjectScope & { projectId: st
 }
 
 /**
- * Deletes a project (owners and admins). Raffles naming it lose their canonical project: the
- * foreign key would null the column but could not re-render their stored JSON, so it is done
- * here first, in the same transaction. There is no `project.deleted` event type.
+ * Deletes a project (owners and admins). Raffles naming it lose their canonical project first,
+ * re-rendered, in the same transaction. There is no `project.deleted` event type.
  */
 export async function deleteProject(db: Db, args: ProjectScope & { projectId: string; now?: Date }): Promise<void> {
   const now = args.now ?? new Date();
   await db.transaction(async (tx) => {
-    await requireWorkspaceRole(tx, { ...args, access: 'manage' });
+    await requireWorkspaceAccess(tx, args.actor, args.workspaceId, 'manage');
     const project = await lockProject(tx, args);
-    // Locked in id order, as rerenderRaffles locks, so two such writers cannot deadlock each other.
-    const referencing = await tx
-      .select({ id: raffles.id })
-      .from(raffles)
-      .where(eq(raffles.canonicalProjectId, project.id))
-      .orderBy(raffles.id)
-      .for('update');
-    if (referencing.length > 0) {
-      const ids = inArray(raffles.id, referencing.map((r) => r.id));
-      await tx.update(raffles).set({ canonicalProjectId: null, updatedAt: now }).where(ids);
-      await rerenderRaffles(tx, ids);
-    }
-    await tx.delete(projects).where(eq(projects.id, project.id));
+    await detachProjectFromRaffles(tx, project.id, now);
+    await deleteProjectRow(tx, project.id);
   });
 }

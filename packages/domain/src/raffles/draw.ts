@@ -1,48 +1,48 @@
-import { appendEvents, schema, updateRaffle, type Db, type NewEvent } from '@raffle/db';
+import { appendEvents, findEntryWallets, findValidEntries, insertDrawSnapshot, updateRaffle, type Db, type DbOrTx, type NewEvent, type Tx } from '@raffle/db';
 import { DRAW_ALGORITHM } from '@raffle/sdk';
-import { and, eq, inArray } from 'drizzle-orm';
 import { systemClock } from '../clock.js';
 import { eligibleEntriesInArrivalOrder, recheckRequirements } from '../entries/recheck-requirements.js';
 import { DomainError } from '../errors.js';
 import { raffleEvent } from '../events/resource-events.js';
+import type { Principal } from '../principal.js';
 import { createWins, type WinPick } from '../wins/create-wins.js';
 import type { RaffleTarget } from './lifecycle.js';
-import { lockRaffle, type RaffleRecord } from './raffle-locks.js';
+import { lockRaffleAs, requireRaffleManager, type RaffleRecord } from './raffle-locks.js';
 import { assertRaffleCan } from './transitions.js';
-import { rankEligibleEntries, storeDrawSnapshot } from './weighted-selection.js';
-
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+import { rankEligibleEntries, type RankedEligible } from './weighted-selection.js';
 
 /** For `application` raffles: the entries the team picked, in position order. */
 export type DrawSelection = { entryIds: string[] };
 
-async function weightedPicks(tx: Tx, raffle: RaffleRecord): Promise<WinPick[]> {
+/**
+ * Freezes the eligible set as the proof will serve it (see insertDrawSnapshot). Its sha256 and
+ * count must equal what the ranking saw, or the draw is aborted.
+ */
+async function storeDrawSnapshot(tx: DbOrTx, raffle: RaffleRecord, expected: RankedEligible): Promise<void> {
+  const stored = await insertDrawSnapshot(tx, { raffle, algorithm: DRAW_ALGORITHM });
+  if (stored.count !== expected.count || stored.digest !== expected.entriesDigest) {
+    throw new Error(
+      `draw snapshot of raffle ${raffle.id} does not match the ranked set (${stored.count} vs ${expected.count} entries): aborting the draw`,
+    );
+  }
+}
+
+async function weightedPicks(tx: DbOrTx, raffle: RaffleRecord): Promise<WinPick[]> {
   if (!raffle.drawSeed) throw new Error(`raffle ${raffle.id} was published without a draw seed`);
   const seed = Buffer.from(raffle.drawSeed, 'hex');
   const ranked = await rankEligibleEntries(tx, raffle, seed, raffle.spots);
-  await storeDrawSnapshot(tx, raffle, DRAW_ALGORITHM, ranked);
+  await storeDrawSnapshot(tx, raffle, ranked);
   await updateRaffle(tx, raffle.id, { entriesDigest: ranked.entriesDigest });
-  const wallets = await walletsOf(tx, ranked.ranked.map((r) => r.id));
+  const wallets = await findEntryWallets(tx, ranked.ranked.map((r) => r.id));
   return ranked.ranked.map((r, i) => ({ entry: { ...r, walletSnapshot: wallets.get(r.id) ?? null }, position: i + 1, source: 'draw' as const }));
 }
 
-async function walletsOf(tx: Tx, entryIds: string[]): Promise<Map<string, string | null>> {
-  if (entryIds.length === 0) return new Map();
-  const { entries } = schema;
-  const rows = await tx.select({ id: entries.id, wallet: entries.walletSnapshot }).from(entries).where(inArray(entries.id, entryIds));
-  return new Map(rows.map((r) => [r.id, r.wallet]));
-}
-
-async function selectedPicks(tx: Tx, raffle: RaffleRecord, selection: DrawSelection | undefined): Promise<WinPick[]> {
+async function selectedPicks(tx: DbOrTx, raffle: RaffleRecord, selection: DrawSelection | undefined): Promise<WinPick[]> {
   const ids = selection?.entryIds ?? [];
   if (ids.length === 0) throw new DomainError('VALIDATION_FAILED', 'an application raffle is drawn by naming the selected entries in entryIds');
   if (new Set(ids).size !== ids.length) throw new DomainError('VALIDATION_FAILED', 'entryIds must not repeat');
   if (ids.length > raffle.spots) throw new DomainError('VALIDATION_FAILED', `at most ${raffle.spots} entries can be selected (spots)`);
-  const { entries } = schema;
-  const rows = await tx
-    .select({ id: entries.id, userId: entries.userId, walletSnapshot: entries.walletSnapshot })
-    .from(entries)
-    .where(and(eq(entries.raffleId, raffle.id), eq(entries.status, 'valid'), inArray(entries.id, ids)));
+  const rows = await findValidEntries(tx, { raffleId: raffle.id, entryIds: ids });
   const byId = new Map(rows.map((r) => [r.id, r]));
   const missing = ids.filter((id) => !byId.has(id));
   if (missing.length > 0) throw new DomainError('VALIDATION_FAILED', `not valid entries of this raffle: ${missing.join(', ')}`);
@@ -55,7 +55,7 @@ async function selectedPicks(tx: Tx, raffle: RaffleRecord, selection: DrawSelect
  * entry in arrival order up to `spots`, `application` the team's picks; `fcfs` already holds its
  * winners from entry time.
  */
-export async function drawRaffleIn(tx: Tx, raffle: RaffleRecord, now: Date, selection?: DrawSelection): Promise<RaffleRecord> {
+async function drawStep(tx: DbOrTx, raffle: RaffleRecord, now: Date, selection?: DrawSelection): Promise<RaffleRecord> {
   assertRaffleCan('draw', raffle.status);
   if (selection && raffle.mechanic !== 'application') {
     throw new DomainError('VALIDATION_FAILED', `entryIds are only for application raffles; a ${raffle.mechanic} raffle selects its own winners`);
@@ -81,9 +81,15 @@ export async function drawRaffleIn(tx: Tx, raffle: RaffleRecord, now: Date, sele
   return drawn!;
 }
 
-export function drawRaffle(db: Db, target: RaffleTarget & { selection?: DrawSelection }) {
+/** The draw inside the caller's transaction, on a raffle it has locked: the actor is checked first. */
+export async function drawRaffleIn(tx: Tx, actor: Principal, raffle: RaffleRecord, now: Date, selection?: DrawSelection): Promise<RaffleRecord> {
+  await requireRaffleManager(tx, actor, raffle);
+  return drawStep(tx, raffle, now, selection);
+}
+
+export function drawRaffle(db: Db, target: RaffleTarget & { selection?: DrawSelection }): Promise<RaffleRecord> {
   return db.transaction(async (tx) => {
-    const raffle = await lockRaffle(tx, target);
-    return drawRaffleIn(tx, raffle, (target.clock ?? systemClock).now(), target.selection);
+    const raffle = await lockRaffleAs(tx, target.actor, target);
+    return drawStep(tx, raffle, (target.clock ?? systemClock).now(), target.selection);
   });
 }

@@ -1,11 +1,11 @@
 import type { CreateRaffleBody, UpdateRaffleBody } from '@raffle/contracts';
-import { DEFAULT_RAFFLE_SETTINGS, insertRaffle, schema, updateRaffle, type Db, type DbOrTx } from '@raffle/db';
-import { and, eq } from 'drizzle-orm';
+import { DEFAULT_RAFFLE_SETTINGS, insertRaffle, isProjectOfWorkspace, updateRaffle, type Db, type DbOrTx, type schema } from '@raffle/db';
 import { systemClock, type Clock } from '../clock.js';
 import { isUniqueViolation } from '../unique-violation.js';
 import { DomainError } from '../errors.js';
+import { requireWorkspaceAccess, type Principal } from '../principal.js';
 import { requirementProblems } from '../requirements/evaluate.js';
-import { lockRaffle, type RaffleRecord } from './raffle-locks.js';
+import { lockRaffleAs, type RaffleRecord } from './raffle-locks.js';
 import { assertRaffleCan } from './transitions.js';
 
 type Settings = schema.RaffleSettings;
@@ -33,10 +33,8 @@ async function problemsOf(tx: DbOrTx, workspaceId: string, shape: Shape, canonic
     problems.push('settings.autoDraw cannot be set on an application raffle: its winners are selected by hand');
   }
   if (shape.startsAt && shape.endsAt && shape.endsAt <= shape.startsAt) problems.push('endsAt must be after startsAt');
-  if (canonicalProjectId) {
-    const { projects } = schema;
-    const [project] = await tx.select({ id: projects.id }).from(projects).where(and(eq(projects.id, canonicalProjectId), eq(projects.workspaceId, workspaceId)));
-    if (!project) problems.push(`canonicalProjectId ${canonicalProjectId} is not a project of this workspace`);
+  if (canonicalProjectId && !(await isProjectOfWorkspace(tx, { projectId: canonicalProjectId, workspaceId }))) {
+    problems.push(`canonicalProjectId ${canonicalProjectId} is not a project of this workspace`);
   }
   return problems;
 }
@@ -55,14 +53,19 @@ async function slugSafe<T>(work: () => Promise<T>): Promise<T> {
 }
 
 /**
- * A new draft. Nothing is announced until it is published, so no event is recorded. `id` is only
- * for imports and the demo, which carry their own (time-sortable) ids; otherwise generated.
+ * A new draft (owners and admins). Nothing is announced until it is published, so no event is
+ * recorded. `id` is only for imports and the demo, which carry their own (time-sortable) ids;
+ * otherwise generated.
  */
-export function createRaffle(db: Db, args: { workspaceId: string; body: CreateRaffleBody; id?: string; clock?: Clock }): Promise<RaffleRecord> {
+export function createRaffle(
+  db: Db,
+  args: { actor: Principal; workspaceId: string; body: CreateRaffleBody; id?: string; clock?: Clock },
+): Promise<RaffleRecord> {
   const now = (args.clock ?? systemClock).now();
   const b = args.body;
   return slugSafe(() =>
     db.transaction(async (tx) => {
+      await requireWorkspaceAccess(tx, args.actor, args.workspaceId, 'manage');
       const shape: Shape = {
         mechanic: b.mechanic,
         requirements: (b.requirements ?? []) as schema.RaffleRequirement[],
@@ -91,13 +94,16 @@ export function createRaffle(db: Db, args: { workspaceId: string; body: CreateRa
   );
 }
 
-/** Changes a draft, scheduled or open raffle within what its status still allows (see EDITABLE). */
-export function editRaffle(db: Db, args: { workspaceId: string; raffleId: string; body: UpdateRaffleBody; clock?: Clock }): Promise<RaffleRecord> {
+/** Changes a draft, scheduled or open raffle (owners and admins) within what its status still allows (see EDITABLE). */
+export function editRaffle(
+  db: Db,
+  args: { actor: Principal; workspaceId: string; raffleId: string; body: UpdateRaffleBody; clock?: Clock },
+): Promise<RaffleRecord> {
   const now = (args.clock ?? systemClock).now();
   const b = args.body;
   return slugSafe(() =>
     db.transaction(async (tx) => {
-      const raffle = await lockRaffle(tx, args);
+      const raffle = await lockRaffleAs(tx, args.actor, args);
       assertRaffleCan('update', raffle.status);
       const editable = EDITABLE[raffle.status]!;
       const frozen = (Object.keys(b) as (keyof UpdateRaffleBody)[]).filter((k) => editable !== 'all' && !editable.has(k));

@@ -1,7 +1,6 @@
 import { REQUIREMENT_TYPES, type RequirementFailure, type RequirementType } from '@raffle/contracts';
-import type { DbOrTx, RequirementEvaluation, schema } from '@raffle/db';
-import { sql, type SQL } from 'drizzle-orm';
-import { REQUIREMENT_DEFINITIONS, type EvaluationSubject } from './requirement-types.js';
+import { evaluateUserRequirements, listEntriesFailingRequirements, type DbOrTx, type RequirementEvaluation, type schema } from '@raffle/db';
+import { REQUIREMENT_DEFINITIONS } from './requirement-types.js';
 
 type RaffleRequirement = schema.RaffleRequirement;
 
@@ -75,18 +74,8 @@ export async function evaluateRequirements(
 ): Promise<RequirementVerdicts> {
   const reqs = raffle.requirements;
   if (reqs.length === 0) return { evaluations: [], failed: [], weight: '1' };
-  const subject: EvaluationSubject = { userId: sql`${userId}`, workspaceId: raffle.workspaceId, at };
-  const columns = reqs.map((r, i) => {
-    const def = REQUIREMENT_DEFINITIONS[r.type as RequirementType];
-    return sql`coalesce(${def.passes(r.params, subject)}, false) as ${sql.raw(`p${i}`)}, ${def.evidence(r.params, subject)} as ${sql.raw(`e${i}`)}`;
-  });
-  const rows = (await tx.execute(sql`select ${sql.join(columns, sql`, `)}`)) as unknown as Record<string, unknown>[];
-  const row = rows[0]!;
-  return verdictsOf(
-    reqs,
-    reqs.map((_, i) => row[`p${i}`] === true),
-    reqs.map((_, i) => (row[`e${i}`] ?? {}) as Record<string, unknown>),
-  );
+  const { passed, evidence } = await evaluateUserRequirements(tx, { requirements: reqs, workspaceId: raffle.workspaceId, userId, at });
+  return verdictsOf(reqs, passed, evidence);
 }
 
 /**
@@ -99,24 +88,9 @@ export async function entriesFailingRequirements(
   at: Date,
 ): Promise<{ entryId: string; passed: boolean[]; evidence: Record<string, unknown>[] }[]> {
   const reqs = raffle.requirements;
-  const required = reqs.map((r, i) => ({ r, i })).filter(({ r }) => !isOptional(r));
-  if (required.length === 0) return [];
-  const subject: EvaluationSubject = { userId: sql`e.user_id`, workspaceId: raffle.workspaceId, at };
-  const passes = (r: RaffleRequirement): SQL => sql`coalesce(${REQUIREMENT_DEFINITIONS[r.type as RequirementType].passes(r.params, subject)}, false)`;
-  const columns = reqs.map(
-    (r, i) =>
-      sql`${passes(r)} as ${sql.raw(`p${i}`)}, ${REQUIREMENT_DEFINITIONS[r.type as RequirementType].evidence(r.params, subject)} as ${sql.raw(`e${i}`)}`,
-  );
-  const allRequired = sql.join(required.map(({ r }) => passes(r)), sql` and `);
-  const rows = (await tx.execute(sql`
-    select e.id as "entryId", ${sql.join(columns, sql`, `)}
-    from entries e
-    where e.raffle_id = ${raffle.id} and e.status = 'valid' and not (${allRequired})`)) as unknown as Record<string, unknown>[];
-  return rows.map((row) => ({
-    entryId: row.entryId as string,
-    passed: reqs.map((_, i) => row[`p${i}`] === true),
-    evidence: reqs.map((_, i) => (row[`e${i}`] ?? {}) as Record<string, unknown>),
-  }));
+  const required = reqs.map((r) => !isOptional(r));
+  if (!required.includes(true)) return [];
+  return listEntriesFailingRequirements(tx, { raffleId: raffle.id, workspaceId: raffle.workspaceId, requirements: reqs, required, at });
 }
 
 export const failedRequirementsReason = (failed: RequirementFailure[]): string =>

@@ -1,10 +1,7 @@
 import { PERSONAL_WEBHOOK_EVENTS, WORKSPACE_WEBHOOK_EVENTS, type WebhookEndpoint } from '@raffle/contracts';
-import { isoOrAbsent, schema, textOrAbsent } from '@raffle/db';
+import { isoOrAbsent, textOrAbsent, type WebhookEndpointRow, type WebhookOwner } from '@raffle/db';
 
-/** Whose endpoint: one user's personal endpoints, or one workspace's. */
-export type WebhookOwner = { kind: 'personal'; userId: string } | { kind: 'workspace'; workspaceId: string };
-
-export type WebhookEndpointRow = typeof schema.webhookEndpoints.$inferSelect;
+export type { WebhookEndpointRow, WebhookOwner } from '@raffle/db';
 
 export const MAX_WEBHOOK_ENDPOINTS_PER_OWNER = 20;
 

@@ -1,23 +1,30 @@
 import {
+  DASHBOARD_PAGE_SIZE,
   WEBHOOK_RECOVERY_WINDOW_DAYS,
   type RecoveredWebhookDeliveries,
   type WebhookDelivery,
   type WebhookDeliveryAttempt,
   type WebhookDeliveryStatus,
 } from '@raffle/contracts';
-import { isIdOf, isoOrAbsent, schema, textOrAbsent, type Db } from '@raffle/db';
-import { and, desc, eq, gte, lt } from 'drizzle-orm';
+import {
+  isIdOf,
+  isoOrAbsent,
+  pageWebhookDeliveryAttempts,
+  requeueFailedWebhookDeliveries,
+  requeueWebhookDelivery,
+  textOrAbsent,
+  type Db,
+  type WebhookDeliveryAttemptRow as AttemptRow,
+  type WebhookDeliveryRow as DeliveryRow,
+} from '@raffle/db';
 import { DomainError } from '../errors.js';
+import { cursorBinding } from '../pagination/binding.js';
+import { isIdKey } from '../pagination/keys.js';
+import { readPageRequest, toPage, type Page, type PageRequest } from '../pagination/page.js';
 import type { WebhookEndpointRow } from './endpoint-rules.js';
-import { readPageRequest, toPage, type Page, type PageRequest } from '../workspaces/keyset-page.js';
 import { findOwnedWebhookEndpoint, requireWebhookOwnerAccess, type WebhookEndpointScope } from './webhook-endpoints.js';
 
-const { webhookDeliveries, webhookDeliveryAttempts } = schema;
-
 const DAY_MS = 24 * 60 * 60 * 1000;
-
-type DeliveryRow = typeof webhookDeliveries.$inferSelect;
-type AttemptRow = typeof webhookDeliveryAttempts.$inferSelect;
 
 const deliveryNotFound = () => new DomainError('NOT_FOUND', 'no such delivery of this webhook endpoint');
 
@@ -72,31 +79,10 @@ export async function listWebhookDeliveryAttempts(
 ): Promise<Page<WebhookDeliveryAttempt>> {
   await requireWebhookOwnerAccess(db, args);
   const endpoint = await findOwnedWebhookEndpoint(db, args.owner, args.endpointId);
-  const binding = `webhook-attempts:${endpoint.id}:${args.deliveryId ?? '*'}`;
-  const { after, limit } = readPageRequest(binding, 'webhookAttempt', args);
-  const rows = await db
-    .select({
-      attempt: webhookDeliveryAttempts,
-      delivery: {
-        eventId: webhookDeliveries.eventId,
-        eventType: webhookDeliveries.eventType,
-        status: webhookDeliveries.status,
-        nextAttemptAt: webhookDeliveries.nextAttemptAt,
-      },
-    })
-    .from(webhookDeliveryAttempts)
-    .innerJoin(webhookDeliveries, eq(webhookDeliveries.id, webhookDeliveryAttempts.deliveryId))
-    .where(
-      and(
-        eq(webhookDeliveryAttempts.endpointId, endpoint.id),
-        eq(webhookDeliveries.endpointId, endpoint.id),
-        args.deliveryId === undefined ? undefined : eq(webhookDeliveryAttempts.deliveryId, args.deliveryId),
-        after === null ? undefined : lt(webhookDeliveryAttempts.id, after),
-      ),
-    )
-    .orderBy(desc(webhookDeliveryAttempts.id))
-    .limit(limit + 1);
-  return toPage(rows, { limit, binding, cursors: args.cursors, idOf: (r) => r.attempt.id, render: (r) => toDeliveryAttempt(r.attempt, r.delivery) });
+  const binding = cursorBinding('webhook-attempts', endpoint.id, args.deliveryId);
+  const page = readPageRequest(args, { binding, rule: DASHBOARD_PAGE_SIZE, isKey: isIdKey('webhookAttempt') });
+  const rows = await pageWebhookDeliveryAttempts(db, { endpointId: endpoint.id, deliveryId: args.deliveryId, before: page.after?.[0] ?? null, limit: page.limit });
+  return toPage(rows, page, (r) => [r.attempt.id], (r) => toDeliveryAttempt(r.attempt, r.delivery));
 }
 
 /**
@@ -114,11 +100,7 @@ export async function retryWebhookDelivery(
     const endpoint = await findOwnedWebhookEndpoint(tx, args.owner, args.endpointId);
     if (!isIdOf('webhookDelivery', args.deliveryId)) throw deliveryNotFound();
     assertEnabled(endpoint);
-    const [updated] = await tx
-      .update(webhookDeliveries)
-      .set({ status: 'pending', nextAttemptAt: now, updatedAt: now })
-      .where(and(eq(webhookDeliveries.id, args.deliveryId), eq(webhookDeliveries.endpointId, endpoint.id)))
-      .returning();
+    const updated = await requeueWebhookDelivery(tx, { endpointId: endpoint.id, deliveryId: args.deliveryId, at: now });
     if (!updated) throw deliveryNotFound();
     return toDelivery(updated);
   });
@@ -144,11 +126,6 @@ export async function recoverWebhookDeliveries(
     await requireWebhookOwnerAccess(tx, args);
     const endpoint = await findOwnedWebhookEndpoint(tx, args.owner, args.endpointId);
     assertEnabled(endpoint);
-    const requeued = await tx
-      .update(webhookDeliveries)
-      .set({ status: 'pending', nextAttemptAt: now, updatedAt: now })
-      .where(and(eq(webhookDeliveries.endpointId, endpoint.id), eq(webhookDeliveries.status, 'failed'), gte(webhookDeliveries.createdAt, since)))
-      .returning({ id: webhookDeliveries.id });
-    return { requeued: requeued.length };
+    return { requeued: await requeueFailedWebhookDeliveries(tx, { endpointId: endpoint.id, since, at: now }) };
   });
 }

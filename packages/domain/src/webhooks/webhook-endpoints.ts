@@ -1,10 +1,33 @@
-import type { CreatedWebhookEndpoint, CreateWebhookEndpointBody, UpdateWebhookEndpointBody, WebhookEndpoint, WebhookTestEvent } from '@raffle/contracts';
-import { appendEvents, composeId, isIdOf, newId, schema, type Db, type DbOrTx, type Tx } from '@raffle/db';
+import {
+  DASHBOARD_PAGE_SIZE,
+  type CreatedWebhookEndpoint,
+  type CreateWebhookEndpointBody,
+  type UpdateWebhookEndpointBody,
+  type WebhookEndpoint,
+  type WebhookTestEvent,
+} from '@raffle/contracts';
+import {
+  appendEvents,
+  countWebhookEndpoints,
+  deleteWebhookEndpointWithDeliveries,
+  findWebhookEndpoint,
+  insertWebhookEndpoint,
+  isIdOf,
+  lockWebhookEndpoint,
+  lockWebhookEndpointOwner,
+  newId,
+  pageWebhookEndpoints,
+  updateWebhookEndpointRow,
+  type Db,
+  type DbOrTx,
+  type Tx,
+} from '@raffle/db';
 import { checkEndpointUrl, generateWebhookSecret, type AddressPolicy } from '@raffle/webhooks';
-import { and, between, desc, eq, lt, sql } from 'drizzle-orm';
 import { DomainError } from '../errors.js';
-import { requireWorkspaceRole } from '../workspaces/access.js';
-import { readPageRequest, toPage, type Page, type PageRequest } from '../workspaces/keyset-page.js';
+import { cursorBinding } from '../pagination/binding.js';
+import { isIdKey } from '../pagination/keys.js';
+import { readPageRequest, toPage, type Page, type PageRequest } from '../pagination/page.js';
+import { requireWorkspaceAccess, type Principal } from '../principal.js';
 import {
   eventTypeProblems,
   MANUALLY_DISABLED_REASON,
@@ -16,46 +39,39 @@ import {
   type WebhookOwner,
 } from './endpoint-rules.js';
 
-const { webhookEndpoints, webhookDeliveries, eventOutbox } = schema;
-
-/** The endpoints' owner and the user acting on them (for a workspace, an owner or admin of it). */
-export type WebhookEndpointScope = { owner: WebhookOwner; userId: string };
+/** The endpoints' owner and who acts on them: for a workspace, an owner or admin of it; for personal ones, their user. */
+export type WebhookEndpointScope = { owner: WebhookOwner; actor: Principal };
 
 /** How endpoint URLs are judged: the service's address policy, and a resolver tests may replace. */
 export type EndpointUrlRules = { addressPolicy: AddressPolicy; resolveHost?: (hostname: string) => Promise<string[]> };
 
 export const webhookEndpointNotFound = () => new DomainError('NOT_FOUND', 'no such webhook endpoint');
 
-/** A workspace's endpoints are managed by its owners and admins; personal ones by their user only. */
+/**
+ * A workspace's endpoints are managed by its owners and admins; personal ones belong to their
+ * user, and only that user acts on them. The system may act on either.
+ */
 export async function requireWebhookOwnerAccess(db: DbOrTx, scope: WebhookEndpointScope): Promise<void> {
-  if (scope.owner.kind === 'workspace') {
-    await requireWorkspaceRole(db, { workspaceId: scope.owner.workspaceId, userId: scope.userId, access: 'manage' });
-  } else if (scope.owner.userId !== scope.userId) {
+  const { owner, actor } = scope;
+  if (owner.kind === 'workspace') {
+    await requireWorkspaceAccess(db, actor, owner.workspaceId, 'manage');
+  } else if (actor.kind === 'user' && actor.userId !== owner.userId) {
     throw new DomainError('FORBIDDEN', 'personal webhook endpoints are managed by their user only');
   }
 }
 
-const ownedBy = (owner: WebhookOwner) =>
-  owner.kind === 'personal'
-    ? and(eq(webhookEndpoints.ownerKind, 'personal'), eq(webhookEndpoints.userId, owner.userId))
-    : and(eq(webhookEndpoints.ownerKind, 'workspace'), eq(webhookEndpoints.workspaceId, owner.workspaceId));
-
 /** The owner's endpoint, or 404 (a foreign endpoint answers exactly like a missing one). */
-export async function findOwnedWebhookEndpoint(db: DbOrTx, owner: WebhookOwner, endpointId: string, lock = false): Promise<WebhookEndpointRow> {
-  if (!isIdOf('webhookEndpoint', endpointId)) throw webhookEndpointNotFound();
-  const query = db
-    .select()
-    .from(webhookEndpoints)
-    .where(and(ownedBy(owner), eq(webhookEndpoints.id, endpointId)));
-  const [row] = lock ? await query.for('update') : await query;
+export async function findOwnedWebhookEndpoint(db: DbOrTx, owner: WebhookOwner, endpointId: string): Promise<WebhookEndpointRow> {
+  const row = isIdOf('webhookEndpoint', endpointId) ? await findWebhookEndpoint(db, owner, endpointId) : null;
   if (!row) throw webhookEndpointNotFound();
   return row;
 }
 
-/** Serialises creations per owner, so two concurrent ones cannot both pass the endpoint cap. */
-async function lockOwner(tx: Tx, owner: WebhookOwner): Promise<void> {
-  const key = owner.kind === 'personal' ? `webhook-endpoints:user:${owner.userId}` : `webhook-endpoints:workspace:${owner.workspaceId}`;
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`);
+/** As findOwnedWebhookEndpoint, with the row locked for the rest of the transaction. */
+async function lockOwnedWebhookEndpoint(tx: Tx, owner: WebhookOwner, endpointId: string): Promise<WebhookEndpointRow> {
+  const row = isIdOf('webhookEndpoint', endpointId) ? await lockWebhookEndpoint(tx, owner, endpointId) : null;
+  if (!row) throw webhookEndpointNotFound();
+  return row;
 }
 
 /**
@@ -95,42 +111,37 @@ export async function createWebhookEndpoint(
   const enabled = args.body.enabled ?? true;
   return db.transaction(async (tx) => {
     await requireWebhookOwnerAccess(tx, args);
-    await lockOwner(tx, args.owner);
-    const [counted] = await tx.select({ n: sql<number>`count(*)::int` }).from(webhookEndpoints).where(ownedBy(args.owner));
-    if ((counted?.n ?? 0) >= max) throw new DomainError('WEBHOOK_ENDPOINT_LIMIT', `at most ${max} webhook endpoints are allowed; delete one first`);
+    // Serialises creations per owner, so two concurrent ones cannot both pass the endpoint cap.
+    await lockWebhookEndpointOwner(tx, args.owner);
+    if ((await countWebhookEndpoints(tx, args.owner)) >= max) {
+      throw new DomainError('WEBHOOK_ENDPOINT_LIMIT', `at most ${max} webhook endpoints are allowed; delete one first`);
+    }
     const secret = generateWebhookSecret();
-    const [row] = await tx
-      .insert(webhookEndpoints)
-      .values({
-        id: newId('webhookEndpoint', now.getTime()),
-        ...ownerColumns(args.owner),
-        url: url!,
-        description: args.body.description || null,
-        eventTypes: [...args.body.eventTypes],
-        enabled,
-        secret,
-        disabledReason: enabled ? null : MANUALLY_DISABLED_REASON,
-        disabledAt: enabled ? null : now,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning();
-    return { ...toWebhookEndpoint(row!), secret };
+    const row = await insertWebhookEndpoint(tx, {
+      id: newId('webhookEndpoint', now.getTime()),
+      ...ownerColumns(args.owner),
+      url: url!,
+      description: args.body.description || null,
+      eventTypes: [...args.body.eventTypes],
+      enabled,
+      secret,
+      disabledReason: enabled ? null : MANUALLY_DISABLED_REASON,
+      disabledAt: enabled ? null : now,
+      createdAt: now,
+      updatedAt: now,
+    });
+    return { ...toWebhookEndpoint(row), secret };
   });
 }
 
 /** The owner's endpoints, newest first. */
 export async function listWebhookEndpoints(db: Db, args: WebhookEndpointScope & PageRequest): Promise<Page<WebhookEndpoint>> {
   await requireWebhookOwnerAccess(db, args);
-  const binding = args.owner.kind === 'personal' ? `webhook-endpoints:user:${args.owner.userId}` : `webhook-endpoints:workspace:${args.owner.workspaceId}`;
-  const { after, limit } = readPageRequest(binding, 'webhookEndpoint', args);
-  const rows = await db
-    .select()
-    .from(webhookEndpoints)
-    .where(and(ownedBy(args.owner), after === null ? undefined : lt(webhookEndpoints.id, after)))
-    .orderBy(desc(webhookEndpoints.id))
-    .limit(limit + 1);
-  return toPage(rows, { limit, binding, cursors: args.cursors, idOf: (r) => r.id, render: toWebhookEndpoint });
+  const { owner } = args;
+  const binding = owner.kind === 'personal' ? cursorBinding('webhook-endpoints', 'user', owner.userId) : cursorBinding('webhook-endpoints', 'workspace', owner.workspaceId);
+  const page = readPageRequest(args, { binding, rule: DASHBOARD_PAGE_SIZE, isKey: isIdKey('webhookEndpoint') });
+  const rows = await pageWebhookEndpoints(db, { owner, before: page.after?.[0] ?? null, limit: page.limit });
+  return toPage(rows, page, (r) => [r.id], toWebhookEndpoint);
 }
 
 export async function getWebhookEndpoint(db: Db, args: WebhookEndpointScope & { endpointId: string }): Promise<WebhookEndpoint> {
@@ -152,7 +163,7 @@ export async function updateWebhookEndpoint(
   const { url } = await checkedFields(args.owner.kind, args.body, args);
   return db.transaction(async (tx) => {
     await requireWebhookOwnerAccess(tx, args);
-    const row = await findOwnedWebhookEndpoint(tx, args.owner, args.endpointId, true);
+    const row = await lockOwnedWebhookEndpoint(tx, args.owner, args.endpointId);
     const changes: Partial<WebhookEndpointRow> = {};
     if (url !== undefined && url !== row.url) changes.url = url;
     if (args.body.description !== undefined && (args.body.description || null) !== row.description) {
@@ -167,30 +178,18 @@ export async function updateWebhookEndpoint(
       Object.assign(changes, { enabled: false, disabledReason: MANUALLY_DISABLED_REASON, disabledAt: now });
     }
     if (Object.keys(changes).length === 0) return toWebhookEndpoint(row);
-    const [updated] = await tx
-      .update(webhookEndpoints)
-      .set({ ...changes, updatedAt: now })
-      .where(eq(webhookEndpoints.id, row.id))
-      .returning();
-    return toWebhookEndpoint(updated!);
+    return toWebhookEndpoint(await updateWebhookEndpointRow(tx, row.id, { ...changes, updatedAt: now }));
   });
 }
 
-/**
- * Deletes the endpoint with its deliveries and their attempts. The deliveries go first, then the
- * endpoint: the dispatcher's outcome recorder locks a delivery and then its endpoint, and a
- * cascade from the endpoint row would take them the other way round and deadlock with it.
- */
+/** Deletes the endpoint with its deliveries and their attempts (see deleteWebhookEndpointWithDeliveries for the lock order). */
 export async function deleteWebhookEndpoint(db: Db, args: WebhookEndpointScope & { endpointId: string }): Promise<void> {
   if (!isIdOf('webhookEndpoint', args.endpointId)) throw webhookEndpointNotFound();
   await db.transaction(async (tx) => {
     await requireWebhookOwnerAccess(tx, args);
-    const endpoint = and(ownedBy(args.owner), eq(webhookEndpoints.id, args.endpointId));
-    const [owned] = await tx.select({ id: webhookEndpoints.id }).from(webhookEndpoints).where(endpoint);
-    if (!owned) throw webhookEndpointNotFound();
-    await tx.delete(webhookDeliveries).where(eq(webhookDeliveries.endpointId, owned.id));
-    const deleted = await tx.delete(webhookEndpoints).where(endpoint).returning({ id: webhookEndpoints.id });
-    if (deleted.length === 0) throw webhookEndpointNotFound();
+    const owned = await findOwnedWebhookEndpoint(tx, args.owner, args.endpointId);
+    // Gone by now only if a concurrent delete won: answered like any missing endpoint.
+    if (!(await deleteWebhookEndpointWithDeliveries(tx, owned.id))) throw webhookEndpointNotFound();
   });
 }
 
@@ -206,19 +205,15 @@ export async function rotateWebhookEndpointSecret(
   const now = args.now ?? new Date();
   return db.transaction(async (tx) => {
     await requireWebhookOwnerAccess(tx, args);
-    const row = await findOwnedWebhookEndpoint(tx, args.owner, args.endpointId, true);
+    const row = await lockOwnedWebhookEndpoint(tx, args.owner, args.endpointId);
     const secret = generateWebhookSecret();
-    const [updated] = await tx
-      .update(webhookEndpoints)
-      .set({
-        secret,
-        previousSecret: row.secret,
-        previousSecretExpiresAt: new Date(now.getTime() + PREVIOUS_SECRET_VALIDITY_MS),
-        updatedAt: now,
-      })
-      .where(eq(webhookEndpoints.id, row.id))
-      .returning();
-    return { ...toWebhookEndpoint(updated!), secret };
+    const updated = await updateWebhookEndpointRow(tx, row.id, {
+      secret,
+      previousSecret: row.secret,
+      previousSecretExpiresAt: new Date(now.getTime() + PREVIOUS_SECRET_VALIDITY_MS),
+      updatedAt: now,
+    });
+    return { ...toWebhookEndpoint(updated), secret };
   });
 }
 
@@ -233,7 +228,7 @@ export async function sendWebhookTestEvent(
   const now = args.now ?? new Date();
   return db.transaction(async (tx) => {
     await requireWebhookOwnerAccess(tx, args);
-    const row = await findOwnedWebhookEndpoint(tx, args.owner, args.endpointId, true);
+    const row = await lockOwnedWebhookEndpoint(tx, args.owner, args.endpointId);
     if (!row.enabled) throw new DomainError('WEBHOOK_ENDPOINT_DISABLED', 'the endpoint is disabled; enable it before sending a test event');
     const audience = args.owner.kind === 'personal' ? { userId: args.owner.userId } : { workspaceId: args.owner.workspaceId };
     const [eventId] = await appendEvents(tx, [

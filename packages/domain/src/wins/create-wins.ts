@@ -1,31 +1,9 @@
 import type { WinSource } from '@raffle/contracts';
-import { insertWin, schema, type DbOrTx, type NewEvent, type WinRaffleRow } from '@raffle/db';
-import { inArray } from 'drizzle-orm';
+import { insertWin, loadIdentitySnapshots, type DbOrTx, type NewEvent, type WinRaffleRow } from '@raffle/db';
 import { winEvents } from '../events/resource-events.js';
 import { winRaffleOf, type WinRecord } from './win-transitions.js';
 
 export type WinPick = { entry: { id: string; userId: string; walletSnapshot: string | null }; position: number; source: WinSource };
-
-type Identity = schema.IdentitySnapshot;
-
-/** Who won, as the team saw them at selection: later profile edits do not rewrite a win. */
-async function identitiesOf(tx: DbOrTx, userIds: string[]): Promise<Map<string, Identity>> {
-  const { users, userWallets } = schema;
-  const people = await tx.select({ id: users.id, handle: users.handle, displayName: users.displayName }).from(users).where(inArray(users.id, userIds));
-  const wallets = await tx
-    .select({ userId: userWallets.userId, chain: userWallets.chain, address: userWallets.address })
-    .from(userWallets)
-    .where(inArray(userWallets.userId, userIds));
-  const identities = new Map<string, Identity>();
-  for (const p of people) {
-    identities.set(p.id, {
-      handle: p.handle,
-      ...(p.displayName ? { displayName: p.displayName } : {}),
-      wallets: wallets.filter((w) => w.userId === p.id).map(({ chain, address }) => ({ chain, address })),
-    });
-  }
-  return identities;
-}
 
 /**
  * Inserts one win per pick, `selected` (or `finalized` when the raffle already is), and returns
@@ -39,7 +17,8 @@ export async function createWins(
   at: Date,
 ): Promise<{ wins: WinRecord[]; events: NewEvent[] }> {
   if (picks.length === 0) return { wins: [], events: [] };
-  const identities = await identitiesOf(tx, [...new Set(picks.map((p) => p.entry.userId))]);
+  // Who won, as the team saw them at selection: later profile edits do not rewrite a win.
+  const identities = await loadIdentitySnapshots(tx, [...new Set(picks.map((p) => p.entry.userId))]);
   const final = raffle.status === 'finalized';
   const created: WinRecord[] = [];
   const events: NewEvent[] = [];

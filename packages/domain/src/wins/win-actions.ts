@@ -1,21 +1,32 @@
 import type { DeliveryStatus } from '@raffle/contracts';
-import { appendEvents, schema, updateWin, type Db, type NewEvent } from '@raffle/db';
+import {
+  appendEvents,
+  findDrawSnapshot,
+  findValidEntries,
+  listEntryIdsThatWon,
+  listValidEntriesInArrivalOrder,
+  lockWinOfRaffle,
+  updateWin,
+  type Db,
+  type NewEvent,
+  type Tx,
+} from '@raffle/db';
 import { parseEntryLines, rankEntries } from '@raffle/sdk';
-import { and, eq, inArray, notInArray } from 'drizzle-orm';
 import { systemClock, type Clock } from '../clock.js';
 import { isFlaggedDuplicate } from '../entries/recheck-requirements.js';
 import { DomainError } from '../errors.js';
 import { winEvents, winnerReplacedEvent } from '../events/resource-events.js';
-import { lockRaffle, type RaffleRecord } from '../raffles/raffle-locks.js';
+import type { Principal } from '../principal.js';
+import { lockRaffleAs, type RaffleRecord } from '../raffles/raffle-locks.js';
 import { createWins, type WinPick } from './create-wins.js';
-import { disqualifyLiveWin, winRaffleOf, type WinRecord } from './win-transitions.js';
+import { disqualifyLiveWin } from './win-steps.js';
+import { winRaffleOf, type WinRecord } from './win-transitions.js';
 
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
-type WinTarget = { workspaceId: string; raffleId: string; winId: string; clock?: Clock };
+/** A win to act on, and who acts: owners and admins of the raffle's workspace, or the system. */
+type WinTarget = { actor: Principal; workspaceId: string; raffleId: string; winId: string; clock?: Clock };
 
 async function lockWin(tx: Tx, raffleId: string, winId: string): Promise<WinRecord> {
-  const { wins } = schema;
-  const [win] = await tx.select().from(wins).where(and(eq(wins.id, winId), eq(wins.raffleId, raffleId))).for('update');
+  const win = await lockWinOfRaffle(tx, { raffleId, winId });
   if (!win) throw new DomainError('WIN_NOT_FOUND', `no win ${winId} in this raffle`);
   return win;
 }
@@ -23,11 +34,12 @@ async function lockWin(tx: Tx, raffleId: string, winId: string): Promise<WinReco
 function withWin<T>(db: Db, target: WinTarget, step: (tx: Tx, raffle: RaffleRecord, win: WinRecord, now: Date) => Promise<T>) {
   const now = (target.clock ?? systemClock).now();
   return db.transaction(async (tx) => {
-    const raffle = await lockRaffle(tx, target);
+    const raffle = await lockRaffleAs(tx, target.actor, target);
     return step(tx, raffle, await lockWin(tx, raffle.id, target.winId), now);
   });
 }
 
+/** The team disqualifies a selected or finalized win; its position can then be rerolled. */
 export function disqualifyWin(db: Db, target: WinTarget & { reason: string }): Promise<WinRecord> {
   return withWin(db, target, async (tx, raffle, win, now) => {
     if (win.status !== 'selected' && win.status !== 'finalized') {
@@ -41,8 +53,7 @@ export function disqualifyWin(db: Db, target: WinTarget & { reason: string }): P
 
 /** Entries that held any win of this raffle, live or not: a reroll never picks them again. */
 async function everWonEntryIds(tx: Tx, raffleId: string): Promise<Set<string>> {
-  const rows = await tx.select({ entryId: schema.wins.entryId }).from(schema.wins).where(eq(schema.wins.raffleId, raffleId));
-  return new Set(rows.map((r) => r.entryId));
+  return new Set(await listEntryIdsThatWon(tx, raffleId));
 }
 
 /**
@@ -51,27 +62,19 @@ async function everWonEntryIds(tx: Tx, raffleId: string): Promise<Set<string>> {
  * application raffle, the team's pick.
  */
 async function nextPick(tx: Tx, raffle: RaffleRecord, entryId: string | undefined): Promise<WinPick['entry']> {
-  const { entries } = schema;
   const won = await everWonEntryIds(tx, raffle.id);
   if (raffle.mechanic === 'application') {
     if (!entryId) throw new DomainError('VALIDATION_FAILED', 'an application raffle is rerolled by naming the replacement in entryId');
-    const [entry] = await tx
-      .select({ id: entries.id, userId: entries.userId, walletSnapshot: entries.walletSnapshot })
-      .from(entries)
-      .where(and(eq(entries.id, entryId), eq(entries.raffleId, raffle.id), eq(entries.status, 'valid')));
+    const [entry] = await findValidEntries(tx, { raffleId: raffle.id, entryIds: [entryId] });
     if (!entry) throw new DomainError('VALIDATION_FAILED', `${entryId} is not a valid entry of this raffle`);
     if (won.has(entry.id)) throw new DomainError('WIN_CANNOT_REROLL', `entry ${entry.id} already won in this raffle`);
     return entry;
   }
   if (entryId) throw new DomainError('VALIDATION_FAILED', `entryId is only for application raffles; a ${raffle.mechanic} raffle picks its own replacement`);
-  const candidates = await tx
-    .select({ id: entries.id, userId: entries.userId, walletSnapshot: entries.walletSnapshot, duplicateFlags: entries.duplicateFlags })
-    .from(entries)
-    .where(and(eq(entries.raffleId, raffle.id), eq(entries.status, 'valid'), won.size > 0 ? notInArray(entries.id, [...won]) : undefined))
-    .orderBy(entries.id);
+  const candidates = await listValidEntriesInArrivalOrder(tx, { raffleId: raffle.id, excluding: [...won] });
   const eligible = new Map(candidates.filter((c) => !(raffle.settings.excludeFlaggedDuplicates && isFlaggedDuplicate(c.duplicateFlags))).map((c) => [c.id, c]));
   if (raffle.mechanic === 'raffle') {
-    const [snapshot] = await tx.select().from(schema.raffleDrawSnapshots).where(eq(schema.raffleDrawSnapshots.raffleId, raffle.id));
+    const snapshot = await findDrawSnapshot(tx, raffle.id);
     if (snapshot && raffle.drawSeed) {
       const next = rankEntries(Buffer.from(raffle.drawSeed, 'hex'), parseEntryLines(snapshot.entryLines)).find((e) => eligible.has(e.id));
       if (next) return eligible.get(next.id)!;

@@ -1,6 +1,4 @@
-import { schema, updateWin, type DbOrTx, type NewEvent, type WinRaffleRow } from '@raffle/db';
-import { and, eq, inArray } from 'drizzle-orm';
-import { winEvents } from '../events/resource-events.js';
+import { lockWinsOfRaffle, type DbOrTx, type schema, type WinRaffleRow } from '@raffle/db';
 
 export type WinRecord = typeof schema.wins.$inferSelect;
 
@@ -17,34 +15,7 @@ export const winRaffleOf = (r: WinRaffleRow): WinRaffleRow => ({
   workspaceId: r.workspaceId,
 });
 
+/** The raffle's wins in `status` (live ones by default), by position, locked for the rest of the transaction. */
 export async function liveWinsOf(tx: DbOrTx, raffleId: string, status: readonly string[] = LIVE_WIN_STATUSES): Promise<WinRecord[]> {
-  const { wins } = schema;
-  return tx
-    .select()
-    .from(wins)
-    .where(and(eq(wins.raffleId, raffleId), inArray(wins.status, [...status])))
-    .orderBy(wins.position)
-    .for('update');
-}
-
-/** selected → finalized, for every selected win of a raffle being finalized. */
-export async function finalizeSelectedWins(tx: DbOrTx, raffle: WinRaffleRow, at: Date): Promise<NewEvent[]> {
-  const events: NewEvent[] = [];
-  for (const win of await liveWinsOf(tx, raffle.id, ['selected'])) {
-    const updated = await updateWin(tx, win.id, winRaffleOf(raffle), { status: 'finalized', finalizedAt: at, updatedAt: at });
-    events.push(...winEvents('finalized', updated!, raffle.workspaceId, at));
-  }
-  return events;
-}
-
-/** selected | finalized → disqualified: the position is free for a reroll; nothing is delivered. */
-export async function disqualifyLiveWin(tx: DbOrTx, win: WinRecord, raffle: WinRaffleRow, reason: string, at: Date): Promise<{ win: WinRecord; events: NewEvent[] }> {
-  const updated = await updateWin(tx, win.id, winRaffleOf(raffle), {
-    status: 'disqualified',
-    disqualifiedAt: at,
-    deliveryStatus: 'not_applicable',
-    deliveryNote: reason,
-    updatedAt: at,
-  });
-  return { win: updated!, events: winEvents('disqualified', updated!, raffle.workspaceId, at) };
+  return lockWinsOfRaffle(tx, { raffleId, statuses: status });
 }

@@ -1,7 +1,7 @@
 import type { WorkspaceRole } from '@raffle/contracts';
-import { findWorkspaceRole, isIdOf, schema, type DbOrTx, type Tx } from '@raffle/db';
-import { eq } from 'drizzle-orm';
+import { findWorkspaceRole, isIdOf, lockWorkspaceRow, type DbOrTx, type Tx } from '@raffle/db';
 import { DomainError } from '../errors.js';
+import type { Principal } from '../principal.js';
 
 /** `view`: any member. `manage`: owners and admins (keys, webhooks, projects, raffles, members). */
 export type WorkspaceAccess = 'view' | 'manage';
@@ -28,17 +28,19 @@ export async function requireWorkspaceRole(
 }
 
 /**
- * Locks the workspace row, then checks the caller's role. Membership changes take this lock so
- * that two of them cannot each see "another owner remains" and together remove every owner.
- * `no key update` does not block the key-share locks that inserts referencing the workspace take.
+ * As requireWorkspaceAccess, for rules that depend on the actor's role: a user's role, or 403.
+ * The system acts as an owner would.
  */
-export async function lockWorkspaceAs(tx: Tx, args: { workspaceId: string; userId: string; access: WorkspaceAccess }): Promise<WorkspaceRole> {
-  if (isIdOf('workspace', args.workspaceId)) {
-    await tx
-      .select({ id: schema.workspaces.id })
-      .from(schema.workspaces)
-      .where(eq(schema.workspaces.id, args.workspaceId))
-      .for('no key update');
-  }
-  return requireWorkspaceRole(tx, args);
+export async function requireActorRole(db: DbOrTx, actor: Principal, workspaceId: string, access: WorkspaceAccess): Promise<WorkspaceRole> {
+  if (actor.kind === 'system') return 'owner';
+  return requireWorkspaceRole(db, { workspaceId, userId: actor.userId, access });
+}
+
+/**
+ * Locks the workspace row, then checks the actor's role. Membership changes take this lock so
+ * that two of them cannot each see "another owner remains" and together remove every owner.
+ */
+export async function lockWorkspaceAs(tx: Tx, actor: Principal, workspaceId: string, access: WorkspaceAccess): Promise<WorkspaceRole> {
+  if (isIdOf('workspace', workspaceId)) await lockWorkspaceRow(tx, workspaceId);
+  return requireActorRole(tx, actor, workspaceId, access);
 }

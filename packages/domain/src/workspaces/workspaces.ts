@@ -1,14 +1,22 @@
-import type { CreateWorkspaceBody, DashboardWorkspace, UpdateWorkspaceBody, WorkspaceRole } from '@raffle/contracts';
-import { addWorkspaceMember, insertWorkspace, schema, type Db, type WorkspaceRow } from '@raffle/db';
-import { and, eq, gt } from 'drizzle-orm';
+import { DASHBOARD_PAGE_SIZE, type CreateWorkspaceBody, type DashboardWorkspace, type UpdateWorkspaceBody, type WorkspaceRole } from '@raffle/contracts';
+import {
+  addWorkspaceMember,
+  findWorkspace,
+  insertWorkspace,
+  pageUserWorkspaces,
+  rerenderWorkspaceRaffles,
+  updateWorkspaceRow,
+  type Db,
+  type WorkspaceRow,
+} from '@raffle/db';
 import { DomainError } from '../errors.js';
-import { lockWorkspaceAs, requireWorkspaceRole } from './access.js';
-import { readPageRequest, toPage, type Page, type PageRequest } from './keyset-page.js';
-import { rerenderRaffles } from './rerender-raffles.js';
-import { assertSlug } from './slug.js';
+import { cursorBinding } from '../pagination/binding.js';
+import { isIdKey } from '../pagination/keys.js';
+import { readPageRequest, toPage, type Page, type PageRequest } from '../pagination/page.js';
+import type { Principal } from '../principal.js';
 import { isUniqueViolation } from '../unique-violation.js';
-
-const { workspaces, workspaceMembers } = schema;
+import { lockWorkspaceAs, requireActorRole } from './access.js';
+import { assertSlug } from './slug.js';
 
 const slugTaken = (slug: string) => new DomainError('SLUG_TAKEN', `the workspace slug ${JSON.stringify(slug)} is taken`);
 
@@ -22,13 +30,15 @@ export const toDashboardWorkspace = (w: WorkspaceRow, role: WorkspaceRole): Dash
   updatedAt: w.updatedAt.toISOString(),
 });
 
-/** A new workspace whose only member, its owner, is the caller. */
-export async function createWorkspace(db: Db, args: { userId: string; body: CreateWorkspaceBody; now?: Date }): Promise<DashboardWorkspace> {
+/** A new workspace whose only member, its owner, is the acting user (the system owns no workspace). */
+export async function createWorkspace(db: Db, args: { actor: Principal; body: CreateWorkspaceBody; now?: Date }): Promise<DashboardWorkspace> {
+  const { actor } = args;
+  if (actor.kind !== 'user') throw new DomainError('FORBIDDEN', 'a workspace is created by the user who will own it');
   assertSlug(args.body.slug);
   try {
     return await db.transaction(async (tx) => {
       const workspace = await insertWorkspace(tx, { ...args.body, createdAt: args.now });
-      await addWorkspaceMember(tx, { workspaceId: workspace.id, userId: args.userId, role: 'owner' });
+      await addWorkspaceMember(tx, { workspaceId: workspace.id, userId: actor.userId, role: 'owner' });
       return toDashboardWorkspace(workspace, 'owner');
     });
   } catch (error) {
@@ -37,29 +47,16 @@ export async function createWorkspace(db: Db, args: { userId: string; body: Crea
   }
 }
 
-/** The workspaces the caller belongs to, with the caller's role, in id (creation) order. */
+/** The workspaces the user belongs to, with the user's role, in id (creation) order. */
 export async function listMyWorkspaces(db: Db, args: { userId: string } & PageRequest): Promise<Page<DashboardWorkspace>> {
-  const binding = `dashboard:workspaces:${args.userId}`;
-  const { after, limit } = readPageRequest(binding, 'workspace', args);
-  const rows = await db
-    .select({ workspace: workspaces, role: workspaceMembers.role })
-    .from(workspaceMembers)
-    .innerJoin(workspaces, eq(workspaces.id, workspaceMembers.workspaceId))
-    .where(and(eq(workspaceMembers.userId, args.userId), after === null ? undefined : gt(workspaceMembers.workspaceId, after)))
-    .orderBy(workspaceMembers.workspaceId)
-    .limit(limit + 1);
-  return toPage(rows, {
-    limit,
-    binding,
-    cursors: args.cursors,
-    idOf: (r) => r.workspace.id,
-    render: (r) => toDashboardWorkspace(r.workspace, r.role as WorkspaceRole),
-  });
+  const page = readPageRequest(args, { binding: cursorBinding('dashboard:workspaces', args.userId), rule: DASHBOARD_PAGE_SIZE, isKey: isIdKey('workspace') });
+  const rows = await pageUserWorkspaces(db, { userId: args.userId, after: page.after?.[0] ?? null, limit: page.limit });
+  return toPage(rows, page, (r) => [r.workspace.id], (r) => toDashboardWorkspace(r.workspace, r.role as WorkspaceRole));
 }
 
-export async function getWorkspace(db: Db, args: { workspaceId: string; userId: string }): Promise<DashboardWorkspace> {
-  const role = await requireWorkspaceRole(db, { ...args, access: 'view' });
-  const [workspace] = await db.select().from(workspaces).where(eq(workspaces.id, args.workspaceId));
+export async function getWorkspace(db: Db, args: { workspaceId: string; actor: Principal }): Promise<DashboardWorkspace> {
+  const role = await requireActorRole(db, args.actor, args.workspaceId, 'view');
+  const workspace = await findWorkspace(db, args.workspaceId);
   // Deleted between the role check and this read: answer as for any workspace the caller cannot see.
   if (!workspace) throw new DomainError('FORBIDDEN', 'only members of this workspace may see it');
   return toDashboardWorkspace(workspace, role);
@@ -71,13 +68,13 @@ export async function getWorkspace(db: Db, args: { workspaceId: string; userId: 
  */
 export async function updateWorkspace(
   db: Db,
-  args: { workspaceId: string; userId: string; body: UpdateWorkspaceBody; now?: Date },
+  args: { workspaceId: string; actor: Principal; body: UpdateWorkspaceBody; now?: Date },
 ): Promise<DashboardWorkspace> {
   if (args.body.slug !== undefined) assertSlug(args.body.slug);
   try {
     return await db.transaction(async (tx) => {
-      const role = await lockWorkspaceAs(tx, { workspaceId: args.workspaceId, userId: args.userId, access: 'manage' });
-      const [current] = await tx.select().from(workspaces).where(eq(workspaces.id, args.workspaceId));
+      const role = await lockWorkspaceAs(tx, args.actor, args.workspaceId, 'manage');
+      const current = await findWorkspace(tx, args.workspaceId);
       if (!current) throw new DomainError('FORBIDDEN', 'only owners and admins of this workspace may change it');
       const changes = {
         slug: args.body.slug ?? current.slug,
@@ -87,12 +84,8 @@ export async function updateWorkspace(
       if (changes.slug === current.slug && changes.name === current.name && changes.logoUrl === current.logoUrl) {
         return toDashboardWorkspace(current, role);
       }
-      const [updated] = await tx
-        .update(workspaces)
-        .set({ ...changes, updatedAt: args.now ?? new Date() })
-        .where(eq(workspaces.id, args.workspaceId))
-        .returning();
-      await rerenderRaffles(tx, eq(schema.raffles.workspaceId, args.workspaceId));
+      const updated = await updateWorkspaceRow(tx, args.workspaceId, { ...changes, updatedAt: args.now ?? new Date() });
+      await rerenderWorkspaceRaffles(tx, args.workspaceId);
       return toDashboardWorkspace(updated!, role);
     });
   } catch (error) {

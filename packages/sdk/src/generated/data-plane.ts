@@ -18,23 +18,6 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
-    "/metrics": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Prometheus metrics (text exposition format) */
-        get: operations["getMetrics"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/health/live": {
         parameters: {
             query?: never;
@@ -61,6 +44,23 @@ export type paths = {
         };
         /** Readiness probe: database and NATS */
         get: operations["getReadiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Prometheus metrics (text exposition format) */
+        get: operations["getMetrics"];
         put?: never;
         post?: never;
         delete?: never;
@@ -791,32 +791,6 @@ export interface operations {
             };
         };
     };
-    getMetrics: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The service's metrics in the Prometheus text exposition format. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example # HELP http_request_duration_seconds HTTP request duration by route template and status
-                     *     # TYPE http_request_duration_seconds histogram
-                     *     http_request_duration_seconds_bucket{le="0.005",method="GET",route="/api/v1/me",status_code="200"} 42
-                     */
-                    "text/plain": string;
-                };
-            };
-        };
-    };
     getLiveness: {
         parameters: {
             query?: never;
@@ -903,6 +877,32 @@ export interface operations {
                             nats: "ok" | "unavailable";
                         };
                     };
+                };
+            };
+        };
+    };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The service's metrics in the Prometheus text exposition format. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example # HELP http_request_duration_seconds HTTP request duration by route template and status
+                     *     # TYPE http_request_duration_seconds histogram
+                     *     http_request_duration_seconds_bucket{le="0.005",method="GET",route="/api/v1/me",status_code="200"} 42
+                     */
+                    "text/plain": string;
                 };
             };
         };

@@ -1,4 +1,3 @@
-/// <reference path="../../../../services/data-plane/src/types.d.ts" />
 import type { AddressInfo } from 'node:net';
 // The data plane's own test support (config, database clone, tenant), imported by path rather
 // than as workspace packages: @raffle/data-plane and @raffle/demo depend on @raffle/sdk, and a

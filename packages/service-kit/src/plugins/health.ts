@@ -1,3 +1,4 @@
+import { pingDatabase } from '@raffle/db';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -45,7 +46,7 @@ async function healthPlugin(app: FastifyInstance) {
     },
     async (_request, reply) => {
       const database = await Promise.race([
-        app.database.sql`select 1`.then(() => 'ok' as const),
+        pingDatabase(app.database.sql).then(() => 'ok' as const),
         new Promise<'unavailable'>((resolve) => setTimeout(() => resolve('unavailable'), DATABASE_CHECK_TIMEOUT_MS).unref()),
       ]).catch(() => 'unavailable' as const);
       const nats = app.nats.isConnected() ? ('ok' as const) : ('unavailable' as const);

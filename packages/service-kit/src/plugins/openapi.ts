@@ -1,13 +1,25 @@
+// Kept in this file's declarations (preserve): a service checked against service-kit's declarations
+// still sees what @fastify/swagger adds to Fastify's types (schema `security`, `app.swagger()`).
+/// <reference types="@fastify/swagger" preserve="true" />
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { SHARED_SCHEMAS } from '@raffle/contracts';
-import { Type } from '@sinclair/typebox';
+import { Type, type TSchema } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { OpenApiDocumentJson } from '../openapi/document-types.js';
 import { finishOpenApiDocument, type OpenApiFinish } from '../openapi/finish-document.js';
 
 export type OpenApiInfo = { title: string; description: string; version: string };
+
+/** A service's OpenAPI document: what it says of itself, and what finishes the generated one. */
+export type OpenApiDocumentOptions = OpenApiInfo & {
+  securitySchemes: Record<string, unknown>;
+  /** The OpenAPI 3.1 `webhooks` section, as is: its `$ref`s must already be `#/components/schemas/…`. */
+  webhooks?: Record<string, unknown>;
+  /** Components of this document beyond the shared ones, such as the schemas `webhooks` names. */
+  schemas?: readonly TSchema[];
+} & OpenApiFinish;
 
 declare module 'fastify' {
   interface FastifySchema {
@@ -25,15 +37,8 @@ declare module 'fastify' {
  * finished (servers, tags, error codes, headers, examples, only the used schemas: see
  * openapi/finish-document.ts) before anyone sees it, so the served and the exported one agree.
  */
-async function openApiPlugin(
-  app: FastifyInstance,
-  info: OpenApiInfo & {
-    securitySchemes: Record<string, unknown>;
-    /** The OpenAPI 3.1 `webhooks` section, as is: its `$ref`s must already be `#/components/schemas/…`. */
-    webhooks?: Record<string, unknown>;
-  } & OpenApiFinish,
-) {
-  for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
+async function openApiPlugin(app: FastifyInstance, info: OpenApiDocumentOptions) {
+  for (const schema of [...SHARED_SCHEMAS, ...(info.schemas ?? [])]) app.addSchema(schema);
 
   await app.register(swagger, {
     openapi: {

@@ -1,6 +1,6 @@
 import { inject } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { signDevToken } from '../../../management/src/domain/dev-token.js';
+import { signDevToken } from '../../../management/src/cli/dev-token.js';
 import { DEV_JWT_SECRET } from '../../../management/src/config.js';
 import type { DemoKeys } from '../../../../scripts/platform/db.js';
 import { startTestPlatform, type TestPlatform } from '../../../../scripts/platform/test-platform.js';

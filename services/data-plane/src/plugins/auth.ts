@@ -1,9 +1,17 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { createApiKeyVerifier } from '../domain/api-key-verifier.js';
-import type { Caller, RouteAccess } from '../domain/caller.js';
-import { presentedApiKey } from '../domain/presented-key.js';
-import { ApiError } from '../errors.js';
+import { DomainError } from '@raffle/domain';
+import { callerOf, configOf } from '../decorations.js';
+import { createApiKeyVerifier } from './api-key-verifier.js';
+import type { Caller, RouteAccess } from './caller.js';
+import { presentedApiKey } from './presented-key.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The key type and scope the route demands; every /api/v1 route declares it (checked at registration). */
+    access?: RouteAccess;
+  }
+}
 
 export const API_PREFIX = '/api/v1';
 /** Keyless routes: what anyone may check, such as a drawn raffle's proof (decision 0013). */
@@ -17,14 +25,14 @@ export const SECURITY_REQUIREMENT: Array<Record<string, string[]>> = [{ bearerAu
 /** The 403s, in the order a caller can fix them: key type, then workspace, then scope. */
 function authorize(caller: Caller, access: RouteAccess, request: FastifyRequest) {
   if (caller.kind !== access.keyType) {
-    throw new ApiError('WRONG_KEY_TYPE', `this endpoint needs a ${access.keyType} key; a ${caller.kind} key was sent`);
+    throw new DomainError('WRONG_KEY_TYPE', `this endpoint needs a ${access.keyType} key; a ${caller.kind} key was sent`);
   }
   const workspaceId = (request.params as { workspaceId?: string }).workspaceId;
   if (access.keyType === 'workspace' && workspaceId !== undefined && workspaceId !== caller.workspaceId) {
-    throw new ApiError('WORKSPACE_MISMATCH', 'this key belongs to another workspace');
+    throw new DomainError('WORKSPACE_MISMATCH', 'this key belongs to another workspace');
   }
   if (!caller.scopes.has(access.scope)) {
-    throw new ApiError('INSUFFICIENT_SCOPE', `this endpoint needs the ${access.scope} scope`);
+    throw new DomainError('INSUFFICIENT_SCOPE', `this endpoint needs the ${access.scope} scope`);
   }
 }
 
@@ -36,7 +44,8 @@ function authorize(caller: Caller, access: RouteAccess, request: FastifyRequest)
  * after the limiter has counted the request.
  */
 async function authPlugin(app: FastifyInstance) {
-  app.decorate('apiKeys', createApiKeyVerifier({ sql: app.database.sql, cacheTtlMs: app.config.API_KEY_CACHE_TTL_MS }));
+  const apiKeys = createApiKeyVerifier({ sql: app.database.sql, cacheTtlMs: configOf(app).API_KEY_CACHE_TTL_MS });
+  app.decorate('apiKeys', apiKeys);
   app.decorateRequest('caller', null);
   app.decorateRequest('authFailure', null);
 
@@ -68,22 +77,23 @@ async function authPlugin(app: FastifyInstance) {
     if (!request.routeOptions.config.access) return;
     const key = presentedApiKey(request.headers);
     if (!key) {
-      request.authFailure = new ApiError('API_KEY_MISSING', 'send an API key as "Authorization: Bearer <key>" or "X-API-Key: <key>"');
+      request.setDecorator('authFailure', new DomainError('API_KEY_MISSING', 'send an API key as "Authorization: Bearer <key>" or "X-API-Key: <key>"'));
       return;
     }
     try {
-      request.caller = await app.apiKeys.verify(key);
+      request.setDecorator('caller', await apiKeys.verify(key));
     } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-      request.authFailure = error;
+      if (!(error instanceof DomainError)) throw error;
+      request.setDecorator('authFailure', error);
     }
   });
 
   app.addHook('preParsing', async (request) => {
     const access = request.routeOptions.config.access;
     if (!access) return;
-    if (request.authFailure) throw request.authFailure;
-    authorize(request.caller!, access, request);
+    const failure = request.getDecorator<DomainError | null>('authFailure');
+    if (failure) throw failure;
+    authorize(callerOf(request)!, access, request);
   });
 }
 

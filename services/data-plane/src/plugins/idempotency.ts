@@ -2,18 +2,16 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { pathOf } from '@raffle/service-kit';
-import { createIdempotencyStore, requestFingerprint, type IdempotencyScope } from '../domain/idempotency.js';
-import { ApiError } from '../errors.js';
+import { DomainError } from '@raffle/domain';
+import { callerOf, heldIdempotencyOf } from '../decorations.js';
 import { sendRenderedJson } from '../routes/send-json.js';
+import { createIdempotencyStore, type IdempotencyScope } from './idempotency-store.js';
+import { requestFingerprint } from './request-fingerprint.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** The route honours `Idempotency-Key`: a retry with the same key replays the first response. */
     idempotent?: boolean;
-  }
-  interface FastifyRequest {
-    /** The idempotency record this request holds, until its response is stored or the key released. */
-    idempotency: IdempotencyScope | null;
   }
 }
 
@@ -69,33 +67,35 @@ async function idempotencyPlugin(app: FastifyInstance) {
   });
 
   app.addHook('preValidation', async (request, reply) => {
-    if (!request.routeOptions.config.idempotent || !request.caller) return;
+    if (!request.routeOptions.config.idempotent) return;
+    const caller = callerOf(request);
+    if (!caller) return;
     const key = request.headers[IDEMPOTENCY_KEY_HEADER];
     if (key === undefined) return;
     if (typeof key !== 'string' || !KEY_PATTERN.test(key)) {
-      throw new ApiError('INVALID_IDEMPOTENCY_KEY', 'Idempotency-Key must be 1 to 255 printable ASCII characters');
+      throw new DomainError('INVALID_IDEMPOTENCY_KEY', 'Idempotency-Key must be 1 to 255 printable ASCII characters');
     }
-    const scope = { apiKeyId: request.caller.keyId, key };
+    const scope = { apiKeyId: caller.keyId, key };
     const fingerprint = requestFingerprint({ method: request.method, route: request.routeOptions.url ?? '', params: request.params, body: request.body });
     const claim = await store.claim(scope, { method: request.method, path: pathOf(request.url), fingerprint });
     switch (claim.outcome) {
       case 'run':
-        request.idempotency = scope;
+        request.setDecorator<IdempotencyScope | null>('idempotency', scope);
         return;
       case 'replay':
         reply.header(REPLAYED_HEADER, 'true').status(claim.response.status);
         return sendRenderedJson(reply, claim.response.body);
       case 'reused':
-        throw new ApiError('IDEMPOTENCY_KEY_REUSED', 'this Idempotency-Key was already used for a different request; use a new key for a new request');
+        throw new DomainError('IDEMPOTENCY_KEY_REUSED', 'this Idempotency-Key was already used for a different request; use a new key for a new request');
       case 'in_progress':
-        throw new ApiError('IDEMPOTENCY_KEY_IN_PROGRESS', 'a request with this Idempotency-Key is still being processed; retry shortly');
+        throw new DomainError('IDEMPOTENCY_KEY_IN_PROGRESS', 'a request with this Idempotency-Key is still being processed; retry shortly');
     }
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
-    const scope = request.idempotency;
+    const scope = heldIdempotencyOf(request);
     if (!scope) return payload;
-    request.idempotency = null;
+    request.setDecorator('idempotency', null);
     try {
       if (isKept(reply.statusCode) && typeof payload === 'string') await store.complete(scope, { status: reply.statusCode, body: payload });
       else await store.release(scope);
@@ -108,9 +108,9 @@ async function idempotencyPlugin(app: FastifyInstance) {
 
   // A safety net: a request that ended without passing onSend must not hold its key until it is abandoned.
   app.addHook('onResponse', async (request) => {
-    const scope = request.idempotency;
+    const scope = heldIdempotencyOf(request);
     if (!scope) return;
-    request.idempotency = null;
+    request.setDecorator('idempotency', null);
     await store.release(scope).catch((error: unknown) => request.log.error({ err: error }, 'could not release an idempotency key'));
   });
 }

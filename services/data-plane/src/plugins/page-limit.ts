@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { ApiError } from '../errors.js';
+import { DomainError } from '@raffle/domain';
 
 const PLAIN_INTEGER = /^[0-9]{1,9}$/;
 
@@ -17,7 +17,7 @@ async function pageLimitPlugin(app: FastifyInstance) {
     if (!query || !('limit' in query)) return;
     const raw = query.limit;
     if (typeof raw !== 'string' || !PLAIN_INTEGER.test(raw)) {
-      throw new ApiError('INVALID_LIMIT', "limit must be an integer within the endpoint's page-size range");
+      throw new DomainError('INVALID_LIMIT', "limit must be an integer within the endpoint's page-size range");
     }
   });
 }

@@ -3,7 +3,8 @@ import { rateLimitPlugin as rateLimits } from '@raffle/service-kit';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { ApiError } from '../errors.js';
+import { DomainError } from '@raffle/domain';
+import { callerOf, configOf } from '../decorations.js';
 import { API_PREFIX, PUBLIC_PREFIX } from './auth.js';
 
 /**
@@ -14,13 +15,11 @@ import { API_PREFIX, PUBLIC_PREFIX } from './auth.js';
  * fallback and the headers are service-kit's, the same as management's.
  */
 async function rateLimitPlugin(app: FastifyInstance) {
-  const config = app.config;
-  const maxFor = (request: FastifyRequest) =>
-    request.caller?.kind === 'personal'
-      ? config.RATE_LIMIT_PERSONAL_MAX
-      : request.caller?.kind === 'workspace'
-        ? config.RATE_LIMIT_WORKSPACE_MAX
-        : config.RATE_LIMIT_ANONYMOUS_MAX;
+  const config = configOf(app);
+  const maxFor = (request: FastifyRequest) => {
+    const kind = callerOf(request)?.kind;
+    return kind === 'personal' ? config.RATE_LIMIT_PERSONAL_MAX : kind === 'workspace' ? config.RATE_LIMIT_WORKSPACE_MAX : config.RATE_LIMIT_ANONYMOUS_MAX;
+  };
 
   await app.register(rateLimits, {
     redisUrl: config.REDIS_URL,
@@ -33,7 +32,10 @@ async function rateLimitPlugin(app: FastifyInstance) {
         routePrefixes: [API_PREFIX],
         windowMs: config.RATE_LIMIT_WINDOW_MS,
         max: maxFor,
-        keyOf: (request) => (request.caller ? `key:${request.caller.keyId}` : `ip:${request.ip}`),
+        keyOf: (request) => {
+          const caller = callerOf(request);
+          return caller ? `key:${caller.keyId}` : `ip:${request.ip}`;
+        },
       },
       {
         name: 'public',
@@ -45,7 +47,7 @@ async function rateLimitPlugin(app: FastifyInstance) {
       },
     ],
     tooManyRequests: (_request, refusal) =>
-      new ApiError('RATE_LIMITED', `rate limit of ${refusal.quota} requests exceeded; retry in ${refusal.retryAfterSeconds} s`),
+      new DomainError('RATE_LIMITED', `rate limit of ${refusal.quota} requests exceeded; retry in ${refusal.retryAfterSeconds} s`),
     errorBodySchema: Type.Ref(ErrorBodySchema),
   });
 }

@@ -1,5 +1,5 @@
 import { DATA_PLANE_ROUTE_ERROR_STATUSES, ErrorBodySchema } from '@raffle/contracts';
-import { unavailableResponse } from '@raffle/service-kit';
+import { pathString, unavailableResponse } from '@raffle/service-kit';
 import { Type, type TSchema } from '@sinclair/typebox';
 
 type ErrorResponses = Record<(typeof DATA_PLANE_ROUTE_ERROR_STATUSES)[number] | 503, TSchema>;
@@ -19,10 +19,6 @@ export function dataPlaneResponses<T extends TSchema>(ok: T) {
 export function dataPlaneCreatedResponses<T extends TSchema>(created: T) {
   return { 201: created, ...errorResponses() } as { 201: T } & ErrorResponses;
 }
-
-/** Path values reach SQL as parameters; Postgres text cannot hold NUL, so control characters are refused up front. */
-const pathString = (description: string) =>
-  Type.String({ minLength: 1, maxLength: 128, pattern: '^[^\\u0000-\\u001f]+$', description });
 
 export const WorkspaceParams = Type.Object({ workspaceId: pathString('Workspace id') });
 export const WorkspaceRaffleParams = Type.Object({

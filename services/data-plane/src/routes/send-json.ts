@@ -1,4 +1,3 @@
-import type { KeysetPage } from '@raffle/db';
 import type { FastifyReply } from 'fastify';
 
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
@@ -8,9 +7,3 @@ const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
  * so a page costs one concatenation instead of a parse and a re-serialisation per row.
  */
 export const sendRenderedJson = (reply: FastifyReply, json: string) => reply.header('content-type', JSON_CONTENT_TYPE).send(json);
-
-/** `{ data, pagination }` around pre-rendered items; `pagination` has exactly its two keys. */
-export function renderPage(page: KeysetPage<unknown>, nextCursor: string | null): string {
-  const cursor = nextCursor === null ? 'null' : JSON.stringify(nextCursor);
-  return `{"data":[${page.items.join(',')}],"pagination":{"nextCursor":${cursor},"hasMore":${page.hasMore}}}`;
-}

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { PERSONAL_API_SCOPES, WORKSPACE_API_SCOPES, type ApiScope, type CreateRaffleBody } from '@raffle/contracts';
 import { addWorkspaceMember, insertApiKey, insertUser, insertWorkspace, type Database, type NewUser } from '@raffle/db';
-import { closeRaffle, createRaffle, drawRaffle, finalizeRaffle, publishRaffle } from '@raffle/domain';
+import { closeRaffle, createRaffle, drawRaffle, finalizeRaffle, publishRaffle, userPrincipal } from '@raffle/domain';
 import { registerSecret } from './log-scan.js';
 
 const tag = () => randomBytes(5).toString('hex');
@@ -15,6 +15,8 @@ export async function createLifecycleWorld(database: Database) {
   const owner = await insertUser(db, { handle: `owner-${tag()}`, createdAt: new Date('2020-01-01T00:00:00Z') });
   const workspace = await insertWorkspace(db, { slug: `ws-${tag()}`, name: 'Lifecycle workspace' });
   await addWorkspaceMember(db, { workspaceId: workspace.id, userId: owner.id, role: 'owner' });
+  /** The owner acting, as the dashboard's calls would. */
+  const team = userPrincipal(owner.id);
 
   const key = async (kind: 'personal' | 'workspace', userId: string, scopes: readonly ApiScope[]) => {
     const { apiKey, record } = await insertApiKey(db, {
@@ -30,6 +32,7 @@ export async function createLifecycleWorld(database: Database) {
   const world = {
     db,
     owner,
+    team,
     workspace,
     workspaceKey: () => key('workspace', owner.id, WORKSPACE_API_SCOPES),
 
@@ -48,6 +51,7 @@ export async function createLifecycleWorld(database: Database) {
 
     draft(body: Partial<CreateRaffleBody> = {}) {
       return createRaffle(db, {
+        actor: team,
         workspaceId: workspace.id,
         body: { slug: `r-${tag()}`, title: 'A raffle', mechanic: 'raffle', allocationType: 'allowlist_gtd', visibility: 'public', spots: 3, ...body },
       });
@@ -56,12 +60,12 @@ export async function createLifecycleWorld(database: Database) {
     /** Created and published with no startsAt: open now. */
     async open(body: Partial<CreateRaffleBody> = {}) {
       const raffle = await world.draft(body);
-      return publishRaffle(db, { raffleId: raffle.id, workspaceId: workspace.id });
+      return publishRaffle(db, { actor: team, raffleId: raffle.id, workspaceId: workspace.id });
     },
 
-    close: (raffleId: string) => closeRaffle(db, { raffleId, workspaceId: workspace.id }),
-    draw: (raffleId: string) => drawRaffle(db, { raffleId, workspaceId: workspace.id }),
-    finalize: (raffleId: string) => finalizeRaffle(db, { raffleId, workspaceId: workspace.id }),
+    close: (raffleId: string) => closeRaffle(db, { actor: team, raffleId, workspaceId: workspace.id }),
+    draw: (raffleId: string) => drawRaffle(db, { actor: team, raffleId, workspaceId: workspace.id }),
+    finalize: (raffleId: string) => finalizeRaffle(db, { actor: team, raffleId, workspaceId: workspace.id }),
   };
   return world;
 }

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.js';
-import { signDevToken } from '../domain/dev-token.js';
+import { signDevToken } from './dev-token.js';
 
 /**
  * Prints a signed dashboard JWT for local development:

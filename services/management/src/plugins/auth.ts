@@ -4,7 +4,8 @@ import { userExists } from '@raffle/db';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { findUnstorableText } from '@raffle/service-kit';
-import { ManagementError, managementError } from '../errors.js';
+import { DomainError } from '@raffle/domain';
+import { configOf } from '../decorations.js';
 import { JWKS_ALGORITHMS, JwksKeyError, JwksKeyStore, isJwksAlgorithm } from './jwks.js';
 
 export const MANAGEMENT_PREFIX = '/api/developer';
@@ -37,7 +38,7 @@ function bearerToken(request: FastifyRequest): string | null {
  * check failed.
  */
 async function authPlugin(app: FastifyInstance) {
-  const config = app.config;
+  const config = configOf(app);
   const verify = {
     // The bearer token the hook below has already parsed, not @fastify/jwt's stricter header split.
     extractToken: (request: FastifyRequest) => bearerToken(request) ?? undefined,
@@ -98,24 +99,27 @@ async function authPlugin(app: FastifyInstance) {
     const url = request.routeOptions.url;
     if (!url || !requiresSession(url)) return;
     try {
-      request.dashboardUserId = await sessionUserOf(request);
+      request.setDecorator('dashboardUserId', await sessionUserOf(request));
     } catch (error) {
-      if (!(error instanceof ManagementError)) throw error;
-      request.sessionRefusal = error;
+      if (!(error instanceof DomainError)) throw error;
+      request.setDecorator('sessionRefusal', error);
     }
   });
   app.addHook('preParsing', async (request) => {
-    if (request.sessionRefusal) throw request.sessionRefusal;
+    const url = request.routeOptions.url;
+    if (!url || !requiresSession(url)) return;
+    const refusal = request.getDecorator<DomainError | null>('sessionRefusal');
+    if (refusal) throw refusal;
   });
 
   /** One refusal for every way a token can fail, so the answer does not say which check failed. */
-  const invalidSession = () => managementError('SESSION_TOKEN_INVALID', 'the session token is invalid or expired');
+  const invalidSession = () => new DomainError('SESSION_TOKEN_INVALID', 'the session token is invalid or expired');
 
-  /** The verified token's user; a ManagementError 401 for every way a session can be refused. */
+  /** The verified token's user; a 401 refusal for every way a session can be refused. */
   async function sessionUserOf(request: FastifyRequest): Promise<string> {
     const token = bearerToken(request);
-    if (!token) throw managementError('SESSION_TOKEN_MISSING', 'send a dashboard session JWT as "Authorization: Bearer <token>"');
-    if (API_KEY_PATTERN.test(token)) throw managementError('API_KEY_NOT_ACCEPTED', 'API keys are not accepted here; send a dashboard session JWT');
+    if (!token) throw new DomainError('SESSION_TOKEN_MISSING', 'send a dashboard session JWT as "Authorization: Bearer <token>"');
+    if (API_KEY_PATTERN.test(token)) throw new DomainError('API_KEY_NOT_ACCEPTED', 'API keys are not accepted here; send a dashboard session JWT');
     let claims: DashboardClaims;
     try {
       claims = await request.jwtVerify<DashboardClaims>();

@@ -1,13 +1,7 @@
 import { startRaffleScheduler, systemClock, type RaffleScheduler } from '@raffle/domain';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** The running lifecycle scheduler; null when SCHEDULER_ENABLED is false (or before ready). */
-    raffleScheduler: RaffleScheduler | null;
-  }
-}
+import { configOf } from '../decorations.js';
 
 /**
  * Moves raffles at their startsAt/endsAt and runs autoDraw/autoFinalize. Every instance may run
@@ -16,15 +10,18 @@ declare module 'fastify' {
  * waiting for a pass in progress, before the database pool closes.
  */
 async function raffleSchedulerPlugin(app: FastifyInstance) {
-  app.decorate('raffleScheduler', null);
-  if (!app.config.SCHEDULER_ENABLED) return;
+  const config = configOf(app);
+  let running: RaffleScheduler | null = null;
+  // `raffleScheduler`: the running scheduler, null when SCHEDULER_ENABLED is false (or before ready); see ManagementApp.
+  app.decorate('raffleScheduler', { getter: () => running });
+  if (!config.SCHEDULER_ENABLED) return;
   const log = app.log.child({ component: 'raffle-scheduler' });
 
   app.addHook('onReady', async () => {
-    app.raffleScheduler = startRaffleScheduler({
+    running = startRaffleScheduler({
       db: app.database.db,
       clock: systemClock,
-      intervalMs: app.config.SCHEDULER_INTERVAL_MS,
+      intervalMs: config.SCHEDULER_INTERVAL_MS,
       onPass: (pass) => {
         const moved = pass.opened + pass.closed + pass.drawn + pass.finalized;
         if (moved > 0 || pass.failed.length > 0) log.info({ pass }, 'raffle scheduler pass');
@@ -34,8 +31,8 @@ async function raffleSchedulerPlugin(app: FastifyInstance) {
   });
 
   app.addHook('onClose', async () => {
-    const scheduler = app.raffleScheduler;
-    app.raffleScheduler = null;
+    const scheduler = running;
+    running = null;
     await scheduler?.stop();
   });
 }

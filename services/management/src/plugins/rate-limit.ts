@@ -3,7 +3,8 @@ import { rateLimitPlugin as rateLimits, type RateLimitBucket } from '@raffle/ser
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { managementError } from '../errors.js';
+import { DomainError } from '@raffle/domain';
+import { configOf, dashboardUserIdOf } from '../decorations.js';
 import { DASHBOARD_PREFIX, MANAGEMENT_PREFIX } from './auth.js';
 
 /** The route buckets a route can name in `config.rateLimitBuckets`. */
@@ -24,10 +25,13 @@ type Params = { workspaceId?: string; endpointId?: string };
 function endpointKey(request: FastifyRequest): string | null {
   const { workspaceId, endpointId } = request.params as Params;
   if (!endpointId) return null;
-  return workspaceId ? `workspace:${workspaceId}:endpoint:${endpointId}` : `user:${request.dashboardUserId}:endpoint:${endpointId}`;
+  return workspaceId ? `workspace:${workspaceId}:endpoint:${endpointId}` : `user:${dashboardUserIdOf(request)}:endpoint:${endpointId}`;
 }
 
-const userKey = (request: FastifyRequest) => (request.dashboardUserId ? `user:${request.dashboardUserId}` : null);
+const userKey = (request: FastifyRequest) => {
+  const userId = dashboardUserIdOf(request);
+  return userId ? `user:${userId}` : null;
+};
 
 /**
  * Management's limits: a `user` budget for every /api/developer and /api/dashboard request (per
@@ -35,7 +39,7 @@ const userKey = (request: FastifyRequest) => (request.dashboardUserId ? `user:${
  * third parties or costs others, counted once a request is authorized and valid.
  */
 async function rateLimitPlugin(app: FastifyInstance) {
-  const config = app.config;
+  const config = configOf(app);
   const window = config.RATE_LIMIT_WINDOW_MS;
   const routeBucket = (name: string, max: number, keyOf: RateLimitBucket['keyOf']): RateLimitBucket => ({ name, windowMs: window, max: () => max, keyOf });
 
@@ -48,7 +52,7 @@ async function rateLimitPlugin(app: FastifyInstance) {
       {
         name: 'user',
         windowMs: window,
-        max: (request) => (request.dashboardUserId ? config.RATE_LIMIT_USER_MAX : config.RATE_LIMIT_ANONYMOUS_MAX),
+        max: (request) => (dashboardUserIdOf(request) ? config.RATE_LIMIT_USER_MAX : config.RATE_LIMIT_ANONYMOUS_MAX),
         keyOf: (request) => userKey(request) ?? `ip:${request.ip}`,
       },
     ],
@@ -59,7 +63,7 @@ async function rateLimitPlugin(app: FastifyInstance) {
       routeBucket(RATE_LIMIT_BUCKETS.webhookEndpointCreate, config.RATE_LIMIT_WEBHOOK_ENDPOINT_CREATE_MAX, userKey),
     ],
     tooManyRequests: (_request, refusal) =>
-      managementError('RATE_LIMITED', `the "${refusal.policy}" limit of ${refusal.quota} requests per window is exhausted; retry in ${refusal.retryAfterSeconds} s`),
+      new DomainError('RATE_LIMITED', `the "${refusal.policy}" limit of ${refusal.quota} requests per window is exhausted; retry in ${refusal.retryAfterSeconds} s`),
     errorBodySchema: Type.Ref(ManagementErrorBodySchema),
   });
 }

@@ -1,6 +1,5 @@
 import type { Database } from '@raffle/db';
-import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/app.js';
+import { buildApp, type ManagementApp } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { testLogStream } from './log-scan.js';
 
@@ -23,6 +22,6 @@ export function testConfig(url: string, overrides: Record<string, string> = {}):
   });
 }
 
-export function buildTestApp(database: Database, url: string, overrides: Record<string, string> = {}): Promise<FastifyInstance> {
+export function buildTestApp(database: Database, url: string, overrides: Record<string, string> = {}): Promise<ManagementApp> {
   return buildApp(testConfig(url, overrides), { database, logStream: testLogStream });
 }

@@ -1,5 +1,5 @@
 import { createHmac, createSign, generateKeyPairSync } from 'node:crypto';
-import { signDevToken } from '../../src/domain/dev-token.js';
+import { signDevToken } from '../../src/cli/dev-token.js';
 import { TEST_JWT_SECRET } from './app.js';
 import { registerSecret } from './log-scan.js';
 

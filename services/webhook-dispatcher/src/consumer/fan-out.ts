@@ -1,5 +1,5 @@
 import type { RelayedEvent } from '@raffle/contracts';
-import { newId, type Sql } from '@raffle/db';
+import { insertFanOutDeliveries, listFanOutTargets, newId, type Sql } from '@raffle/db';
 
 /** A delivery just created and claimed by this instance: its first attempt is due now. */
 export type NewDelivery = { deliveryId: string; endpointId: string; eventId: string; eventType: string; payload: string };
@@ -21,41 +21,17 @@ export async function fanOut(
   leaseMs: number,
   roomFor: (endpointId: string) => number = () => Number.POSITIVE_INFINITY,
 ): Promise<NewDelivery[]> {
-  if (events.length === 0) return [];
-  const targets = await sql<{ eventIndex: number; endpointId: string }[]>`
-    select m.i::int as "eventIndex", e.id as "endpointId"
-    from unnest(${events.map((e) => e.type)}::text[], ${events.map((e) => e.userId)}::text[], ${events.map((e) => e.workspaceId)}::text[],
-                ${events.map((e) => e.endpointId)}::text[]) with ordinality as m(type, user_id, workspace_id, endpoint_id, i)
-    join webhook_endpoints e on e.enabled and (
-      case when m.endpoint_id is not null then e.id = m.endpoint_id
-      else m.type = any(e.event_types) and (
-        (m.user_id is not null and e.owner_kind = 'personal' and e.user_id = m.user_id)
-        or (m.workspace_id is not null and e.owner_kind = 'workspace' and e.workspace_id = m.workspace_id))
-      end)`;
+  const targets = await listFanOutTargets(sql, events);
   if (targets.length === 0) return [];
-  const rows = targets.map((t) => {
-    const event = events[t.eventIndex - 1]!;
-    return { id: newId('webhookDelivery', now.getTime()), endpointId: t.endpointId, event };
-  });
   const left = new Map<string, number>();
-  const claims = rows.map((r) => {
-    const room = left.get(r.endpointId) ?? roomFor(r.endpointId);
-    left.set(r.endpointId, room - 1);
-    return room > 0;
+  const deliveries = targets.map((t) => {
+    const event = events[t.eventIndex - 1]!;
+    const room = left.get(t.endpointId) ?? roomFor(t.endpointId);
+    left.set(t.endpointId, room - 1);
+    return { id: newId('webhookDelivery', now.getTime()), endpointId: t.endpointId, eventId: event.id, eventType: event.type, payload: event.payload, leased: room > 0 };
   });
-  const leasedUntil = new Date(now.getTime() + leaseMs);
-  // Booleans go as text[] too (drizzle's type handlers on the shared client; see outcome-recorder).
-  const created = await sql<{ id: string }[]>`
-    insert into webhook_deliveries (id, endpoint_id, event_id, event_type, status, attempt_count, next_attempt_at, created_at, updated_at)
-    select id, endpoint_id, event_id, event_type, 'pending', 0,
-           case when claimed then ${leasedUntil.toISOString()}::timestamptz else ${now.toISOString()}::timestamptz end,
-           ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz
-    from unnest(${rows.map((r) => r.id)}::text[], ${rows.map((r) => r.endpointId)}::text[], ${rows.map((r) => r.event.id)}::text[],
-                ${rows.map((r) => r.event.type)}::text[], ${claims.map(String)}::text[]::boolean[]) as v(id, endpoint_id, event_id, event_type, claimed)
-    on conflict (endpoint_id, event_id) do nothing
-    returning id`;
-  const createdIds = new Set(created.map((c) => c.id));
-  return rows
-    .filter((r, i) => claims[i] && createdIds.has(r.id))
-    .map((r) => ({ deliveryId: r.id, endpointId: r.endpointId, eventId: r.event.id, eventType: r.event.type, payload: r.event.payload }));
+  const created = new Set(await insertFanOutDeliveries(sql, { deliveries, now, leasedUntil: new Date(now.getTime() + leaseMs) }));
+  return deliveries
+    .filter((d) => d.leased && created.has(d.id))
+    .map((d) => ({ deliveryId: d.id, endpointId: d.endpointId, eventId: d.eventId, eventType: d.eventType, payload: d.payload }));
 }

@@ -1,8 +1,7 @@
-import type { Sql } from '@raffle/db';
+import { claimDueDeliveries, failDeliveryOfDisabledEndpoint, releaseDeliveries, type DeliveryJob, type Sql } from '@raffle/db';
 import { delayBeforeNextAttempt, sendWebhook, signWebhook, type SendResult } from '@raffle/webhooks';
 import type { FastifyBaseLogger as Logger } from 'fastify';
 import type { Agent } from 'undici';
-import { claimDueDeliveries, failDeliveryOfDisabledEndpoint, releaseDeliveries, type DeliveryJob } from './due-deliveries.js';
 import type { EndpointDirectory } from './endpoint-directory.js';
 import { FairQueue } from './fair-queue.js';
 import type { AttemptOutcome, OutcomeRecorder } from './outcome-recorder.js';

@@ -1,4 +1,4 @@
-import type { Sql } from '@raffle/db';
+import { listEndpointSigningRows, type EndpointSigningRow, type Sql } from '@raffle/db';
 
 export type EndpointTarget = {
   id: string;
@@ -8,8 +8,6 @@ export type EndpointTarget = {
   secrets: string[];
 };
 
-type Row = { id: string; url: string; enabled: boolean; secret: string; previousSecret: string | null; previousUntil: number | null };
-
 /**
  * Endpoint URLs and secrets for signing, cached for `ttlMs` so thousands of deliveries a second
  * do not each read them, yet a rotation, an edit or a disable takes effect within that time.
@@ -17,7 +15,7 @@ type Row = { id: string; url: string; enabled: boolean; secret: string; previous
 export function createEndpointDirectory(sql: Sql, options: { ttlMs: number; now: () => Date }) {
   const cache = new Map<string, { target: EndpointTarget | null; loadedAt: number }>();
 
-  const toTarget = (r: Row, now: number): EndpointTarget => ({
+  const toTarget = (r: EndpointSigningRow, now: number): EndpointTarget => ({
     id: r.id,
     url: r.url,
     enabled: r.enabled,
@@ -33,14 +31,11 @@ export function createEndpointDirectory(sql: Sql, options: { ttlMs: number; now:
         return !hit || now - hit.loadedAt > options.ttlMs;
       });
       if (stale.length > 0) {
-        const rows = await sql<Row[]>`
-          select id, url, enabled, secret, previous_secret as "previousSecret",
-                 extract(epoch from previous_secret_expires_at) * 1000 as "previousUntil"
-          from webhook_endpoints where id = any(${stale})`;
+        const rows = await listEndpointSigningRows(sql, stale);
         const found = new Map(rows.map((r) => [r.id, r]));
         for (const id of stale) {
           const row = found.get(id);
-          cache.set(id, { target: row ? toTarget({ ...row, previousUntil: row.previousUntil === null ? null : Number(row.previousUntil) }, now) : null, loadedAt: now });
+          cache.set(id, { target: row ? toTarget(row, now) : null, loadedAt: now });
         }
       }
       return new Map(ids.map((id) => [id, cache.get(id)?.target ?? null]));

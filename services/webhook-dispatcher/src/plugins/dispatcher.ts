@@ -6,6 +6,7 @@ import { Counter, Gauge, Histogram } from 'prom-client';
 import type { Agent } from 'undici';
 import { startEventConsumer, type EventConsumer } from '../consumer/event-consumer.js';
 import { ensureStream } from '../consumer/stream-setup.js';
+import { configOf } from '../decorations.js';
 import { createDeliveryWorker, type DeliveryWorker } from '../delivery/delivery-worker.js';
 import { createEndpointDirectory } from '../delivery/endpoint-directory.js';
 import { createOutcomeRecorder, type AttemptOutcome } from '../delivery/outcome-recorder.js';
@@ -28,12 +29,6 @@ export type Dispatcher = {
   consumerStarted: Promise<void>;
   pollDue(): Promise<number>;
 };
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    dispatcher: Dispatcher;
-  }
-}
 
 function deliveryMetrics(app: FastifyInstance) {
   const registers = [app.metricsRegistry];
@@ -61,7 +56,7 @@ function deliveryMetrics(app: FastifyInstance) {
  * hand queued deliveries back, let in-flight POSTs finish, record their outcomes.
  */
 async function dispatcherPlugin(app: FastifyInstance, deps: DispatcherDependencies) {
-  const { config } = app;
+  const config = configOf(app);
   const now = deps.now ?? (() => new Date());
   const log = app.log;
   const policy = { allowHttp: config.WEBHOOK_ALLOW_HTTP, allowedHosts: parseAllowedHosts(config.WEBHOOK_ALLOWED_HOSTS) };

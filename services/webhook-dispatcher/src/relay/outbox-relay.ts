@@ -1,10 +1,8 @@
 import type { RelayedEvent } from '@raffle/contracts';
-import type { Sql } from '@raffle/db';
+import { lockUnpublishedOutboxRows, markOutboxRowsPublished, type Sql } from '@raffle/db';
 
 /** Publishes one relayed event; resolves once JetStream has stored it (or dropped it as a duplicate). */
 export type PublishEvent = (subject: string, event: RelayedEvent) => Promise<void>;
-
-type OutboxRow = { id: string; type: string; userId: string | null; workspaceId: string | null; endpointId: string | null; payload: string };
 
 /**
  * One relay round: claims a batch of unpublished outbox rows, publishes them, marks them, all in
@@ -20,26 +18,11 @@ export async function relayOutboxBatch(
   options: { batchSize: number; subjectPrefix: string; afterPublish?: () => Promise<void> },
 ): Promise<number> {
   return sql.begin(async (tx) => {
-    const rows = await tx<OutboxRow[]>`
-      select id, type, user_id as "userId", workspace_id as "workspaceId", endpoint_id as "endpointId", payload
-      from event_outbox where published_at is null
-      order by seq limit ${options.batchSize}
-      for update skip locked`;
+    const rows = await lockUnpublishedOutboxRows(tx, options.batchSize);
     if (rows.length === 0) return 0;
     await Promise.all(rows.map((row) => publish(`${options.subjectPrefix}.${row.type}`, row)));
     await options.afterPublish?.();
-    await tx`update event_outbox set published_at = now() where id = any(${rows.map((r) => r.id)})`;
+    await markOutboxRowsPublished(tx, rows.map((r) => r.id));
     return rows.length;
   });
-}
-
-/** Published rows past retention: retries and recovery need a payload only that long. */
-export async function pruneOutbox(sql: Sql, retentionDays: number): Promise<number> {
-  const rows = await sql`
-    delete from event_outbox where ctid in (
-      select ctid from event_outbox
-      where published_at is not null and published_at < now() - make_interval(days => ${retentionDays})
-      limit 5000)
-    returning 1`;
-  return rows.length;
 }

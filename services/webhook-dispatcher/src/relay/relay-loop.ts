@@ -1,7 +1,6 @@
-import { OUTBOX_NOTIFY_CHANNEL } from '@raffle/contracts';
-import type { Sql } from '@raffle/db';
+import { countUnpublishedOutboxRows, listenForOutboxAppends, pruneOutbox, type Sql } from '@raffle/db';
 import type { FastifyBaseLogger as Logger } from 'fastify';
-import { pruneOutbox, relayOutboxBatch, type PublishEvent } from './outbox-relay.js';
+import { relayOutboxBatch, type PublishEvent } from './outbox-relay.js';
 
 export type RelayLoop = {
   /** Runs rounds until the outbox is empty (tests and shutdown use it). */
@@ -52,8 +51,7 @@ export async function startRelayLoop(options: {
   };
 
   const countBacklog = async () => {
-    const [row] = await options.sql<{ n: number }[]>`select count(*)::int as n from event_outbox where published_at is null`;
-    lastBacklog = row?.n ?? 0;
+    lastBacklog = await countUnpublishedOutboxRows(options.sql);
   };
 
   const run = async (): Promise<number> => {
@@ -105,7 +103,7 @@ export async function startRelayLoop(options: {
     schedule(failing ? backoffMs : options.pollIntervalMs);
   };
 
-  const listener = await options.listenSql.listen(OUTBOX_NOTIFY_CHANNEL, () => {
+  const listener = await listenForOutboxAppends(options.listenSql, () => {
     if (!failing) void wake();
   });
   void wake();

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Database } from '@raffle/db';
-import type { FastifyInstance } from 'fastify';
 import { inject } from 'vitest';
-import { buildApp, type AppDependencies } from '../../src/app.js';
+import { buildApp, type AppDependencies, type DispatcherApp } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { testLogStream } from './log-scan.js';
 
@@ -30,6 +29,6 @@ export function testConfig(url: string, overrides: Record<string, string> = {}):
   });
 }
 
-export function buildTestApp(database: Database, url: string, overrides: Record<string, string> = {}, deps: AppDependencies = {}): Promise<FastifyInstance> {
+export function buildTestApp(database: Database, url: string, overrides: Record<string, string> = {}, deps: AppDependencies = {}): Promise<DispatcherApp> {
   return buildApp(testConfig(url, overrides), { database, logStream: testLogStream, ...deps });
 }

@@ -1,12 +1,10 @@
 import { PageOf, PAGE_SIZES, PageQuerySchema, SanitizedEntrySchema } from '@raffle/contracts';
 import { completeIdempotentRequest, findOwnerEntryJson, findRaffleIdVisibleToUser, pageUserEntries } from '@raffle/db';
-import { enterRaffle, hashIp, withdrawEntry } from '@raffle/domain';
+import { cursorBinding, DomainError, enterRaffle, hashIp, isStringKey, readPageRequest, renderJsonPage, userPrincipal, withdrawEntry } from '@raffle/domain';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { isString } from '../../domain/cursor.js';
-import { ApiError } from '../../errors.js';
+import { callerOf, configOf, cursorsOf, heldIdempotencyOf, markIdempotencyCompleted } from '../../decorations.js';
 import { dataPlaneCreatedResponses, dataPlaneResponses, SlugParams } from '../responses.js';
-import { renderKeysetPage } from '../keyset-page.js';
 import { sendRenderedJson } from '../send-json.js';
 
 export const SanitizedEntryPageSchema = PageOf(Type.Ref(SanitizedEntrySchema), 'SanitizedEntryPage');
@@ -25,7 +23,7 @@ const entryRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.get(
-    '/api/v1/entries',
+    '/entries',
     {
       config: { access: { keyType: 'personal', scope: 'entries:read' } },
       schema: {
@@ -37,20 +35,18 @@ const entryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const { userId } = request.caller!;
-      const { limit = PAGE_SIZES.personalEntries.default, cursor } = request.query;
-      const body = await renderKeysetPage(app, {
-        binding: `v1:my-entries:${userId}`,
-        cursor,
-        isKey: isString,
-        load: (before) => pageUserEntries(app.database.sql, { userId, before, limit }),
-      });
-      return sendRenderedJson(reply, body);
+      const { userId } = callerOf(request)!;
+      const page = readPageRequest(
+        { ...request.query, cursors: cursorsOf(app) },
+        { binding: cursorBinding('v1:my-entries', userId), rule: PAGE_SIZES.personalEntries, isKey: isStringKey },
+      );
+      const rows = await pageUserEntries(app.database.sql, { userId, before: page.after, limit: page.limit });
+      return sendRenderedJson(reply, renderJsonPage(rows, page, (r) => r.id));
     },
   );
 
   app.get(
-    '/api/v1/raffles/:slug/entries/me',
+    '/raffles/:slug/entries/me',
     {
       config: { access: { keyType: 'personal', scope: 'entries:read' } },
       schema: {
@@ -63,17 +59,17 @@ const entryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const { userId } = request.caller!;
+      const { userId } = callerOf(request)!;
       const raffleId = await findRaffleIdVisibleToUser(app.database.sql, { slug: request.params.slug, userId });
-      if (!raffleId) throw new ApiError('RAFFLE_NOT_FOUND', `no raffle with slug "${request.params.slug}"`);
+      if (!raffleId) throw new DomainError('RAFFLE_NOT_FOUND', `no raffle with slug "${request.params.slug}"`);
       const json = await findOwnerEntryJson(app.database.sql, { raffleId, userId });
-      if (!json) throw new ApiError('ENTRY_NOT_FOUND', 'you have not entered this raffle');
+      if (!json) throw new DomainError('ENTRY_NOT_FOUND', 'you have not entered this raffle');
       return sendRenderedJson(reply, json);
     },
   );
 
   app.post(
-    '/api/v1/raffles/:slug/entries',
+    '/raffles/:slug/entries',
     {
       config: { access: { keyType: 'personal', scope: 'entries:write' }, idempotent: true },
       schema: {
@@ -93,22 +89,22 @@ const entryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const held = request.idempotency;
+      const held = heldIdempotencyOf(request);
       const { entry } = await enterRaffle(app.database.db, {
         raffle: { slug: request.params.slug },
-        userId: request.caller!.userId,
+        actor: userPrincipal(callerOf(request)!.userId),
         source: 'api',
-        ipHash: hashIp(app.config.IP_HASH_SECRET, request.ip),
+        ipHash: hashIp(configOf(app).IP_HASH_SECRET, request.ip),
         // The entry and the response its Idempotency-Key replays commit together.
         inTransaction: held ? (tx, { entry }) => completeIdempotentRequest(tx, { ...held, status: 201, body: entry.ownerJson }) : undefined,
       });
-      if (held) request.idempotency = null;
+      if (held) markIdempotencyCompleted(request);
       return sendRenderedJson(reply.status(201), entry.ownerJson);
     },
   );
 
   app.delete(
-    '/api/v1/raffles/:slug/entries/me',
+    '/raffles/:slug/entries/me',
     {
       config: { access: { keyType: 'personal', scope: 'entries:write' } },
       schema: {
@@ -123,7 +119,7 @@ const entryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const entry = await withdrawEntry(app.database.db, { raffle: { slug: request.params.slug }, userId: request.caller!.userId });
+      const entry = await withdrawEntry(app.database.db, { raffle: { slug: request.params.slug }, actor: userPrincipal(callerOf(request)!.userId) });
       return sendRenderedJson(reply, entry.ownerJson);
     },
   );

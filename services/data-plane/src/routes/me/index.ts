@@ -2,13 +2,14 @@ import { ProfileSchema } from '@raffle/contracts';
 import { findProfileJson } from '@raffle/db';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ApiError } from '../../errors.js';
+import { DomainError } from '@raffle/domain';
+import { callerOf } from '../../decorations.js';
 import { dataPlaneResponses } from '../responses.js';
 import { sendRenderedJson } from '../send-json.js';
 
 const meRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
-    '/api/v1/me',
+    '/me',
     {
       config: { access: { keyType: 'personal', scope: 'profile:read' } },
       schema: {
@@ -20,8 +21,8 @@ const meRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const json = await findProfileJson(app.database.sql, request.caller!.userId);
-      if (!json) throw new ApiError('NOT_FOUND', 'the key owner no longer exists');
+      const json = await findProfileJson(app.database.sql, callerOf(request)!.userId);
+      if (!json) throw new DomainError('NOT_FOUND', 'the key owner no longer exists');
       return sendRenderedJson(reply, json);
     },
   );

@@ -1,8 +1,7 @@
 import { findPubliclyVisibleRaffle } from '@raffle/db';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { renderDrawProof } from '../../domain/draw-proof.js';
-import { ApiError } from '../../errors.js';
-import { PUBLIC_PREFIX } from '../../plugins/auth.js';
+import { DomainError } from '@raffle/domain';
+import { readDrawProof } from '../draw-proof.js';
 import { sendRenderedJson } from '../send-json.js';
 import { cacheControlFor, ERROR_CACHE_CONTROL, ifNoneMatchHits, strongEtagOf } from './http-cache.js';
 import { publicDrawProofSchema } from './schema.js';
@@ -14,7 +13,7 @@ import { publicDrawProofSchema } from './schema.js';
  */
 const publicDrawRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
-    `${PUBLIC_PREFIX}/raffles/:slug/draw`,
+    '/raffles/:slug/draw',
     {
       schema: publicDrawProofSchema,
       onSend: async (_request, reply, payload) => {
@@ -27,8 +26,8 @@ const publicDrawRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const raffle = await findPubliclyVisibleRaffle(app.database.sql, request.params.slug);
       // The keyed route's message for a slug it cannot see: a private raffle reads as a missing one.
-      if (!raffle) throw new ApiError('RAFFLE_NOT_FOUND', `no raffle with slug "${request.params.slug}"`);
-      const body = await renderDrawProof(app.database.sql, raffle.id);
+      if (!raffle) throw new DomainError('RAFFLE_NOT_FOUND', `no raffle with slug "${request.params.slug}"`);
+      const body = await readDrawProof(app.database.sql, raffle.id);
       const etag = strongEtagOf(body);
       reply.header('etag', etag).header('cache-control', cacheControlFor(raffle.status));
       if (ifNoneMatchHits(request.headers['if-none-match'], etag)) return reply.code(304).send(null);

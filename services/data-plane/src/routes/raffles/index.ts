@@ -2,12 +2,12 @@ import { DrawProofSchema, PageOf, PAGE_SIZES, PageQuerySchema, PublicRaffleItemS
 import { findPublicRaffleById, findRaffleIdVisibleToUser, pagePublicRaffles, type PublicRaffleKey } from '@raffle/db';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { renderDrawProof } from '../../domain/draw-proof.js';
-import { createSharedResponseCache } from '../../domain/shared-response-cache.js';
-import { ApiError } from '../../errors.js';
+import { cursorBinding, DomainError, readPageRequest, renderJsonPage } from '@raffle/domain';
+import { callerOf, configOf, cursorsOf } from '../../decorations.js';
+import { readDrawProof } from '../draw-proof.js';
 import { dataPlaneResponses, SlugParams } from '../responses.js';
-import { renderKeysetPage } from '../keyset-page.js';
 import { sendRenderedJson } from '../send-json.js';
+import { createSharedResponseCache } from './shared-response-cache.js';
 
 export const PublicRafflePageSchema = PageOf(Type.Ref(PublicRaffleItemSchema), 'PublicRafflePage');
 
@@ -18,15 +18,15 @@ const isPublicRaffleKey = (value: unknown): value is PublicRaffleKey =>
   typeof (value as PublicRaffleKey).publishedAt === 'string' &&
   !Number.isNaN(Date.parse((value as PublicRaffleKey).publishedAt));
 
-/** The public list is the same for every caller, so its cursor binds to the route alone. */
-const PUBLIC_LIST_BINDING = 'v1:public-raffles';
+/** The public list is the same for every caller, so its cursor binds to the list alone. */
+const PUBLIC_LIST_BINDING = cursorBinding('v1:public-raffles');
 
 const raffleRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.addSchema(PublicRafflePageSchema);
-  const cache = createSharedResponseCache({ ttlMs: app.config.PUBLIC_RAFFLES_CACHE_TTL_MS, maxEntries: 1000 });
+  const cache = createSharedResponseCache({ ttlMs: configOf(app).PUBLIC_RAFFLES_CACHE_TTL_MS, maxEntries: 1000 });
 
   app.get(
-    '/api/v1/raffles',
+    '/raffles',
     {
       config: { access: { keyType: 'personal', scope: 'raffles:read' } },
       schema: {
@@ -38,21 +38,19 @@ const raffleRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const { limit = PAGE_SIZES.personalRaffles.default, cursor } = request.query;
-      const body = await cache.get(`${limit}|${cursor ?? ''}`, () =>
-        renderKeysetPage(app, {
-          binding: PUBLIC_LIST_BINDING,
-          cursor,
-          isKey: isPublicRaffleKey,
-          load: (after) => pagePublicRaffles(app.database.sql, { after, limit }),
-        }),
-      );
+      // The schema fills in the default limit, so each page has one key; a hit skips the cursor check too.
+      const { limit, cursor } = request.query;
+      const body = await cache.get(`${limit}|${cursor ?? ''}`, async () => {
+        const page = readPageRequest({ limit, cursor, cursors: cursorsOf(app) }, { binding: PUBLIC_LIST_BINDING, rule: PAGE_SIZES.personalRaffles, isKey: isPublicRaffleKey });
+        const rows = await pagePublicRaffles(app.database.sql, { after: page.after, limit: page.limit });
+        return renderJsonPage(rows, page, (r) => ({ publishedAt: r.publishedAt, id: r.id }));
+      });
       return sendRenderedJson(reply, body);
     },
   );
 
   app.get(
-    '/api/v1/raffles/:slug',
+    '/raffles/:slug',
     {
       config: { access: { keyType: 'personal', scope: 'raffles:read' } },
       schema: {
@@ -65,15 +63,15 @@ const raffleRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const raffleId = await findRaffleIdVisibleToUser(app.database.sql, { slug: request.params.slug, userId: request.caller!.userId });
+      const raffleId = await findRaffleIdVisibleToUser(app.database.sql, { slug: request.params.slug, userId: callerOf(request)!.userId });
       const raffle = raffleId ? await findPublicRaffleById(app.database.db, raffleId) : null;
-      if (!raffle) throw new ApiError('RAFFLE_NOT_FOUND', `no raffle with slug "${request.params.slug}"`);
+      if (!raffle) throw new DomainError('RAFFLE_NOT_FOUND', `no raffle with slug "${request.params.slug}"`);
       return raffle;
     },
   );
 
   app.get(
-    '/api/v1/raffles/:slug/draw',
+    '/raffles/:slug/draw',
     {
       config: { access: { keyType: 'personal', scope: 'raffles:read' } },
       schema: {
@@ -90,9 +88,9 @@ const raffleRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const raffleId = await findRaffleIdVisibleToUser(app.database.sql, { slug: request.params.slug, userId: request.caller!.userId });
-      if (!raffleId) throw new ApiError('RAFFLE_NOT_FOUND', `no raffle with slug "${request.params.slug}"`);
-      return sendRenderedJson(reply, await renderDrawProof(app.database.sql, raffleId));
+      const raffleId = await findRaffleIdVisibleToUser(app.database.sql, { slug: request.params.slug, userId: callerOf(request)!.userId });
+      if (!raffleId) throw new DomainError('RAFFLE_NOT_FOUND', `no raffle with slug "${request.params.slug}"`);
+      return sendRenderedJson(reply, await readDrawProof(app.database.sql, raffleId));
     },
   );
 };

@@ -2,9 +2,9 @@ import { PageOf, PAGE_SIZES, PageQuerySchema, WinSchema } from '@raffle/contract
 import { pageUserWins } from '@raffle/db';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { isString } from '../../domain/cursor.js';
+import { cursorBinding, isStringKey, readPageRequest, renderJsonPage } from '@raffle/domain';
+import { callerOf, cursorsOf } from '../../decorations.js';
 import { dataPlaneResponses } from '../responses.js';
-import { renderKeysetPage } from '../keyset-page.js';
 import { sendRenderedJson } from '../send-json.js';
 
 export const WinPageSchema = PageOf(Type.Ref(WinSchema), 'WinPage');
@@ -13,7 +13,7 @@ const winRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.addSchema(WinPageSchema);
 
   app.get(
-    '/api/v1/wins',
+    '/wins',
     {
       config: { access: { keyType: 'personal', scope: 'wins:read' } },
       schema: {
@@ -25,15 +25,13 @@ const winRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const { userId } = request.caller!;
-      const { limit = PAGE_SIZES.personalWins.default, cursor } = request.query;
-      const body = await renderKeysetPage(app, {
-        binding: `v1:my-wins:${userId}`,
-        cursor,
-        isKey: isString,
-        load: (before) => pageUserWins(app.database.sql, { userId, before, limit }),
-      });
-      return sendRenderedJson(reply, body);
+      const { userId } = callerOf(request)!;
+      const page = readPageRequest(
+        { ...request.query, cursors: cursorsOf(app) },
+        { binding: cursorBinding('v1:my-wins', userId), rule: PAGE_SIZES.personalWins, isKey: isStringKey },
+      );
+      const rows = await pageUserWins(app.database.sql, { userId, before: page.after, limit: page.limit });
+      return sendRenderedJson(reply, renderJsonPage(rows, page, (r) => r.id));
     },
   );
 };

@@ -2,10 +2,9 @@ import { PageOf, PAGE_SIZES, PageQuerySchema, ProjectSchema } from '@raffle/cont
 import { findWorkspaceProjectJson, pageWorkspaceProjects } from '@raffle/db';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { isString } from '../../domain/cursor.js';
-import { ApiError } from '../../errors.js';
+import { cursorBinding, DomainError, isStringKey, readPageRequest, renderJsonPage } from '@raffle/domain';
+import { cursorsOf } from '../../decorations.js';
 import { dataPlaneResponses, WorkspaceParams, WorkspaceProjectParams } from '../responses.js';
-import { renderKeysetPage } from '../keyset-page.js';
 import { sendRenderedJson } from '../send-json.js';
 
 export const ProjectPageSchema = PageOf(Type.Ref(ProjectSchema), 'ProjectPage');
@@ -14,7 +13,7 @@ const workspaceProjectRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.addSchema(ProjectPageSchema);
 
   app.get(
-    '/api/v1/workspaces/:workspaceId/projects',
+    '/workspaces/:workspaceId/projects',
     {
       config: { access: { keyType: 'workspace', scope: 'projects:read' } },
       schema: {
@@ -28,19 +27,17 @@ const workspaceProjectRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { workspaceId } = request.params;
-      const { limit = PAGE_SIZES.workspaceProjects.default, cursor } = request.query;
-      const body = await renderKeysetPage(app, {
-        binding: `v1:projects:${workspaceId}`,
-        cursor,
-        isKey: isString,
-        load: (after) => pageWorkspaceProjects(app.database.sql, { workspaceId, after, limit }),
-      });
-      return sendRenderedJson(reply, body);
+      const page = readPageRequest(
+        { ...request.query, cursors: cursorsOf(app) },
+        { binding: cursorBinding('v1:projects', workspaceId), rule: PAGE_SIZES.workspaceProjects, isKey: isStringKey },
+      );
+      const rows = await pageWorkspaceProjects(app.database.sql, { workspaceId, after: page.after, limit: page.limit });
+      return sendRenderedJson(reply, renderJsonPage(rows, page, (r) => r.id));
     },
   );
 
   app.get(
-    '/api/v1/workspaces/:workspaceId/projects/:projectId',
+    '/workspaces/:workspaceId/projects/:projectId',
     {
       config: { access: { keyType: 'workspace', scope: 'projects:read' } },
       schema: {
@@ -54,7 +51,7 @@ const workspaceProjectRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const json = await findWorkspaceProjectJson(app.database.sql, request.params);
-      if (!json) throw new ApiError('PROJECT_NOT_FOUND', `no project ${request.params.projectId} in this workspace`);
+      if (!json) throw new DomainError('PROJECT_NOT_FOUND', `no project ${request.params.projectId} in this workspace`);
       return sendRenderedJson(reply, json);
     },
   );

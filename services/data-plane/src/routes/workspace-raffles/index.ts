@@ -10,12 +10,11 @@ import {
 import { findWorkspaceRaffle, listFinalizedWinnerJson, pageRaffleEntries, pageWorkspaceRaffles } from '@raffle/db';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { isString } from '../../domain/cursor.js';
-import { createRaffleOwnership } from '../../domain/raffle-ownership.js';
-import { ApiError } from '../../errors.js';
+import { cursorBinding, DomainError, isStringKey, readPageRequest, renderJsonPage } from '@raffle/domain';
+import { cursorsOf } from '../../decorations.js';
 import { dataPlaneResponses, WorkspaceParams, WorkspaceRaffleParams } from '../responses.js';
-import { renderKeysetPage } from '../keyset-page.js';
 import { sendRenderedJson } from '../send-json.js';
+import { createRaffleOwnership } from './raffle-ownership.js';
 
 export const WorkspaceRafflePageSchema = PageOf(Type.Ref(WorkspaceRaffleItemSchema), 'WorkspaceRafflePage');
 export const WorkspaceEntryPageSchema = PageOf(Type.Ref(WorkspaceEntrySchema), 'WorkspaceEntryPage');
@@ -26,7 +25,7 @@ const workspaceRaffleRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const ownership = createRaffleOwnership(app.database.sql);
 
   app.get(
-    '/api/v1/workspaces/:workspaceId/raffles',
+    '/workspaces/:workspaceId/raffles',
     {
       config: { access: { keyType: 'workspace', scope: 'raffles:read' } },
       schema: {
@@ -40,19 +39,17 @@ const workspaceRaffleRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { workspaceId } = request.params;
-      const { limit = PAGE_SIZES.workspaceRaffles.default, cursor } = request.query;
-      const body = await renderKeysetPage(app, {
-        binding: `v1:workspace-raffles:${workspaceId}`,
-        cursor,
-        isKey: isString,
-        load: (before) => pageWorkspaceRaffles(app.database.sql, { workspaceId, before, limit }),
-      });
-      return sendRenderedJson(reply, body);
+      const page = readPageRequest(
+        { ...request.query, cursors: cursorsOf(app) },
+        { binding: cursorBinding('v1:workspace-raffles', workspaceId), rule: PAGE_SIZES.workspaceRaffles, isKey: isStringKey },
+      );
+      const rows = await pageWorkspaceRaffles(app.database.sql, { workspaceId, before: page.after, limit: page.limit });
+      return sendRenderedJson(reply, renderJsonPage(rows, page, (r) => r.id));
     },
   );
 
   app.get(
-    '/api/v1/workspaces/:workspaceId/raffles/:raffleId',
+    '/workspaces/:workspaceId/raffles/:raffleId',
     {
       config: { access: { keyType: 'workspace', scope: 'raffles:read' } },
       schema: {
@@ -66,13 +63,13 @@ const workspaceRaffleRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const raffle = await findWorkspaceRaffle(app.database.db, request.params);
-      if (!raffle) throw new ApiError('RAFFLE_NOT_FOUND', `no raffle ${request.params.raffleId} in this workspace`);
+      if (!raffle) throw new DomainError('RAFFLE_NOT_FOUND', `no raffle ${request.params.raffleId} in this workspace`);
       return raffle;
     },
   );
 
   app.get(
-    '/api/v1/workspaces/:workspaceId/raffles/:raffleId/entries',
+    '/workspaces/:workspaceId/raffles/:raffleId/entries',
     {
       config: { access: { keyType: 'workspace', scope: 'entries:read' } },
       schema: {
@@ -88,19 +85,17 @@ const workspaceRaffleRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { workspaceId, raffleId } = request.params;
       await ownership.require(workspaceId, raffleId);
-      const { limit = PAGE_SIZES.workspaceRaffleEntries.default, cursor } = request.query;
-      const body = await renderKeysetPage(app, {
-        binding: `v1:raffle-entries:${workspaceId}:${raffleId}`,
-        cursor,
-        isKey: isString,
-        load: (after) => pageRaffleEntries(app.database.sql, { raffleId, after, limit }),
-      });
-      return sendRenderedJson(reply, body);
+      const page = readPageRequest(
+        { ...request.query, cursors: cursorsOf(app) },
+        { binding: cursorBinding('v1:raffle-entries', workspaceId, raffleId), rule: PAGE_SIZES.workspaceRaffleEntries, isKey: isStringKey },
+      );
+      const rows = await pageRaffleEntries(app.database.sql, { raffleId, after: page.after, limit: page.limit });
+      return sendRenderedJson(reply, renderJsonPage(rows, page, (r) => r.id));
     },
   );
 
   app.get(
-    '/api/v1/workspaces/:workspaceId/raffles/:raffleId/winners',
+    '/workspaces/:workspaceId/raffles/:raffleId/winners',
     {
       config: { access: { keyType: 'workspace', scope: 'winners:read' } },
       schema: {

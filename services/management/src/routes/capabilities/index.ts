@@ -19,7 +19,7 @@ const CAPABILITIES: Capabilities = {
 
 const capabilityRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
-    '/api/developer/capabilities',
+    '/capabilities',
     {
       schema: {
         operationId: 'getCapabilities',

@@ -6,20 +6,23 @@ import {
   ProjectSchema,
   UpdateProjectBodySchema,
 } from '@raffle/contracts';
-import { createProject, deleteProject, getProject, listProjects, updateProject } from '@raffle/domain';
+import { createProject, deleteProject, getProject, listProjects, updateProject, userPrincipal } from '@raffle/domain';
 import { Type } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
+import { cursorsOf, dashboardUserIdOf } from '../../decorations.js';
 import { managementResponses } from '../responses.js';
-import { noContentResponses } from '../dashboard-workspaces/no-content.js';
-import { DashboardWorkspaceParams, pageRequestOf, WorkspaceProjectParams } from '../dashboard-workspaces/params.js';
-import { requireWorkspaceAccess } from '../dashboard-workspaces/workspace-access.js';
+import { noContentResponses } from '../shared/no-content.js';
+import { DashboardWorkspaceParams, WorkspaceProjectParams } from '../dashboard-workspaces/params.js';
+import { pageRequestOf } from '../shared/page-request.js';
+import { requireWorkspaceAccess } from '../shared/workspace-access.js';
 
-const BASE = '/api/dashboard/workspaces/:workspaceId/projects';
+const BASE = '/workspaces/:workspaceId/projects';
 const TAGS = ['Dashboard projects'];
 
 const dashboardProjectRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const scope = (request: { params: { workspaceId: string }; dashboardUserId: string | null }) => ({
+  const scope = (request: FastifyRequest & { params: { workspaceId: string } }) => ({
     workspaceId: request.params.workspaceId,
-    userId: request.dashboardUserId!,
+    actor: userPrincipal(dashboardUserIdOf(request)!),
   });
 
   app.post(
@@ -56,7 +59,7 @@ const dashboardProjectRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
       preParsing: requireWorkspaceAccess(app, 'view'),
     },
-    async (request) => listProjects(app.database.db, { ...scope(request), ...pageRequestOf(request.query, app.cursors) }),
+    async (request) => listProjects(app.database.db, { ...scope(request), ...pageRequestOf(request.query, cursorsOf(app)) }),
   );
 
   app.get(

@@ -1,11 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { DashboardEntryPageSchema, DashboardEntryQuerySchema, ReasonBodySchema, WorkspaceEntrySchema, type WorkspaceEntry } from '@raffle/contracts';
-import { disqualifyEntry } from '@raffle/domain';
+import { disqualifyEntry, userPrincipal } from '@raffle/domain';
 import { Type } from '@sinclair/typebox';
-import { listDashboardEntries } from '../../domain/dashboard-raffles.js';
-import { requireWorkspaceAccess } from '../dashboard-workspaces/workspace-access.js';
+import { cursorsOf, dashboardUserIdOf } from '../../decorations.js';
+import { requireWorkspaceAccess } from '../shared/workspace-access.js';
 import { managementResponses } from '../responses.js';
-import { limitOf, RAFFLE_TAGS, RAFFLES_BASE, RaffleEntryParams, WorkspaceRaffleParams } from './params.js';
+import { pageRequestOf } from '../shared/page-request.js';
+import { listDashboardEntries } from './dashboard-raffle-reads.js';
+import { RAFFLE_TAGS, RAFFLES_BASE, RaffleEntryParams, WorkspaceRaffleParams } from './params.js';
 
 /** A raffle's entries as the workspace sees them (duplicate flags included), and disqualifying one. */
 const raffleEntryRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -26,9 +28,7 @@ const raffleEntryRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) =>
       listDashboardEntries(app.database.db, {
         ...request.params,
-        limit: limitOf(request.query),
-        cursor: request.query.cursor,
-        cursors: app.cursors,
+        ...pageRequestOf(request.query, cursorsOf(app)),
         status: request.query.status,
       }),
   );
@@ -50,7 +50,7 @@ const raffleEntryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       preParsing: requireWorkspaceAccess(app, 'manage'),
     },
     async (request) => {
-      const entry = await disqualifyEntry(app.database.db, { ...request.params, reason: request.body.reason });
+      const entry = await disqualifyEntry(app.database.db, { ...request.params, actor: userPrincipal(dashboardUserIdOf(request)!), reason: request.body.reason });
       return JSON.parse(entry.workspaceJson) as WorkspaceEntry;
     },
   );

@@ -6,17 +6,20 @@ import {
   DashboardRaffleSchema,
   UpdateRaffleBodySchema,
 } from '@raffle/contracts';
-import { createRaffle, editRaffle } from '@raffle/domain';
+import { loadDashboardRaffle } from '@raffle/db';
+import { createRaffle, editRaffle, userPrincipal } from '@raffle/domain';
 import { Type } from '@sinclair/typebox';
-import { getDashboardRaffle, listDashboardRaffles, renderDashboardRaffle } from '../../domain/dashboard-raffles.js';
+import { cursorsOf, dashboardUserIdOf } from '../../decorations.js';
 import { DashboardWorkspaceParams } from '../dashboard-workspaces/params.js';
-import { requireWorkspaceAccess } from '../dashboard-workspaces/workspace-access.js';
+import { requireWorkspaceAccess } from '../shared/workspace-access.js';
 import { managementResponses } from '../responses.js';
+import { getDashboardRaffle, listDashboardRaffles } from './dashboard-raffle-reads.js';
 import raffleEntryRoutes from './entries.js';
 import raffleLifecycleRoutes from './lifecycle.js';
 import raffleWinRoutes from './wins.js';
 import webEntryRoutes from './web-entries.js';
-import { limitOf, RAFFLE_TAGS, RAFFLES_BASE, WorkspaceRaffleParams } from './params.js';
+import { pageRequestOf } from '../shared/page-request.js';
+import { RAFFLE_TAGS, RAFFLES_BASE, WorkspaceRaffleParams } from './params.js';
 
 /**
  * The dashboard's raffle routes: drafts and their edits here, lifecycle actions, entries and wins
@@ -42,8 +45,12 @@ const dashboardRaffleRoutes: FastifyPluginAsyncTypebox = async (app) => {
       preParsing: requireWorkspaceAccess(app, 'manage'),
     },
     async (request, reply) => {
-      const raffle = await createRaffle(app.database.db, { workspaceId: request.params.workspaceId, body: request.body });
-      return reply.status(201).send(await renderDashboardRaffle(app.database.db, raffle));
+      const raffle = await createRaffle(app.database.db, {
+        actor: userPrincipal(dashboardUserIdOf(request)!),
+        workspaceId: request.params.workspaceId,
+        body: request.body,
+      });
+      return reply.status(201).send(await loadDashboardRaffle(app.database.db, raffle));
     },
   );
 
@@ -62,7 +69,7 @@ const dashboardRaffleRoutes: FastifyPluginAsyncTypebox = async (app) => {
       preParsing: requireWorkspaceAccess(app, 'view'),
     },
     async (request) =>
-      listDashboardRaffles(app.database.db, { workspaceId: request.params.workspaceId, limit: limitOf(request.query), cursor: request.query.cursor, cursors: app.cursors }),
+      listDashboardRaffles(app.database.db, { workspaceId: request.params.workspaceId, ...pageRequestOf(request.query, cursorsOf(app)) }),
   );
 
   app.get(
@@ -98,8 +105,8 @@ const dashboardRaffleRoutes: FastifyPluginAsyncTypebox = async (app) => {
       preParsing: requireWorkspaceAccess(app, 'manage'),
     },
     async (request) => {
-      const raffle = await editRaffle(app.database.db, { ...request.params, body: request.body });
-      return renderDashboardRaffle(app.database.db, raffle);
+      const raffle = await editRaffle(app.database.db, { ...request.params, actor: userPrincipal(dashboardUserIdOf(request)!), body: request.body });
+      return loadDashboardRaffle(app.database.db, raffle);
     },
   );
 

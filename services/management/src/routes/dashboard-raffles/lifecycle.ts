@@ -1,17 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { DashboardRaffleSchema, DrawRaffleBodySchema } from '@raffle/contracts';
-import { cancelRaffle, closeRaffle, drawRaffle, finalizeRaffle, openRaffle, publishRaffle, RAFFLE_ACTIONS, type RaffleRecord } from '@raffle/domain';
-import type { Db } from '@raffle/db';
+import { cancelRaffle, closeRaffle, drawRaffle, finalizeRaffle, openRaffle, publishRaffle, RAFFLE_ACTIONS, userPrincipal, type RaffleRecord, type RaffleTarget } from '@raffle/domain';
+import { loadDashboardRaffle, type Db } from '@raffle/db';
 import { Type } from '@sinclair/typebox';
-import { renderDashboardRaffle } from '../../domain/dashboard-raffles.js';
-import { requireWorkspaceAccess } from '../dashboard-workspaces/workspace-access.js';
+import { dashboardUserIdOf } from '../../decorations.js';
+import { requireWorkspaceAccess } from '../shared/workspace-access.js';
 import { emptyBodyAsObject, managementResponses } from '../responses.js';
 import { NoOptionsBody, RAFFLE_TAGS, RAFFLES_BASE, WorkspaceRaffleParams } from './params.js';
 
-type Target = { workspaceId: string; raffleId: string };
-
 /** The actions that take no options; draw (below) takes the application raffle's selection. */
-const ACTIONS: Array<{ action: 'publish' | 'open' | 'close' | 'finalize' | 'cancel'; summary: string; description: string; run: (db: Db, t: Target) => Promise<RaffleRecord> }> = [
+const ACTIONS: Array<{ action: 'publish' | 'open' | 'close' | 'finalize' | 'cancel'; summary: string; description: string; run: (db: Db, t: RaffleTarget) => Promise<RaffleRecord> }> = [
   {
     action: 'publish',
     summary: 'Publish a draft: scheduled until startsAt, or open at once',
@@ -53,7 +51,8 @@ const raffleLifecycleRoutes: FastifyPluginAsyncTypebox = async (app) => {
         preParsing: requireWorkspaceAccess(app, 'manage'),
         preValidation: emptyBodyAsObject,
       },
-      async (request) => renderDashboardRaffle(app.database.db, await run(app.database.db, request.params)),
+      async (request) =>
+        loadDashboardRaffle(app.database.db, await run(app.database.db, { ...request.params, actor: userPrincipal(dashboardUserIdOf(request)!) })),
     );
   }
 
@@ -78,8 +77,12 @@ const raffleLifecycleRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { entryIds } = request.body;
-      const raffle = await drawRaffle(app.database.db, { ...request.params, ...(entryIds ? { selection: { entryIds } } : {}) });
-      return renderDashboardRaffle(app.database.db, raffle);
+      const raffle = await drawRaffle(app.database.db, {
+        ...request.params,
+        actor: userPrincipal(dashboardUserIdOf(request)!),
+        ...(entryIds ? { selection: { entryIds } } : {}),
+      });
+      return loadDashboardRaffle(app.database.db, raffle);
     },
   );
 };

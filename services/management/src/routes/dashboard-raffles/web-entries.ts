@@ -1,11 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { SanitizedEntrySchema, type SanitizedEntry } from '@raffle/contracts';
-import { enterRaffle, hashIp, withdrawEntry } from '@raffle/domain';
+import { enterRaffle, hashIp, userPrincipal, withdrawEntry } from '@raffle/domain';
 import { Type } from '@sinclair/typebox';
+import { configOf, dashboardUserIdOf } from '../../decorations.js';
 import { emptyBodyAsObject, managementResponses } from '../responses.js';
 import { NoOptionsBody, RaffleSlugParams } from './params.js';
 
-const BASE = '/api/dashboard/raffles/:slug/entries';
+const BASE = '/raffles/:slug/entries';
 const TAGS = ['Dashboard entries'];
 
 /**
@@ -33,9 +34,9 @@ const webEntryRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { entry } = await enterRaffle(app.database.db, {
         raffle: { slug: request.params.slug },
-        userId: request.dashboardUserId!,
+        actor: userPrincipal(dashboardUserIdOf(request)!),
         source: 'web',
-        ipHash: hashIp(app.config.IP_HASH_SECRET, request.ip),
+        ipHash: hashIp(configOf(app).IP_HASH_SECRET, request.ip),
       });
       return reply.status(201).send(JSON.parse(entry.ownerJson) as SanitizedEntry);
     },
@@ -55,7 +56,7 @@ const webEntryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const entry = await withdrawEntry(app.database.db, { raffle: { slug: request.params.slug }, userId: request.dashboardUserId! });
+      const entry = await withdrawEntry(app.database.db, { raffle: { slug: request.params.slug }, actor: userPrincipal(dashboardUserIdOf(request)!) });
       return JSON.parse(entry.ownerJson) as SanitizedEntry;
     },
   );

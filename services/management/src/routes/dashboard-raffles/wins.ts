@@ -8,12 +8,15 @@ import {
   RerollWinBodySchema,
   SetDeliveryBodySchema,
 } from '@raffle/contracts';
-import { disqualifyWin, rerollWin, setWinDelivery } from '@raffle/domain';
+import { disqualifyWin, rerollWin, setWinDelivery, userPrincipal } from '@raffle/domain';
 import { Type } from '@sinclair/typebox';
-import { listDashboardWins, toDashboardWin } from '../../domain/dashboard-raffles.js';
-import { requireWorkspaceAccess } from '../dashboard-workspaces/workspace-access.js';
+import { toDashboardWin } from '@raffle/db';
+import { cursorsOf, dashboardUserIdOf } from '../../decorations.js';
+import { requireWorkspaceAccess } from '../shared/workspace-access.js';
 import { emptyBodyAsObject, managementResponses } from '../responses.js';
-import { limitOf, RAFFLE_TAGS, RAFFLES_BASE, RaffleWinParams, WorkspaceRaffleParams } from './params.js';
+import { pageRequestOf } from '../shared/page-request.js';
+import { listDashboardWins } from './dashboard-raffle-reads.js';
+import { RAFFLE_TAGS, RAFFLES_BASE, RaffleWinParams, WorkspaceRaffleParams } from './params.js';
 
 const WINS = `${RAFFLES_BASE}/:raffleId/wins`;
 
@@ -37,9 +40,7 @@ const raffleWinRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) =>
       listDashboardWins(app.database.db, {
         ...request.params,
-        limit: limitOf(request.query),
-        cursor: request.query.cursor,
-        cursors: app.cursors,
+        ...pageRequestOf(request.query, cursorsOf(app)),
         status: request.query.status,
       }),
   );
@@ -59,7 +60,7 @@ const raffleWinRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
       preParsing: requireWorkspaceAccess(app, 'manage'),
     },
-    async (request) => toDashboardWin(await disqualifyWin(app.database.db, { ...request.params, reason: request.body.reason })),
+    async (request) => toDashboardWin(await disqualifyWin(app.database.db, { ...request.params, actor: userPrincipal(dashboardUserIdOf(request)!), reason: request.body.reason })),
   );
 
   app.post(
@@ -82,7 +83,7 @@ const raffleWinRoutes: FastifyPluginAsyncTypebox = async (app) => {
       preValidation: emptyBodyAsObject,
     },
     async (request) => {
-      const { replaced, replacement } = await rerollWin(app.database.db, { ...request.params, entryId: request.body.entryId });
+      const { replaced, replacement } = await rerollWin(app.database.db, { ...request.params, actor: userPrincipal(dashboardUserIdOf(request)!), entryId: request.body.entryId });
       return { replaced: toDashboardWin(replaced), replacement: toDashboardWin(replacement) };
     },
   );
@@ -107,6 +108,7 @@ const raffleWinRoutes: FastifyPluginAsyncTypebox = async (app) => {
       toDashboardWin(
         await setWinDelivery(app.database.db, {
           ...request.params,
+          actor: userPrincipal(dashboardUserIdOf(request)!),
           deliveryStatus: request.body.deliveryStatus,
           ...(request.body.deliveryNote !== undefined ? { deliveryNote: request.body.deliveryNote } : {}),
         }),

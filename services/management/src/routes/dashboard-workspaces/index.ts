@@ -6,14 +6,16 @@ import {
   DashboardWorkspaceSchema,
   UpdateWorkspaceBodySchema,
 } from '@raffle/contracts';
-import { createWorkspace, getWorkspace, listMyWorkspaces, updateWorkspace } from '@raffle/domain';
+import { createWorkspace, getWorkspace, listMyWorkspaces, updateWorkspace, userPrincipal } from '@raffle/domain';
 import { Type } from '@sinclair/typebox';
+import { cursorsOf, dashboardUserIdOf } from '../../decorations.js';
 import { managementResponses } from '../responses.js';
 import workspaceMemberRoutes from './members.js';
-import { DashboardWorkspaceParams, pageRequestOf } from './params.js';
-import { requireWorkspaceAccess } from './workspace-access.js';
+import { pageRequestOf } from '../shared/page-request.js';
+import { DashboardWorkspaceParams } from './params.js';
+import { requireWorkspaceAccess } from '../shared/workspace-access.js';
 
-const BASE = '/api/dashboard/workspaces';
+const BASE = '/workspaces';
 const TAGS = ['Dashboard workspaces'];
 
 const dashboardWorkspaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -30,7 +32,7 @@ const dashboardWorkspaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const workspace = await createWorkspace(app.database.db, { userId: request.dashboardUserId!, body: request.body });
+      const workspace = await createWorkspace(app.database.db, { actor: userPrincipal(dashboardUserIdOf(request)!), body: request.body });
       return reply.status(201).send(workspace);
     },
   );
@@ -46,7 +48,7 @@ const dashboardWorkspaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: managementResponses(200, Type.Ref(DashboardWorkspacePageSchema)),
       },
     },
-    async (request) => listMyWorkspaces(app.database.db, { userId: request.dashboardUserId!, ...pageRequestOf(request.query, app.cursors) }),
+    async (request) => listMyWorkspaces(app.database.db, { userId: dashboardUserIdOf(request)!, ...pageRequestOf(request.query, cursorsOf(app)) }),
   );
 
   app.get(
@@ -61,7 +63,7 @@ const dashboardWorkspaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
       preParsing: requireWorkspaceAccess(app, 'view'),
     },
-    async (request) => getWorkspace(app.database.db, { workspaceId: request.params.workspaceId, userId: request.dashboardUserId! }),
+    async (request) => getWorkspace(app.database.db, { workspaceId: request.params.workspaceId, actor: userPrincipal(dashboardUserIdOf(request)!) }),
   );
 
   app.patch(
@@ -80,7 +82,7 @@ const dashboardWorkspaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       preParsing: requireWorkspaceAccess(app, 'manage'),
     },
     async (request) =>
-      updateWorkspace(app.database.db, { workspaceId: request.params.workspaceId, userId: request.dashboardUserId!, body: request.body }),
+      updateWorkspace(app.database.db, { workspaceId: request.params.workspaceId, actor: userPrincipal(dashboardUserIdOf(request)!), body: request.body }),
   );
 
   await app.register(workspaceMemberRoutes);

@@ -6,14 +6,16 @@ import {
   WorkspaceMemberPageSchema,
   WorkspaceMemberSchema,
 } from '@raffle/contracts';
-import { addMember, listMembers, removeMember, updateMemberRole } from '@raffle/domain';
+import { addMember, listMembers, removeMember, updateMemberRole, userPrincipal } from '@raffle/domain';
 import { Type } from '@sinclair/typebox';
+import { cursorsOf, dashboardUserIdOf } from '../../decorations.js';
 import { managementResponses } from '../responses.js';
-import { noContentResponses } from './no-content.js';
-import { DashboardWorkspaceParams, pageRequestOf, WorkspaceMemberParams } from './params.js';
-import { requireWorkspaceAccess } from './workspace-access.js';
+import { noContentResponses } from '../shared/no-content.js';
+import { pageRequestOf } from '../shared/page-request.js';
+import { DashboardWorkspaceParams, WorkspaceMemberParams } from './params.js';
+import { requireWorkspaceAccess } from '../shared/workspace-access.js';
 
-const BASE = '/api/dashboard/workspaces/:workspaceId/members';
+const BASE = '/workspaces/:workspaceId/members';
 const TAGS = ['Dashboard members'];
 
 const workspaceMemberRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -31,7 +33,11 @@ const workspaceMemberRoutes: FastifyPluginAsyncTypebox = async (app) => {
       preParsing: requireWorkspaceAccess(app, 'view'),
     },
     async (request) =>
-      listMembers(app.database.db, { workspaceId: request.params.workspaceId, userId: request.dashboardUserId!, ...pageRequestOf(request.query, app.cursors) }),
+      listMembers(app.database.db, {
+        workspaceId: request.params.workspaceId,
+        actor: userPrincipal(dashboardUserIdOf(request)!),
+        ...pageRequestOf(request.query, cursorsOf(app)),
+      }),
   );
 
   app.post(
@@ -50,7 +56,7 @@ const workspaceMemberRoutes: FastifyPluginAsyncTypebox = async (app) => {
       preParsing: requireWorkspaceAccess(app, 'manage'),
     },
     async (request, reply) => {
-      const member = await addMember(app.database.db, { workspaceId: request.params.workspaceId, actorId: request.dashboardUserId!, body: request.body });
+      const member = await addMember(app.database.db, { workspaceId: request.params.workspaceId, actor: userPrincipal(dashboardUserIdOf(request)!), body: request.body });
       return reply.status(201).send(member);
     },
   );
@@ -73,7 +79,7 @@ const workspaceMemberRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) =>
       updateMemberRole(app.database.db, {
         workspaceId: request.params.workspaceId,
-        actorId: request.dashboardUserId!,
+        actor: userPrincipal(dashboardUserIdOf(request)!),
         memberId: request.params.userId,
         role: request.body.role,
       }),
@@ -95,7 +101,11 @@ const workspaceMemberRoutes: FastifyPluginAsyncTypebox = async (app) => {
       preParsing: requireWorkspaceAccess(app, 'view'),
     },
     async (request, reply) => {
-      await removeMember(app.database.db, { workspaceId: request.params.workspaceId, actorId: request.dashboardUserId!, memberId: request.params.userId });
+      await removeMember(app.database.db, {
+        workspaceId: request.params.workspaceId,
+        actor: userPrincipal(dashboardUserIdOf(request)!),
+        memberId: request.params.userId,
+      });
       return reply.status(204).send(null);
     },
   );

@@ -28,7 +28,7 @@ const example = EVENT_TYPES.data.find((item) => item.type === 'webhook.test')!;
 
 const eventTypeRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
-    '/api/developer/event-types',
+    '/event-types',
     {
       schema: {
         operationId: 'listWebhookEventTypes',

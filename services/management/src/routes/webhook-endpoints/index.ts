@@ -24,14 +24,16 @@ import {
   rotateWebhookEndpointSecret,
   sendWebhookTestEvent,
   updateWebhookEndpoint,
+  userPrincipal,
   type WebhookEndpointScope,
 } from '@raffle/domain';
 import { parseAllowedHosts, type AddressPolicy } from '@raffle/webhooks';
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
-import { noContentResponses } from '../dashboard-workspaces/no-content.js';
-import { pageRequestOf } from '../dashboard-workspaces/params.js';
-import { requireWorkspaceAccess } from '../dashboard-workspaces/workspace-access.js';
+import { configOf, cursorsOf, dashboardUserIdOf } from '../../decorations.js';
+import { noContentResponses } from '../shared/no-content.js';
+import { pageRequestOf } from '../shared/page-request.js';
+import { requireWorkspaceAccess } from '../shared/workspace-access.js';
 import { emptyBodyAsObject, managementResponses } from '../responses.js';
 import { RATE_LIMIT_BUCKETS } from '../../plugins/rate-limit.js';
 import { NoOptionsBody, WEBHOOK_ENDPOINT_PARAMS } from './params.js';
@@ -40,14 +42,14 @@ export type WebhookEndpointRoutesOptions = { kind: 'personal' | 'workspace' };
 
 const SHAPES = {
   personal: {
-    base: '/api/developer/personal/webhook-endpoints',
+    base: '/personal/webhook-endpoints',
     name: 'Personal',
     tags: ['Personal webhook endpoints'],
     listSummary: "The caller's own webhook endpoints, newest first (never a secret)",
     description: undefined,
   },
   workspace: {
-    base: '/api/developer/workspaces/:workspaceId/webhook-endpoints',
+    base: '/workspaces/:workspaceId/webhook-endpoints',
     name: 'Workspace',
     tags: ['Workspace webhook endpoints'],
     listSummary: "The workspace's webhook endpoints, newest first (never a secret)",
@@ -68,14 +70,15 @@ const webhookEndpointRoutes: FastifyPluginAsyncTypebox<WebhookEndpointRoutesOpti
   const docs = (summary: string) => ({ tags: [...shape.tags], summary, ...(shape.description ? { description: shape.description } : {}) });
 
   const addressPolicy: AddressPolicy = {
-    allowHttp: app.config.WEBHOOK_ALLOW_HTTP,
-    allowedHosts: parseAllowedHosts(app.config.WEBHOOK_ALLOWED_HOSTS),
+    allowHttp: configOf(app).WEBHOOK_ALLOW_HTTP,
+    allowedHosts: parseAllowedHosts(configOf(app).WEBHOOK_ALLOWED_HOSTS),
   };
 
   const scopeOf = (request: FastifyRequest): WebhookEndpointScope => {
-    const userId = request.dashboardUserId!;
-    if (kind === 'personal') return { owner: { kind, userId }, userId };
-    return { owner: { kind, workspaceId: (request.params as { workspaceId: string }).workspaceId }, userId };
+    const userId = dashboardUserIdOf(request)!;
+    // A personal endpoint belongs to the acting user: the owner is the caller, never a path value.
+    if (kind === 'personal') return { owner: { kind, userId }, actor: userPrincipal(userId) };
+    return { owner: { kind, workspaceId: (request.params as { workspaceId: string }).workspaceId }, actor: userPrincipal(userId) };
   };
 
   // Before the body is read: a caller who may not manage the workspace learns nothing from validation.
@@ -112,7 +115,7 @@ const webhookEndpointRoutes: FastifyPluginAsyncTypebox<WebhookEndpointRoutesOpti
         response: managementResponses(200, Type.Ref(WebhookEndpointPageSchema)),
       },
     },
-    async (request) => listWebhookEndpoints(app.database.db, { ...scopeOf(request), ...pageRequestOf(request.query, app.cursors) }),
+    async (request) => listWebhookEndpoints(app.database.db, { ...scopeOf(request), ...pageRequestOf(request.query, cursorsOf(app)) }),
   );
 
   app.get(
@@ -213,7 +216,7 @@ const webhookEndpointRoutes: FastifyPluginAsyncTypebox<WebhookEndpointRoutesOpti
     async (request) =>
       listWebhookDeliveryAttempts(app.database.db, {
         ...scopeOf(request),
-        ...pageRequestOf(request.query, app.cursors),
+        ...pageRequestOf(request.query, cursorsOf(app)),
         endpointId: request.params.endpointId,
         deliveryId: request.query.deliveryId,
       }),

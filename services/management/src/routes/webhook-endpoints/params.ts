@@ -1,8 +1,5 @@
+import { pathString } from '@raffle/service-kit';
 import { Type } from '@sinclair/typebox';
-
-/** As in ../responses.ts: path values reach SQL as parameters, and Postgres text cannot hold NUL. */
-const pathString = (description: string) =>
-  Type.String({ minLength: 1, maxLength: 128, pattern: '^[^\\u0000-\\u001f]+$', description });
 
 const workspaceId = pathString('Workspace id');
 const endpointId = pathString('Webhook endpoint id');

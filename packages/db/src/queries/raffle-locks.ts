@@ -1,0 +1,40 @@
+import { PUBLISHED_RAFFLE_STATUSES } from '@raffle/contracts';
+import { and, eq, exists, inArray, or, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../client.js';
+import { raffles } from '../schema/raffles.js';
+import { workspaceMembers } from '../schema/workspaces.js';
+
+/** How a raffle is locked: `update` runs its transitions one at a time, `share` lets entries run side by side. */
+export type RaffleLockMode = 'update' | 'share';
+
+/** The raffle row, locked for the rest of the transaction; scoped to a workspace when one is named. */
+export async function lockRaffleRow(tx: DbOrTx, args: { raffleId: string; workspaceId?: string; mode?: RaffleLockMode }) {
+  const where = args.workspaceId ? and(eq(raffles.id, args.raffleId), eq(raffles.workspaceId, args.workspaceId)) : eq(raffles.id, args.raffleId);
+  const [row] = await tx.select().from(raffles).where(where).for(args.mode ?? 'update');
+  return row ?? null;
+}
+
+export type RaffleRef = { slug: string } | { raffleId: string };
+
+/**
+ * The published raffle a user may see, by slug or id: public or unlisted, or private to a
+ * workspace the user belongs to (as on the personal raffle routes). Read without a lock, so the
+ * caller can choose the lock its mechanic needs.
+ */
+export async function findRaffleVisibleToUser(tx: DbOrTx, args: { ref: RaffleRef; userId: string }): Promise<{ id: string; mechanic: string } | null> {
+  const member = tx
+    .select({ one: sql`1` })
+    .from(workspaceMembers)
+    .where(and(eq(workspaceMembers.workspaceId, raffles.workspaceId), eq(workspaceMembers.userId, args.userId)));
+  const [found] = await tx
+    .select({ id: raffles.id, mechanic: raffles.mechanic })
+    .from(raffles)
+    .where(
+      and(
+        'slug' in args.ref ? eq(raffles.slug, args.ref.slug) : eq(raffles.id, args.ref.raffleId),
+        inArray(raffles.status, [...PUBLISHED_RAFFLE_STATUSES]),
+        or(inArray(raffles.visibility, ['public', 'unlisted']), exists(member)),
+      ),
+    );
+  return found ?? null;
+}

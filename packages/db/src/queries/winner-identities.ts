@@ -1,0 +1,23 @@
+import { inArray } from 'drizzle-orm';
+import type { DbOrTx } from '../client.js';
+import { users, userWallets } from '../schema/users.js';
+import type { IdentitySnapshot } from '../schema/wins.js';
+
+/** Who each user is now, as a win snapshots them (handle, display name, wallets); by user id. */
+export async function loadIdentitySnapshots(tx: DbOrTx, userIds: readonly string[]): Promise<Map<string, IdentitySnapshot>> {
+  const ids = [...userIds];
+  const people = await tx.select({ id: users.id, handle: users.handle, displayName: users.displayName }).from(users).where(inArray(users.id, ids));
+  const wallets = await tx
+    .select({ userId: userWallets.userId, chain: userWallets.chain, address: userWallets.address })
+    .from(userWallets)
+    .where(inArray(userWallets.userId, ids));
+  const identities = new Map<string, IdentitySnapshot>();
+  for (const p of people) {
+    identities.set(p.id, {
+      handle: p.handle,
+      ...(p.displayName ? { displayName: p.displayName } : {}),
+      wallets: wallets.filter((w) => w.userId === p.id).map(({ chain, address }) => ({ chain, address })),
+    });
+  }
+  return identities;
+}

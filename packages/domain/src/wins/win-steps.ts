@@ -1,0 +1,28 @@
+import { updateWin, type DbOrTx, type NewEvent, type WinRaffleRow } from '@raffle/db';
+import { winEvents } from '../events/resource-events.js';
+import { liveWinsOf, winRaffleOf, type WinRecord } from './win-transitions.js';
+
+// What happens to wins when their raffle moves, inside a transaction whose caller has locked the
+// raffle and checked the acting principal. Not exported from the package.
+
+/** selected → finalized, for every selected win of a raffle being finalized. */
+export async function finalizeSelectedWins(tx: DbOrTx, raffle: WinRaffleRow, at: Date): Promise<NewEvent[]> {
+  const events: NewEvent[] = [];
+  for (const win of await liveWinsOf(tx, raffle.id, ['selected'])) {
+    const updated = await updateWin(tx, win.id, winRaffleOf(raffle), { status: 'finalized', finalizedAt: at, updatedAt: at });
+    events.push(...winEvents('finalized', updated!, raffle.workspaceId, at));
+  }
+  return events;
+}
+
+/** selected | finalized → disqualified: the position is free for a reroll; nothing is delivered. */
+export async function disqualifyLiveWin(tx: DbOrTx, win: WinRecord, raffle: WinRaffleRow, reason: string, at: Date): Promise<{ win: WinRecord; events: NewEvent[] }> {
+  const updated = await updateWin(tx, win.id, winRaffleOf(raffle), {
+    status: 'disqualified',
+    disqualifiedAt: at,
+    deliveryStatus: 'not_applicable',
+    deliveryNote: reason,
+    updatedAt: at,
+  });
+  return { win: updated!, events: winEvents('disqualified', updated!, raffle.workspaceId, at) };
+}

@@ -1,0 +1,108 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Database } from '@raffle/db';
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import fp from 'fastify-plugin';
+import type { DestinationStream } from 'pino';
+import { createClientErrorHandler } from './client-error.js';
+import errorHandlerPlugin, { routerErrorHandler } from './errors/error-handler.js';
+import type { ServiceErrors } from './errors/service-errors.js';
+import { httpServerOptions, limitConnections, type HttpServerConfig } from './http-server-settings.js';
+import { restrictDateTimesToStorableYears } from './input/storable-dates.js';
+import storableTextPlugin from './input/storable-text.js';
+import { loggerOptions } from './logging/logger-options.js';
+import databasePlugin from './plugins/database.js';
+import healthPlugin from './plugins/health.js';
+import metricsPlugin from './plugins/metrics.js';
+import natsPlugin from './plugins/nats.js';
+import notFoundPlugin from './plugins/not-found.js';
+import openApiPlugin, { type OpenApiDocumentOptions } from './plugins/openapi.js';
+import requestIdPlugin, { requestIdOf } from './plugins/request-id.js';
+import shutdownPlugin from './plugins/shutdown.js';
+
+/** What every service's config holds (its own ConfigSchema adds the rest). */
+export type ServiceConfig = HttpServerConfig & {
+  NODE_ENV: string;
+  LOG_LEVEL: string;
+  DATABASE_URL: string;
+  DATABASE_POOL_SIZE: number;
+  NATS_URL: string;
+};
+
+/** The Fastify options a service sets itself; everything else is the kit's and the same for all. */
+export type ServiceServerOptions = Pick<FastifyServerOptions, 'bodyLimit' | 'trustProxy' | 'pluginTimeout'> & {
+  /** Joined to `ignoreTrailingSlash`, which every service has. */
+  routerOptions?: Omit<NonNullable<FastifyServerOptions['routerOptions']>, 'ignoreTrailingSlash'>;
+  /** Ajv's options for the route schemas; date-times are narrowed to storable years in every service. */
+  ajvOptions?: Record<string, unknown>;
+};
+
+export type ServiceAppOptions<C extends ServiceConfig> = {
+  /** Names the service in its metrics, its database connections and its NATS connection. */
+  name: string;
+  config: C;
+  /** How the service words its error answers (errors/service-errors.ts). */
+  errors: ServiceErrors;
+  openApi: OpenApiDocumentOptions;
+  server?: ServiceServerOptions;
+  /**
+   * The service's own instance decorations besides `config` (its cursor codec, say), decorated
+   * with it before any other plugin runs. Services read them through typed accessors of their
+   * own, not through `declare module 'fastify'`: that is global, and two services' types clash.
+   */
+  decorations?: Record<string, unknown>;
+  /** A database pool to use instead of opening one from config (tests share one per file). */
+  database?: Database;
+  /** Where logs go instead of stdout (tests). */
+  logStream?: DestinationStream;
+};
+
+/**
+ * A service's Fastify instance, built the same way for every service: logging, request ids,
+ * timeouts and connection limits, the error handler with the service's body (also for what the
+ * router and Node's HTTP parser refuse), shutdown (503 in the service's body), 404/405, the
+ * storable-text input rule, `config`, the database and NATS, OpenAPI, health and metrics. The
+ * service then registers its own plugins and its prefixed route trees, and calls `ready`.
+ */
+export async function createServiceApp<C extends ServiceConfig>(options: ServiceAppOptions<C>) {
+  const { config, errors, server = {} } = options;
+  const { routerOptions, ajvOptions, ...serverOptions } = server;
+  const app = Fastify({
+    logger: loggerOptions({ level: config.LOG_LEVEL, stream: options.logStream, pretty: process.stdout.isTTY && config.NODE_ENV === 'development' }),
+    genReqId: requestIdOf,
+    ...serverOptions,
+    // The shutdown plugin answers 503 with this service's error body instead.
+    return503OnClosing: false,
+    ...httpServerOptions(config),
+    ...(errors.parserFailure ? { frameworkErrors: routerErrorHandler(errors), clientErrorHandler: createClientErrorHandler(errors.parserFailure) } : {}),
+    routerOptions: { ignoreTrailingSlash: true, ...routerOptions },
+    ajv: { customOptions: ajvOptions ?? {}, onCreate: restrictDateTimesToStorableYears },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  await app.register(
+    fp(
+      async (instance) => {
+        const decorations: Record<string, unknown> = { config, ...options.decorations };
+        for (const [name, value] of Object.entries(decorations)) instance.decorate(name, value);
+      },
+      { name: 'config' },
+    ),
+  );
+  await app.register(errorHandlerPlugin, errors);
+  await app.register(shutdownPlugin, {
+    body: (request, _status, message) => errors.body(request, errors.statusOf.SERVICE_UNAVAILABLE, { code: 'SERVICE_UNAVAILABLE', message }),
+    drainMs: config.HTTP_SHUTDOWN_DRAIN_MS,
+  });
+  await app.register(notFoundPlugin, {
+    body: (request, status, message) => errors.body(request, status, { code: status === 405 ? 'METHOD_NOT_ALLOWED' : 'ROUTE_NOT_FOUND', message }),
+  });
+  await app.register(requestIdPlugin);
+  await app.register(storableTextPlugin);
+  await app.register(databasePlugin, { url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, applicationName: options.name, database: options.database });
+  await app.register(natsPlugin, { url: config.NATS_URL, name: options.name });
+  await app.register(openApiPlugin, options.openApi);
+  await app.register(healthPlugin);
+  await app.register(metricsPlugin, { service: options.name });
+  // Fastify creates the server with the app; its connection limit has no Fastify option.
+  app.addHook('onReady', async () => limitConnections(app.server, config));
+  return app;
+}

@@ -1,0 +1,37 @@
+import type { CursorCodec } from '@raffle/domain';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Config } from './config.js';
+import type { ApiKeyVerifier } from './plugins/api-key-verifier.js';
+import type { Caller } from './plugins/caller.js';
+import type { IdempotencyScope } from './plugins/idempotency-store.js';
+
+/*
+ * The data plane's own decorations, read through these accessors instead of a `declare module
+ * 'fastify'`: an augmentation is global, and management decorates `config` and `cursors` with
+ * types of its own, so one typecheck of both services would clash. `getDecorator` also fails
+ * loudly when the plugin that decorates has not been registered.
+ */
+
+export const configOf = (app: FastifyInstance) => app.getDecorator<Config>('config');
+
+/** Signs and checks the lists' cursors (CURSOR_SECRET); refusals are INVALID_CURSOR in the API's words. */
+export const cursorsOf = (app: FastifyInstance) => app.getDecorator<CursorCodec>('cursors');
+
+/** Verifies presented API keys, with a short cache (auth plugin). */
+export const apiKeysOf = (app: FastifyInstance) => app.getDecorator<ApiKeyVerifier>('apiKeys');
+
+/**
+ * What the data plane's plugins add to its requests. Read as properties, not through
+ * `getDecorator`: requests of contexts registered before those plugins (the kit's /docs routes)
+ * do not carry them, and for those the answer is simply null.
+ */
+type DataPlaneRequest = FastifyRequest & { caller?: Caller | null; idempotency?: IdempotencyScope | null };
+
+/** Who the request acts for, once its key verified; null on keyless routes (auth plugin). */
+export const callerOf = (request: FastifyRequest): Caller | null => (request as DataPlaneRequest).caller ?? null;
+
+/** The Idempotency-Key record the request holds until its response is stored; null when none (idempotency plugin). */
+export const heldIdempotencyOf = (request: FastifyRequest): IdempotencyScope | null => (request as DataPlaneRequest).idempotency ?? null;
+
+/** A route that stored the response with its own transaction's writes: the plugin then leaves the record alone. */
+export const markIdempotencyCompleted = (request: FastifyRequest) => request.setDecorator('idempotency', null);

@@ -1,0 +1,22 @@
+import type { CursorCodec } from '@raffle/domain';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Config } from './config.js';
+
+/*
+ * Management's own decorations, read through these accessors instead of a `declare module
+ * 'fastify'`: an augmentation is global, and the data plane decorates `config` and `cursors` with
+ * types of its own, so one typecheck of both services would clash. `getDecorator` also fails
+ * loudly when the plugin that decorates has not been registered.
+ */
+
+export const configOf = (app: FastifyInstance) => app.getDecorator<Config>('config');
+
+/** Signs and checks the dashboard lists' cursors (CURSOR_SECRET); refusals are INVALID_CURSOR in the dashboard's words. */
+export const cursorsOf = (app: FastifyInstance) => app.getDecorator<CursorCodec>('cursors');
+
+/**
+ * The verified session JWT's `sub`, set before any /api/developer or /api/dashboard handler runs
+ * (auth plugin). Read as a property, not through `getDecorator`: requests of contexts registered
+ * before the auth plugin (the kit's /docs routes) do not carry it, and for those it is null.
+ */
+export const dashboardUserIdOf = (request: FastifyRequest): string | null => (request as FastifyRequest & { dashboardUserId?: string | null }).dashboardUserId ?? null;

@@ -1,0 +1,11 @@
+import type { FastifyInstance } from 'fastify';
+import dashboardProjectRoutes from './dashboard-projects/index.js';
+import dashboardRaffleRoutes from './dashboard-raffles/index.js';
+import dashboardWorkspaceRoutes from './dashboard-workspaces/index.js';
+
+/** The dashboard's resources, each a folder; app.ts registers them under /api/dashboard. */
+export default async function dashboardRoutes(app: FastifyInstance) {
+  await app.register(dashboardWorkspaceRoutes);
+  await app.register(dashboardProjectRoutes);
+  await app.register(dashboardRaffleRoutes);
+}
