@@ -40,18 +40,22 @@ const sorted = (values: Iterable<string>) => [...new Set(values)].sort();
  * every run, which is what project references are for). So references follow package.json.
  */
 describe('project references', () => {
-  it.each(WORKSPACE.filter((p) => existsSync(path.join(p.dir, 'tsconfig.src.json'))).map((p) => [relative(p.dir), p] as const))(
-    "%s: the sources' project references exactly its workspace dependencies",
-    (_, { dir, manifest }) => {
-      const references = referencedDirs(path.join(dir, 'tsconfig.src.json'));
-      expect(sorted(references)).toEqual(sorted(workspaceDirs(manifest.dependencies)));
-    },
-  );
+  it("each package's sources reference exactly the workspace packages it depends on", () => {
+    const mismatches = WORKSPACE.filter((p) => existsSync(path.join(p.dir, 'tsconfig.src.json'))).flatMap(({ dir, manifest }) => {
+      const references = sorted(referencedDirs(path.join(dir, 'tsconfig.src.json')));
+      const dependencies = sorted(workspaceDirs(manifest.dependencies));
+      return references.join() === dependencies.join() ? [] : [{ package: relative(dir), references, dependencies }];
+    });
+    expect(mismatches).toEqual([]);
+  });
 
-  it.each(WORKSPACE.map((p) => [relative(p.dir), p] as const))('%s: its projects reference every workspace package it lists', (_, { dir, manifest }) => {
-    const references = new Set(configsOf(dir).flatMap((name) => referencedDirs(path.join(dir, name))));
-    const listed = [...workspaceDirs(manifest.dependencies), ...workspaceDirs(manifest.devDependencies)];
-    expect(listed.filter((d) => !references.has(d))).toEqual([]);
+  it('each package references every workspace package it lists, dev dependencies included', () => {
+    const missing = WORKSPACE.flatMap(({ dir, manifest }) => {
+      const references = new Set(configsOf(dir).flatMap((name) => referencedDirs(path.join(dir, name))));
+      const listed = [...workspaceDirs(manifest.dependencies), ...workspaceDirs(manifest.devDependencies)];
+      return listed.filter((d) => !references.has(d)).map((d) => `${relative(dir)} lists ${d}`);
+    });
+    expect(missing).toEqual([]);
   });
 
   it('the root tsconfig.json builds every workspace package', () => {
