@@ -13,6 +13,8 @@ export const SanitizedEntryPageSchema = PageOf(Type.Ref(SanitizedEntrySchema), '
 const EnterRaffleBody = Type.Object({}, { additionalProperties: false, maxProperties: 0, description: 'Empty; the body may also be omitted.' });
 
 const entryRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  // Read once: the codec is decorated before any route plugin registers.
+  const cursors = cursorsOf(app);
   app.addSchema(SanitizedEntryPageSchema);
 
   // No body is a valid entry request, also from clients that label the missing body as JSON.
@@ -37,7 +39,7 @@ const entryRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { userId } = callerOf(request)!;
       const page = readPageRequest(
-        { ...request.query, cursors: cursorsOf(app) },
+        { ...request.query, cursors },
         { binding: cursorBinding('v1:my-entries', userId), rule: PAGE_SIZES.personalEntries, isKey: isStringKey },
       );
       const rows = await pageUserEntries(app.database.sql, { userId, before: page.after, limit: page.limit });

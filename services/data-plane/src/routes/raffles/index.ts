@@ -22,6 +22,8 @@ const isPublicRaffleKey = (value: unknown): value is PublicRaffleKey =>
 const PUBLIC_LIST_BINDING = cursorBinding('v1:public-raffles');
 
 const raffleRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  // Read once: the codec is decorated before any route plugin registers.
+  const cursors = cursorsOf(app);
   app.addSchema(PublicRafflePageSchema);
   const cache = createSharedResponseCache({ ttlMs: configOf(app).PUBLIC_RAFFLES_CACHE_TTL_MS, maxEntries: 1000 });
 
@@ -41,7 +43,7 @@ const raffleRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // The schema fills in the default limit, so each page has one key; a hit skips the cursor check too.
       const { limit, cursor } = request.query;
       const body = await cache.get(`${limit}|${cursor ?? ''}`, async () => {
-        const page = readPageRequest({ limit, cursor, cursors: cursorsOf(app) }, { binding: PUBLIC_LIST_BINDING, rule: PAGE_SIZES.personalRaffles, isKey: isPublicRaffleKey });
+        const page = readPageRequest({ limit, cursor, cursors }, { binding: PUBLIC_LIST_BINDING, rule: PAGE_SIZES.personalRaffles, isKey: isPublicRaffleKey });
         const rows = await pagePublicRaffles(app.database.sql, { after: page.after, limit: page.limit });
         return renderJsonPage(rows, page, (r) => ({ publishedAt: r.publishedAt, id: r.id }));
       });

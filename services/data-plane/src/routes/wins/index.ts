@@ -10,6 +10,8 @@ import { sendRenderedJson } from '../send-json.js';
 export const WinPageSchema = PageOf(Type.Ref(WinSchema), 'WinPage');
 
 const winRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  // Read once: the codec is decorated before any route plugin registers.
+  const cursors = cursorsOf(app);
   app.addSchema(WinPageSchema);
 
   app.get(
@@ -27,7 +29,7 @@ const winRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { userId } = callerOf(request)!;
       const page = readPageRequest(
-        { ...request.query, cursors: cursorsOf(app) },
+        { ...request.query, cursors },
         { binding: cursorBinding('v1:my-wins', userId), rule: PAGE_SIZES.personalWins, isKey: isStringKey },
       );
       const rows = await pageUserWins(app.database.sql, { userId, before: page.after, limit: page.limit });

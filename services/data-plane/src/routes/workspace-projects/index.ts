@@ -10,6 +10,8 @@ import { sendRenderedJson } from '../send-json.js';
 export const ProjectPageSchema = PageOf(Type.Ref(ProjectSchema), 'ProjectPage');
 
 const workspaceProjectRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  // Read once: the codec is decorated before any route plugin registers.
+  const cursors = cursorsOf(app);
   app.addSchema(ProjectPageSchema);
 
   app.get(
@@ -28,7 +30,7 @@ const workspaceProjectRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { workspaceId } = request.params;
       const page = readPageRequest(
-        { ...request.query, cursors: cursorsOf(app) },
+        { ...request.query, cursors },
         { binding: cursorBinding('v1:projects', workspaceId), rule: PAGE_SIZES.workspaceProjects, isKey: isStringKey },
       );
       const rows = await pageWorkspaceProjects(app.database.sql, { workspaceId, after: page.after, limit: page.limit });

@@ -20,6 +20,8 @@ export const WorkspaceRafflePageSchema = PageOf(Type.Ref(WorkspaceRaffleItemSche
 export const WorkspaceEntryPageSchema = PageOf(Type.Ref(WorkspaceEntrySchema), 'WorkspaceEntryPage');
 
 const workspaceRaffleRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  // Read once: the codec is decorated before any route plugin registers.
+  const cursors = cursorsOf(app);
   app.addSchema(WorkspaceRafflePageSchema);
   app.addSchema(WorkspaceEntryPageSchema);
   const ownership = createRaffleOwnership(app.database.sql);
@@ -40,7 +42,7 @@ const workspaceRaffleRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { workspaceId } = request.params;
       const page = readPageRequest(
-        { ...request.query, cursors: cursorsOf(app) },
+        { ...request.query, cursors },
         { binding: cursorBinding('v1:workspace-raffles', workspaceId), rule: PAGE_SIZES.workspaceRaffles, isKey: isStringKey },
       );
       const rows = await pageWorkspaceRaffles(app.database.sql, { workspaceId, before: page.after, limit: page.limit });
@@ -86,7 +88,7 @@ const workspaceRaffleRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { workspaceId, raffleId } = request.params;
       await ownership.require(workspaceId, raffleId);
       const page = readPageRequest(
-        { ...request.query, cursors: cursorsOf(app) },
+        { ...request.query, cursors },
         { binding: cursorBinding('v1:raffle-entries', workspaceId, raffleId), rule: PAGE_SIZES.workspaceRaffleEntries, isKey: isStringKey },
       );
       const rows = await pageRaffleEntries(app.database.sql, { raffleId, after: page.after, limit: page.limit });
