@@ -19,6 +19,7 @@ export { serve } from './serve.js';
 export { createClientErrorHandler, PARSER_FAILURE_CODES, type ClientErrorBody, type ParserFailure } from './client-error.js';
 export { managementErrorBody } from './management-error-body.js';
 export { default as rateLimitPlugin, type RateLimitBucket, type RateLimitPluginOptions, type RateLimitRefusal } from './rate-limit/plugin.js';
+export { registerServiceRateLimits, type RateLimitStoreConfig, type ServiceRateLimits } from './rate-limit/service-rate-limits.js';
 export { default as storableTextPlugin, findUnstorableText } from './input/storable-text.js';
 export { isStorableInstant, MAX_YEAR, MIN_YEAR, restrictDateTimesToStorableYears } from './input/storable-dates.js';
 export { default as shutdownPlugin, type ShutdownBody, type ShutdownOptions } from './plugins/shutdown.js';

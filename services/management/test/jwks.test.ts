@@ -1,9 +1,9 @@
 import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { JWKS_MIN_REFETCH_INTERVAL_MS } from '../src/plugins/jwks.js';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { JWKS_MIN_REFETCH_INTERVAL_MS, JWKS_RETRY_BASE_MS, JwksKeyError, JwksKeyStore } from '../src/plugins/jwks.js';
 import { buildTestApp } from './support/app.js';
 import { expectManagementError } from './support/contract.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
@@ -38,15 +38,38 @@ function signWith(key: SigningKey, claims: Record<string, unknown>, header: Reco
   return registerSecret(`${unsigned}.${signature.toString('base64url')}`);
 }
 
-/** A JWKS endpoint on 127.0.0.1 whose key list the tests change, counting the fetches it answers. */
+/** How the JWKS endpoint fails a request: a 500, the connection closed unanswered, or no answer at all. */
+type Failure = '500' | 'close' | 'hang';
+
+/**
+ * A JWKS endpoint on 127.0.0.1 whose key list the tests change, counting the requests that reach
+ * it and the key sets it serves. `failNext` fails the next requests (one failure each, in order);
+ * `down` fails every request with a 500. `onRequest` sees each request as it arrives.
+ */
 class JwksServer {
   keys: SigningKey[] = [];
   fetches = 0;
+  requests = 0;
+  failNext: Failure[] = [];
+  down = false;
+  onRequest: () => void = () => {};
   private server: Server = createServer((request, response) => {
     if (request.url !== '/.well-known/jwks.json') {
       response.writeHead(404).end();
       return;
     }
+    this.requests += 1;
+    this.onRequest();
+    const failure = this.failNext.shift() ?? (this.down ? '500' : undefined);
+    if (failure === '500') {
+      response.writeHead(500, { 'content-type': 'text/plain' }).end('unavailable');
+      return;
+    }
+    if (failure === 'close') {
+      request.socket.destroy();
+      return;
+    }
+    if (failure === 'hang') return;
     this.fetches += 1;
     response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: this.keys.map(publicJwk) }));
   });
@@ -57,7 +80,10 @@ class JwksServer {
   }
 
   stop(): Promise<void> {
-    return new Promise((resolve) => this.server.close(() => resolve()));
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    // A request left hanging on purpose would keep close() waiting.
+    this.server.closeAllConnections();
+    return closed;
   }
 }
 
@@ -92,6 +118,18 @@ afterAll(async () => {
 afterEach(() => {
   vi.useRealTimers();
 });
+
+/** What the services logged about the JWKS at `url`, parsed. */
+const loggedFor = (url: string) =>
+  capturedLogLines
+    .flatMap((line) => {
+      try {
+        return [JSON.parse(line) as { level: number; msg: string; jwksUrl?: string; failedAttempts?: number; retryInMs?: number }];
+      } catch {
+        return [];
+      }
+    })
+    .filter((entry) => entry.jwksUrl === url);
 
 const capabilities = (target: FastifyInstance, token?: string) =>
   target.inject({ method: 'GET', url: '/api/developer/capabilities', headers: token ? { authorization: `Bearer ${token}` } : {} });
@@ -238,16 +276,10 @@ describe('an unreachable JWKS', () => {
     await downApp?.close();
   });
 
-  const warnings = () =>
-    capturedLogLines
-      .flatMap((line) => {
-        try {
-          return [JSON.parse(line) as { level: number; msg: string; jwksUrl?: string }];
-        } catch {
-          return [];
-        }
-      })
-      .filter((entry) => entry.level === 40 && entry.jwksUrl === downUrl);
+  const logged = () => loggedFor(downUrl);
+  const warnings = () => logged().filter((entry) => entry.level === 40);
+  /** Every failed fetch logs one line: a warning when the failures start, debug for the retries. */
+  const attempts = () => logged().filter((entry) => /could not fetch the JWKS/.test(entry.msg));
 
   it('answers 401 (not 5xx) and logs one warning', async () => {
     const res = await capabilities(downApp, signWith(rsa, claimsFor(tenant.owner.id)));
@@ -256,8 +288,12 @@ describe('an unreachable JWKS', () => {
     expect(warnings()[0]!.msg).toMatch(/could not fetch the JWKS/);
   });
 
-  it('does not retry the fetch on every request', async () => {
+  it('retries after a short backoff, not on every request, and warns only once', async () => {
+    // Past any backoff: the first of these requests retries, and its failure makes the rest wait.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + JWKS_MIN_REFETCH_INTERVAL_MS });
     for (let i = 0; i < 5; i += 1) expectManagementError(await capabilities(downApp, signWith(ec, claimsFor(tenant.owner.id))), 401);
+    expect(attempts()).toHaveLength(2);
+    expect(attempts()[1]).toMatchObject({ level: 20, failedAttempts: 2, retryInMs: 2 * JWKS_RETRY_BASE_MS });
     expect(warnings()).toHaveLength(1);
   });
 
@@ -272,5 +308,160 @@ describe('an unreachable JWKS', () => {
       await badApp.close();
       await new Promise((resolve) => bad.close(resolve));
     }
+  });
+});
+
+describe('a JWKS that fails for a while', () => {
+  // Each test has a JWKS server of its own (so no connection kept alive from another test) and
+  // a key store of its own.
+  let flaky: JwksServer;
+  let flakyUrl: string;
+
+  beforeEach(async () => {
+    flaky = new JwksServer();
+    flaky.keys = [rsa, ec];
+    flakyUrl = await flaky.start();
+  });
+
+  afterEach(async () => {
+    await flaky.stop();
+  });
+
+  /** An app on this test's JWKS server. */
+  async function withFlakyApp(overrides: Record<string, string>, body: (target: FastifyInstance) => Promise<void>) {
+    const target = await buildTestApp(testDb.database, testDb.url, { JWT_JWKS_URL: flakyUrl, ...overrides });
+    try {
+      await body(target);
+    } finally {
+      await target.close();
+    }
+  }
+
+  it('retries a first fetch answered with a 500 after a short backoff: tokens verify within about a second', async () => {
+    await withFlakyApp({}, async (target) => {
+      flaky.failNext = ['500'];
+      const failedAt = Date.now();
+      expectManagementError(await capabilities(target, signWith(rsa, claimsFor(tenant.owner.id))), 401);
+      expect(flaky.requests).toBe(1);
+      await expect
+        .poll(async () => (await capabilities(target, signWith(rsa, claimsFor(tenant.owner.id)))).statusCode, { interval: 50, timeout: 2_000 })
+        .toBe(200);
+      // It waited for the backoff, and retried once for all the requests polling meanwhile.
+      expect(Date.now() - failedAt).toBeGreaterThanOrEqual(JWKS_RETRY_BASE_MS);
+      expect(flaky.requests).toBe(2);
+      expect((await capabilities(target, signWith(ec, claimsFor(tenant.owner.id)))).statusCode).toBe(200);
+    });
+  });
+
+  it('retries a connection the JWKS server closed unanswered at once: the first token verifies', async () => {
+    await withFlakyApp({}, async (target) => {
+      flaky.failNext = ['close'];
+      expect((await capabilities(target, signWith(ec, claimsFor(tenant.owner.id)))).statusCode).toBe(200);
+      expect(flaky.requests).toBe(2);
+      expect(flaky.fetches).toBe(1);
+    });
+  });
+
+  it('keeps the keys it fetched while refreshes fail, until a successful one no longer lists them', async () => {
+    await withFlakyApp({ JWT_JWKS_CACHE_TTL_SECONDS: '60' }, async (target) => {
+      expect((await capabilities(target, signWith(ec, claimsFor(tenant.owner.id)))).statusCode).toBe(200);
+      expect(flaky.requests).toBe(1);
+
+      // The key set is stale and the JWKS fails: the refresh is tried, and the known keys still verify.
+      flaky.down = true;
+      vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 61_000 });
+      expect((await capabilities(target, signWith(ec, claimsFor(tenant.owner.id)))).statusCode).toBe(200);
+      expect((await capabilities(target, signWith(rsa, claimsFor(tenant.owner.id)))).statusCode).toBe(200);
+      expect(flaky.requests).toBe(2);
+      const warning = loggedFor(flakyUrl).filter((entry) => entry.level === 40);
+      expect(warning).toHaveLength(1);
+      expect(warning[0]!.msg).toMatch(/could not fetch the JWKS; the keys fetched before stay in use/);
+      // A key it never saw is still refused (and, within the backoff, fetches nothing).
+      expectManagementError(await capabilities(target, signWith(ecKey('published-while-down'), claimsFor(tenant.owner.id))), 401);
+      expect(flaky.requests).toBe(2);
+
+      // The JWKS is back without the EC key: the next refresh, once the backoff has passed, drops it.
+      flaky.down = false;
+      flaky.keys = [rsa];
+      vi.setSystemTime(Date.now() + JWKS_RETRY_BASE_MS);
+      expectManagementError(await capabilities(target, signWith(ec, claimsFor(tenant.owner.id))), 401);
+      expect((await capabilities(target, signWith(rsa, claimsFor(tenant.owner.id)))).statusCode).toBe(200);
+      expect(flaky.requests).toBe(3);
+      expect(flaky.fetches).toBe(2);
+    });
+  });
+
+  describe('the key store itself, on a clock of its own', () => {
+    type Entry = { level: string; msg: string; fields: Record<string, unknown> };
+
+    /** A logger that records what the store logs, by level. */
+    function recordingLog(entries: Entry[]): FastifyBaseLogger {
+      const at = (level: string) => (fields: Record<string, unknown>, msg: string) => void entries.push({ level, msg, fields });
+      const log = {
+        level: 'trace',
+        fatal: at('fatal'),
+        error: at('error'),
+        warn: at('warn'),
+        info: at('info'),
+        debug: at('debug'),
+        trace: at('trace'),
+        silent: () => {},
+        child: () => log,
+      };
+      return log as unknown as FastifyBaseLogger;
+    }
+
+    const pemOf = (key: SigningKey) => key.publicKey.export({ type: 'spki', format: 'pem' }) as string;
+
+    it('retries a timed-out fetch after the backoff, answering from the keys it had meanwhile', async () => {
+      flaky.keys = [rsa];
+      let clock = 0;
+      const store = new JwksKeyStore({ url: flakyUrl, cacheTtlMs: 60_000, timeoutMs: 200, log: recordingLog([]), now: () => clock });
+      expect(await store.publicKeyPem(rsa.kid, 'RS256')).toBe(pemOf(rsa));
+
+      // Stale, and the JWKS does not answer: the fetch times out and the known key still answers.
+      flaky.failNext = ['hang'];
+      flaky.keys = [rsa, ec];
+      clock = 60_001;
+      expect(await store.publicKeyPem(rsa.kid, 'RS256')).toBe(pemOf(rsa));
+      expect(flaky.requests).toBe(2);
+      // Within the backoff the new key is not fetched for; after it, it is.
+      await expect(store.publicKeyPem(ec.kid, 'ES256')).rejects.toBeInstanceOf(JwksKeyError);
+      expect(flaky.requests).toBe(2);
+      clock += JWKS_RETRY_BASE_MS;
+      expect(await store.publicKeyPem(ec.kid, 'ES256')).toBe(pemOf(ec));
+      expect(flaky.requests).toBe(3);
+    });
+
+    it('backs off 250 ms, doubling per failure up to the refetch interval, whatever the lookups; and recovers', async () => {
+      flaky.keys = [rsa];
+      flaky.down = true;
+      let clock = 0;
+      const fetchedAt: number[] = [];
+      flaky.onRequest = () => fetchedAt.push(clock);
+      const entries: Entry[] = [];
+      const store = new JwksKeyStore({ url: flakyUrl, cacheTtlMs: 300_000, log: recordingLog(entries), now: () => clock });
+      {
+        // A lookup every 50 ms for 70 s of the store's clock.
+        for (; clock <= 70_000; clock += 50) await expect(store.publicKeyPem(rsa.kid, 'RS256')).rejects.toBeInstanceOf(JwksKeyError);
+        expect(fetchedAt).toEqual([0, 250, 750, 1_750, 3_750, 7_750, 15_750, 31_750, 61_750]);
+        const failures = entries.filter((entry) => /could not fetch the JWKS/.test(entry.msg));
+        expect(failures.map((entry) => entry.fields.retryInMs)).toEqual([250, 500, 1_000, 2_000, 4_000, 8_000, 16_000, 30_000, 30_000]);
+        // A warning when the failures start, then only once the backoff is at its cap.
+        expect(failures.map((entry) => entry.level)).toEqual(['warn', 'debug', 'debug', 'debug', 'debug', 'debug', 'debug', 'warn', 'warn']);
+
+        // Back up: the next due fetch succeeds, and made-up kids then wait the full refetch interval again.
+        flaky.down = false;
+        clock = 91_750;
+        expect(await store.publicKeyPem(rsa.kid, 'RS256')).toBe(pemOf(rsa));
+        expect(entries.filter((entry) => entry.level === 'info')).toMatchObject([{ msg: 'JWKS fetched again after failed attempts', fields: { failedAttempts: 9 } }]);
+        for (; clock < 91_750 + JWKS_MIN_REFETCH_INTERVAL_MS; clock += 1_000) {
+          await expect(store.publicKeyPem('made-up', 'RS256')).rejects.toBeInstanceOf(JwksKeyError);
+        }
+        expect(fetchedAt).toHaveLength(10);
+        await expect(store.publicKeyPem('made-up', 'RS256')).rejects.toBeInstanceOf(JwksKeyError);
+        expect(fetchedAt).toHaveLength(11);
+      }
+    });
   });
 });

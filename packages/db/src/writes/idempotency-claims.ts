@@ -1,5 +1,6 @@
 import type { Sql } from '../client.js';
 import type { IdempotencyRecordKey } from '../queries/idempotency-replays.js';
+import { idempotentResponseStatement } from './idempotent-response-statement.js';
 
 /**
  * Inserts the in-progress record for a key; false when the key already has one. The insert is
@@ -38,9 +39,7 @@ export async function takeOverAbandonedIdempotencyClaim(sql: Sql, args: Idempote
 
 /** Stores the response of the request holding the key; retries replay it from then on. */
 export async function storeIdempotentResponse(sql: Sql, args: IdempotencyRecordKey & { status: number; body: string }): Promise<void> {
-  await sql`
-    update idempotency_records set state = 'completed', response_status = ${args.status}, response_body = ${args.body}
-    where api_key_id = ${args.apiKeyId} and key = ${args.key} and state = 'in_progress'`;
+  await idempotentResponseStatement(sql, args);
 }
 
 /** Deletes a held key's in-progress record without a response, so a retry runs the request. */

@@ -1,6 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { freePort, waitForListener } from './free-port.js';
-import { stopChild } from './stop-child.js';
+import { privateServerProcess } from './private-server-process.js';
 
 const REDIS_SERVER = process.env.REDIS_SERVER_BIN ?? 'redis-server';
 
@@ -18,29 +16,10 @@ export type PrivateRedis = {
  * the machine's shared server.
  */
 export async function startPrivateRedis(): Promise<PrivateRedis> {
-  const port = await freePort();
-  let child: ChildProcess | null = null;
-  let output = '';
+  const argsFor = (port: number) => ['--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no', '--daemonize', 'no', '--dir', '/tmp'];
+  const server = await privateServerProcess('redis-server', REDIS_SERVER, argsFor);
+  const stop = (signal: 'SIGTERM' | 'SIGKILL' = 'SIGTERM') => server.stop(signal);
 
-  const start = async () => {
-    if (child) throw new Error('the private redis-server is already running');
-    const args = ['--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no', '--daemonize', 'no', '--dir', '/tmp'];
-    const proc = spawn(REDIS_SERVER, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    child = proc;
-    const keep = (chunk: Buffer) => {
-      output = (output + chunk.toString()).slice(-8000);
-    };
-    proc.stdout!.on('data', keep);
-    proc.stderr!.on('data', keep);
-    await waitForListener(port, { timeoutMs: 10_000, gaveUp: () => proc.exitCode !== null, describe: () => output });
-  };
-
-  const stop = async (signal: 'SIGTERM' | 'SIGKILL' = 'SIGTERM') => {
-    const proc = child;
-    child = null;
-    if (proc) await stopChild(proc, signal);
-  };
-
-  await start();
-  return { url: `redis://127.0.0.1:${port}`, start, stop, destroy: () => stop('SIGKILL') };
+  await server.start();
+  return { url: `redis://127.0.0.1:${server.port}`, start: server.start, stop, destroy: () => stop('SIGKILL') };
 }

@@ -1,5 +1,5 @@
 import { ErrorBodySchema } from '@raffle/contracts';
-import { rateLimitPlugin as rateLimits } from '@raffle/service-kit';
+import { registerServiceRateLimits } from '@raffle/service-kit';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -21,10 +21,7 @@ async function rateLimitPlugin(app: FastifyInstance) {
     return kind === 'personal' ? config.RATE_LIMIT_PERSONAL_MAX : kind === 'workspace' ? config.RATE_LIMIT_WORKSPACE_MAX : config.RATE_LIMIT_ANONYMOUS_MAX;
   };
 
-  await app.register(rateLimits, {
-    redisUrl: config.REDIS_URL,
-    redisCommandTimeoutMs: config.RATE_LIMIT_REDIS_TIMEOUT_MS,
-    namespace: config.RATE_LIMIT_REDIS_NAMESPACE,
+  await registerServiceRateLimits(app, config, {
     routePrefixes: [API_PREFIX, PUBLIC_PREFIX],
     serviceBuckets: [
       {

@@ -1,5 +1,5 @@
 import { ManagementErrorBodySchema } from '@raffle/contracts';
-import { rateLimitPlugin as rateLimits, type RateLimitBucket } from '@raffle/service-kit';
+import { registerServiceRateLimits, type RateLimitBucket } from '@raffle/service-kit';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -43,10 +43,7 @@ async function rateLimitPlugin(app: FastifyInstance) {
   const window = config.RATE_LIMIT_WINDOW_MS;
   const routeBucket = (name: string, max: number, keyOf: RateLimitBucket['keyOf']): RateLimitBucket => ({ name, windowMs: window, max: () => max, keyOf });
 
-  await app.register(rateLimits, {
-    redisUrl: config.REDIS_URL,
-    redisCommandTimeoutMs: config.RATE_LIMIT_REDIS_TIMEOUT_MS,
-    namespace: config.RATE_LIMIT_REDIS_NAMESPACE,
+  await registerServiceRateLimits(app, config, {
     routePrefixes: [MANAGEMENT_PREFIX, DASHBOARD_PREFIX],
     serviceBuckets: [
       {

@@ -3,10 +3,10 @@ import { useState, type FormEvent } from 'react';
 import type { CreatedApiKey } from '@raffle/sdk';
 import { ApiErrorNotice } from '../../ui/ApiErrorNotice.js';
 import { FormField } from '../../ui/FormField.js';
-import { SecretOnce } from '../../ui/SecretOnce.js';
 import { useToast } from '../../ui/toast.js';
 import { EXPIRY_CHOICES, expiresAtFor, type ExpiryChoice } from './expiry.js';
 import { KeyDialog } from './KeyDialog.js';
+import { NewKeyShownOnce } from './NewKeyShownOnce.js';
 import { ScopePicker } from './ScopePicker.js';
 import type { KeyCalls } from './use-key-calls.js';
 
@@ -15,21 +15,12 @@ export function CreateKeyDialog({ calls, onClose }: { calls: KeyCalls; onClose: 
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
   return (
     <KeyDialog title={created ? 'Your new API key' : `Create a ${calls.kind} API key`} onClose={onClose}>
-      {created ? <CreatedKey created={created} onClose={onClose} /> : <CreateKeyForm calls={calls} onCreated={setCreated} onCancel={onClose} />}
+      {created ? (
+        <NewKeyShownOnce label={`API key "${created.name}"`} created={created} onDone={onClose} />
+      ) : (
+        <CreateKeyForm calls={calls} onCreated={setCreated} onCancel={onClose} />
+      )}
     </KeyDialog>
-  );
-}
-
-function CreatedKey({ created, onClose }: { created: CreatedApiKey; onClose: () => void }) {
-  return (
-    <div>
-      <SecretOnce label={`API key "${created.name}"`} secret={created.apiKey} />
-      <div className="dialog-actions">
-        <button type="button" className="button" onClick={onClose}>
-          Done
-        </button>
-      </div>
-    </div>
   );
 }
 

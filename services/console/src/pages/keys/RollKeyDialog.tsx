@@ -2,10 +2,10 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import type { ApiKey, CreatedApiKey } from '@raffle/sdk';
 import { ApiErrorNotice } from '../../ui/ApiErrorNotice.js';
-import { SecretOnce } from '../../ui/SecretOnce.js';
 import { useToast } from '../../ui/toast.js';
 import { GRACE_PRESETS } from './expiry.js';
 import { KeyDialog } from './KeyDialog.js';
+import { NewKeyShownOnce } from './NewKeyShownOnce.js';
 import type { KeyCalls } from './use-key-calls.js';
 
 /**
@@ -35,12 +35,7 @@ export function RollKeyDialog({ calls, apiKey, onClose }: { calls: KeyCalls; api
   if (rolled) {
     return (
       <KeyDialog title="Your rolled API key" onClose={onClose}>
-        <SecretOnce label={`New API key "${rolled.name}"`} secret={rolled.apiKey} />
-        <div className="dialog-actions">
-          <button type="button" className="button" onClick={onClose}>
-            Done
-          </button>
-        </div>
+        <NewKeyShownOnce label={`New API key "${rolled.name}"`} created={rolled} onDone={onClose} />
       </KeyDialog>
     );
   }
