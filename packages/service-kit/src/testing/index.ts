@@ -1,3 +1,2 @@
 export { createTestDatabase, dropTemplateDatabase, prepareTemplateDatabase, type TestDatabase } from './database.js';
 export { default as setupTemplateDatabase } from './global-setup.js';
-export { dataPlaneTestEnv } from './data-plane-test-env.js';

@@ -1,7 +1,7 @@
 import type { Database } from '@raffle/db';
-import { dataPlaneTestEnv } from '@raffle/service-kit/testing';
 import { buildApp, type DataPlaneApp } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
+import { dataPlaneTestEnv } from '../../src/testing/test-env.js';
 import { testLogStream } from './log-scan.js';
 
 export function testConfig(url: string, overrides: Record<string, string> = {}): Config {

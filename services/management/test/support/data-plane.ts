@@ -1,6 +1,6 @@
 import { buildApp, loadConfig, type Config, type DataPlaneApp } from '@raffle/data-plane';
 import type { Database } from '@raffle/db';
-import { dataPlaneTestEnv } from '@raffle/service-kit/testing';
+import { dataPlaneTestEnv } from '@raffle/data-plane/testing';
 import type { DestinationStream } from 'pino';
 
 /** The data plane's app, built in-process on the same database: its test config, on this run's NATS. */

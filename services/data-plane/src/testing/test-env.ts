@@ -1,8 +1,9 @@
 /**
  * The data plane's environment under test, for its `loadConfig`: the test database, every log
  * line (the log scan reads them), a fixed cursor secret, and limits no test reaches (rate-limit
- * tests set their own). Shared by the data plane's own tests and management's tests that run a
- * data plane in-process beside management, so both test the same data plane.
+ * tests set their own). The data plane's own tests use it, and so do management's tests that run
+ * a data plane in-process (`@raffle/data-plane/testing`), so both test the same data plane; the
+ * variables are the data plane's, so the function lives here rather than in service-kit.
  */
 export function dataPlaneTestEnv(databaseUrl: string): Record<string, string> {
   return {
