@@ -8,6 +8,7 @@ import {
   isIdKey,
   isPositionIdKey,
   isStringKey,
+  loadJsonPage,
   pageLimit,
   readPageRequest,
   renderJsonPage,
@@ -112,6 +113,36 @@ describe('a page', () => {
     expect(renderJsonPage([], readPageRequest({ cursors: api }, list), (r: { id: string; json: string }) => r.id)).toBe(
       '{"data":[],"pagination":{"nextCursor":null,"hasMore":false}}',
     );
+  });
+
+  it('loads the rows after the cursor\'s key and renders them, in one step', async () => {
+    const calls: Array<[string | null, number]> = [];
+    const load = async (after: string | null, limit: number) => {
+      calls.push([after, limit]);
+      const start = after === null ? 0 : rows.findIndex((r) => r.id === after) + 1;
+      return rows.slice(start, start + limit + 1);
+    };
+    const first = await loadJsonPage({ limit: 2, cursors: api }, list, load, (r) => r.id);
+    expect(first).toBe(renderJsonPage(rows.slice(0, 3), readPageRequest({ limit: 2, cursors: api }, list), (r) => r.id));
+    const cursor = (JSON.parse(first) as { pagination: { nextCursor: string } }).pagination.nextCursor;
+    const second = JSON.parse(await loadJsonPage({ limit: 2, cursor, cursors: api }, list, load, (r) => r.id)) as { data: { id: string }[]; pagination: unknown };
+    expect(second.data.map((item) => item.id)).toEqual(['id_3', 'id_4']);
+    expect(second.pagination).toEqual({ nextCursor: null, hasMore: false });
+    expect(calls).toEqual([
+      [null, 2],
+      ['id_2', 2],
+    ]);
+  });
+
+  it('refuses a bad limit or cursor before anything is loaded', async () => {
+    let loads = 0;
+    const load = async () => {
+      loads++;
+      return rows;
+    };
+    await expect(loadJsonPage({ limit: 0, cursors: api }, list, load, (r) => r.id)).rejects.toMatchObject({ code: 'INVALID_LIMIT' });
+    await expect(loadJsonPage({ limit: 2, cursor: 'garbage', cursors: api }, list, load, (r) => r.id)).rejects.toMatchObject({ code: 'INVALID_CURSOR' });
+    expect(loads).toBe(0);
   });
 
   it('checks the limit before the cursor', () => {

@@ -1,6 +1,6 @@
 import { PageOf, PAGE_SIZES, PageQuerySchema, SanitizedEntrySchema } from '@raffle/contracts';
 import { completeIdempotentRequest, findOwnerEntryJson, findRaffleIdVisibleToUser, pageUserEntries } from '@raffle/db';
-import { cursorBinding, DomainError, enterRaffle, hashIp, isStringKey, readPageRequest, renderJsonPage, userPrincipal, withdrawEntry } from '@raffle/domain';
+import { cursorBinding, DomainError, enterRaffle, hashIp, isStringKey, loadJsonPage, userPrincipal, withdrawEntry } from '@raffle/domain';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { callerOf, configOf, cursorsOf, heldIdempotencyOf, markIdempotencyCompleted } from '../../decorations.js';
@@ -38,12 +38,13 @@ const entryRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { userId } = callerOf(request)!;
-      const page = readPageRequest(
+      const body = await loadJsonPage(
         { ...request.query, cursors },
         { binding: cursorBinding('v1:my-entries', userId), rule: PAGE_SIZES.personalEntries, isKey: isStringKey },
+        (after, limit) => pageUserEntries(app.database.sql, { userId, before: after, limit }),
+        (row) => row.id,
       );
-      const rows = await pageUserEntries(app.database.sql, { userId, before: page.after, limit: page.limit });
-      return sendRenderedJson(reply, renderJsonPage(rows, page, (r) => r.id));
+      return sendRenderedJson(reply, body);
     },
   );
 

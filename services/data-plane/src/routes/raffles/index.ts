@@ -2,7 +2,7 @@ import { DrawProofSchema, PageOf, PAGE_SIZES, PageQuerySchema, PublicRaffleItemS
 import { findPublicRaffleById, findRaffleIdVisibleToUser, pagePublicRaffles, type PublicRaffleKey } from '@raffle/db';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { cursorBinding, DomainError, readPageRequest, renderJsonPage } from '@raffle/domain';
+import { cursorBinding, DomainError, loadJsonPage } from '@raffle/domain';
 import { callerOf, configOf, cursorsOf } from '../../decorations.js';
 import { readDrawProof } from '../draw-proof.js';
 import { dataPlaneResponses, SlugParams } from '../responses.js';
@@ -42,11 +42,14 @@ const raffleRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       // The schema fills in the default limit, so each page has one key; a hit skips the cursor check too.
       const { limit, cursor } = request.query;
-      const body = await cache.get(`${limit}|${cursor ?? ''}`, async () => {
-        const page = readPageRequest({ limit, cursor, cursors }, { binding: PUBLIC_LIST_BINDING, rule: PAGE_SIZES.personalRaffles, isKey: isPublicRaffleKey });
-        const rows = await pagePublicRaffles(app.database.sql, { after: page.after, limit: page.limit });
-        return renderJsonPage(rows, page, (r) => ({ publishedAt: r.publishedAt, id: r.id }));
-      });
+      const body = await cache.get(`${limit}|${cursor ?? ''}`, () =>
+        loadJsonPage(
+          { limit, cursor, cursors },
+          { binding: PUBLIC_LIST_BINDING, rule: PAGE_SIZES.personalRaffles, isKey: isPublicRaffleKey },
+          (after, size) => pagePublicRaffles(app.database.sql, { after, limit: size }),
+          (row) => ({ publishedAt: row.publishedAt, id: row.id }),
+        ),
+      );
       return sendRenderedJson(reply, body);
     },
   );

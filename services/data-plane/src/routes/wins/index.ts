@@ -2,7 +2,7 @@ import { PageOf, PAGE_SIZES, PageQuerySchema, WinSchema } from '@raffle/contract
 import { pageUserWins } from '@raffle/db';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { cursorBinding, isStringKey, readPageRequest, renderJsonPage } from '@raffle/domain';
+import { cursorBinding, isStringKey, loadJsonPage } from '@raffle/domain';
 import { callerOf, cursorsOf } from '../../decorations.js';
 import { dataPlaneResponses } from '../responses.js';
 import { sendRenderedJson } from '../send-json.js';
@@ -28,12 +28,13 @@ const winRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { userId } = callerOf(request)!;
-      const page = readPageRequest(
+      const body = await loadJsonPage(
         { ...request.query, cursors },
         { binding: cursorBinding('v1:my-wins', userId), rule: PAGE_SIZES.personalWins, isKey: isStringKey },
+        (after, limit) => pageUserWins(app.database.sql, { userId, before: after, limit }),
+        (row) => row.id,
       );
-      const rows = await pageUserWins(app.database.sql, { userId, before: page.after, limit: page.limit });
-      return sendRenderedJson(reply, renderJsonPage(rows, page, (r) => r.id));
+      return sendRenderedJson(reply, body);
     },
   );
 };

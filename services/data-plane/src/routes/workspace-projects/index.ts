@@ -2,7 +2,7 @@ import { PageOf, PAGE_SIZES, PageQuerySchema, ProjectSchema } from '@raffle/cont
 import { findWorkspaceProjectJson, pageWorkspaceProjects } from '@raffle/db';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { cursorBinding, DomainError, isStringKey, readPageRequest, renderJsonPage } from '@raffle/domain';
+import { cursorBinding, DomainError, isStringKey, loadJsonPage } from '@raffle/domain';
 import { cursorsOf } from '../../decorations.js';
 import { dataPlaneResponses, WorkspaceParams, WorkspaceProjectParams } from '../responses.js';
 import { sendRenderedJson } from '../send-json.js';
@@ -29,12 +29,13 @@ const workspaceProjectRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { workspaceId } = request.params;
-      const page = readPageRequest(
+      const body = await loadJsonPage(
         { ...request.query, cursors },
         { binding: cursorBinding('v1:projects', workspaceId), rule: PAGE_SIZES.workspaceProjects, isKey: isStringKey },
+        (after, limit) => pageWorkspaceProjects(app.database.sql, { workspaceId, after, limit }),
+        (row) => row.id,
       );
-      const rows = await pageWorkspaceProjects(app.database.sql, { workspaceId, after: page.after, limit: page.limit });
-      return sendRenderedJson(reply, renderJsonPage(rows, page, (r) => r.id));
+      return sendRenderedJson(reply, body);
     },
   );
 

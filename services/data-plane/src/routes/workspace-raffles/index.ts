@@ -10,7 +10,7 @@ import {
 import { findWorkspaceRaffle, listFinalizedWinnerJson, pageRaffleEntries, pageWorkspaceRaffles } from '@raffle/db';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { cursorBinding, DomainError, isStringKey, readPageRequest, renderJsonPage } from '@raffle/domain';
+import { cursorBinding, DomainError, isStringKey, loadJsonPage } from '@raffle/domain';
 import { cursorsOf } from '../../decorations.js';
 import { dataPlaneResponses, WorkspaceParams, WorkspaceRaffleParams } from '../responses.js';
 import { sendRenderedJson } from '../send-json.js';
@@ -41,12 +41,13 @@ const workspaceRaffleRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { workspaceId } = request.params;
-      const page = readPageRequest(
+      const body = await loadJsonPage(
         { ...request.query, cursors },
         { binding: cursorBinding('v1:workspace-raffles', workspaceId), rule: PAGE_SIZES.workspaceRaffles, isKey: isStringKey },
+        (after, limit) => pageWorkspaceRaffles(app.database.sql, { workspaceId, before: after, limit }),
+        (row) => row.id,
       );
-      const rows = await pageWorkspaceRaffles(app.database.sql, { workspaceId, before: page.after, limit: page.limit });
-      return sendRenderedJson(reply, renderJsonPage(rows, page, (r) => r.id));
+      return sendRenderedJson(reply, body);
     },
   );
 
@@ -87,12 +88,13 @@ const workspaceRaffleRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { workspaceId, raffleId } = request.params;
       await ownership.require(workspaceId, raffleId);
-      const page = readPageRequest(
+      const body = await loadJsonPage(
         { ...request.query, cursors },
         { binding: cursorBinding('v1:raffle-entries', workspaceId, raffleId), rule: PAGE_SIZES.workspaceRaffleEntries, isKey: isStringKey },
+        (after, limit) => pageRaffleEntries(app.database.sql, { raffleId, after, limit }),
+        (row) => row.id,
       );
-      const rows = await pageRaffleEntries(app.database.sql, { raffleId, after: page.after, limit: page.limit });
-      return sendRenderedJson(reply, renderJsonPage(rows, page, (r) => r.id));
+      return sendRenderedJson(reply, body);
     },
   );
 
