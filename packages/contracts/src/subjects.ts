@@ -28,5 +28,5 @@ export type RelayedEvent = {
   payload: string;
 };
 
-/** Postgres NOTIFY channel: outbox writers signal it in their transaction, so the relay wakes at commit. */
+/** Postgres NOTIFY channel: outbox writers signal it once their transaction commits (packages/db outbox-wake.ts), so the relay wakes without waiting for its poll. */
 export const OUTBOX_NOTIFY_CHANNEL = 'raffle_outbox';

@@ -1,6 +1,7 @@
 import { drizzle, type PostgresJsDatabase } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 import { boundConnectionWaits } from './connection-wait-deadline.js';
+import { wakeRelayAfterCommits } from './outbox-wake.js';
 import * as schema from './schema/index.js';
 
 export type Schema = typeof schema;
@@ -68,5 +69,6 @@ export function createDatabase(options: DatabaseOptions): Database {
     options.busyPoolWaitTimeoutMs ?? DEFAULT_BUSY_POOL_WAIT_TIMEOUT_MS,
   );
   const db = drizzle(sql, { schema });
+  wakeRelayAfterCommits(db, sql);
   return { sql, db, close: () => sql.end({ timeout: 5 }) };
 }

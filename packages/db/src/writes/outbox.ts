@@ -2,6 +2,7 @@ import { OUTBOX_NOTIFY_CHANNEL, type WebhookEventType } from '@raffle/contracts'
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../client.js';
 import { newId } from '../ids.js';
+import { noteEventsAppended } from '../outbox-wake.js';
 import { eventOutbox } from '../schema/outbox.js';
 
 /** Who receives an event: the personal endpoints of one user, or the endpoints of one workspace. */
@@ -39,7 +40,8 @@ export async function appendEvents(tx: DbOrTx, events: NewEvent[]): Promise<stri
   });
   // Large draws emit thousands of events: insert in chunks well under the bind-parameter limit.
   for (let i = 0; i < rows.length; i += 5000) await tx.insert(eventOutbox).values(rows.slice(i, i + 5000));
-  // Delivered at commit (and not at all on rollback): the relay wakes instead of waiting for its poll.
-  await tx.execute(sql`select pg_notify(${OUTBOX_NOTIFY_CHANNEL}, '')`);
+  // The relay wakes once this commits (not on rollback) instead of waiting for its poll: after the
+  // commit where the transaction allows it (outbox-wake.ts), otherwise by a NOTIFY delivered at commit.
+  if (!noteEventsAppended(tx)) await tx.execute(sql`select pg_notify(${OUTBOX_NOTIFY_CHANNEL}, '')`);
   return rows.map((r) => r.id);
 }
