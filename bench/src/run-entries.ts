@@ -10,7 +10,7 @@ import { readEntryLoadOptions } from './options.js';
 import { monotonicNowUs, profileSummaryOf, type MonotonicWindow } from './profile-summary.js';
 import { writeResultFiles } from './report.js';
 import { ensureDataset, type Manifest } from './seed.js';
-import { prepareDataPlane, startDataPlane, type ChildServer } from './servers.js';
+import { prepareDataPlane, startDataPlane, startDurableWriteServer, type ChildServer } from './servers.js';
 import { startWrk, wrkVersion, type WrkResult } from './wrk.js';
 
 const RESULTS_DIR = fileURLToPath(new URL('../results/', import.meta.url));
@@ -99,6 +99,20 @@ async function removeBenchRaffles(database: Database, manifest: Manifest): Promi
   return { raffles: raffles.count, events: events.count };
 }
 
+/** The ceiling's table (durable-write-server.ts inserts into it): one row per request, with a key and its index, and nothing else. */
+const DURABLE_WRITES_TABLE = 'bench_durable_writes';
+
+async function createDurableWritesTable(database: Database): Promise<void> {
+  const { sql } = database;
+  await sql`drop table if exists ${sql(DURABLE_WRITES_TABLE)}`;
+  await sql`create table ${sql(DURABLE_WRITES_TABLE)} (
+    id bigint generated always as identity primary key, entrant text not null, created_at timestamptz not null default now())`;
+}
+
+async function dropDurableWritesTable(database: Database): Promise<void> {
+  await database.sql`drop table if exists ${database.sql(DURABLE_WRITES_TABLE)}`;
+}
+
 async function probe(url: string, key: string): Promise<string> {
   const enter = () => fetch(url, { method: 'POST', headers: { authorization: `Bearer ${key}` } });
   const first = await enter();
@@ -180,6 +194,50 @@ async function runScenario(
   };
 }
 
+/** What the machine commits at most: the same load against one autocommitted single-row INSERT per request. */
+type CeilingRun = {
+  round: number;
+  wrk: WrkResult;
+  writesPerSecond: number;
+  notCreated: Record<string, number>;
+  stored: number;
+  cpu: Record<string, number>;
+};
+
+async function runCeiling(round: number, context: { database: Database; ceiling: ChildServer; keys: EntrantKeys; postmasterPid: number }): Promise<CeilingRun> {
+  const { database, ceiling, keys } = context;
+  const load = (durationSeconds: number) => ({
+    url: `${ceiling.url}/`,
+    connections: options.connections,
+    threads: options.threads,
+    durationSeconds,
+    script: { path: ENTRIES_SCRIPT, args: [keys.file, String(keys.usable), String(options.threads), 'distinct'] },
+  });
+  await startWrk(load(options.warmupSeconds)).result;
+  await database.sql`truncate ${database.sql(DURABLE_WRITES_TABLE)}`;
+  const wrk = startWrk(load(options.durationSeconds));
+  await sleep(500);
+  const cpuBefore = snapshotCpu();
+  await sleep(Math.max(500, options.durationSeconds * 1000 - 1000));
+  const cpuAfter = snapshotCpu();
+  const result = await wrk.result;
+  const statuses = result.statuses ?? {};
+  const created = statuses['201'] ?? 0;
+  const [row] = await database.sql<{ n: number }[]>`select count(*)::int as n from ${database.sql(DURABLE_WRITES_TABLE)}`;
+  return {
+    round,
+    wrk: result,
+    writesPerSecond: Math.round((created / result.seconds) * 10) / 10,
+    notCreated: Object.fromEntries(Object.entries(statuses).filter(([status]) => status !== '201')),
+    stored: row!.n,
+    cpu: cpuBetween(cpuBefore, cpuAfter, {
+      server: (p) => p.pid === ceiling.pid,
+      postgres: (p) => p.pid === context.postmasterPid || p.ppid === context.postmasterPid,
+      wrk: (p) => p.pid === wrk.pid,
+    }),
+  };
+}
+
 function medianRun(runs: EntryRun[]): EntryRun & { rounds?: Array<Pick<EntryRun, 'entriesPerSecond'> & { p50: number; p99: number }> } {
   const sorted = [...runs].sort((a, b) => a.entriesPerSecond - b.entriesPerSecond);
   const median = sorted[Math.floor((sorted.length - 1) / 2)]!;
@@ -221,32 +279,69 @@ function runWarnings(runs: EntryRun[], scenarios: EntryScenario[]): string[] {
 type EntryReport = {
   startedAt: string;
   environment: Record<string, string | number>;
+  /** The durable-write ceiling: the median round, and every round. */
+  ceiling: CeilingRun;
+  ceilingRuns: CeilingRun[];
   scenarios: ReturnType<typeof medianRun>[];
   runs: EntryRun[];
   warnings: string[];
   profile?: string;
 };
 
+/** The issue's targets, as a share of the durable-write ceiling measured in the same run. */
+const TARGETS: Partial<Record<EntryScenarioId, { ofCeiling: number; p99Ms: number }>> = {
+  'entries-post': { ofCeiling: 0.35, p99Ms: 150 },
+  'entries-post-fcfs': { ofCeiling: 0.2, p99Ms: 250 },
+};
+
+const ofCeiling = (report: EntryReport, perSecond: number) => (report.ceiling.writesPerSecond > 0 ? perSecond / report.ceiling.writesPerSecond : 0);
+
+function renderTargets(report: EntryReport): string[] {
+  const lines = report.scenarios.flatMap((r) => {
+    const target = TARGETS[r.id];
+    if (!target) return [];
+    const share = ofCeiling(report, r.entriesPerSecond);
+    const met = share >= target.ofCeiling && r.wrk.latencyMs.p99 < target.p99Ms;
+    return [
+      `| ${r.label}: ≥ ${target.ofCeiling * 100}% of the ceiling, p99 < ${target.p99Ms} ms | ${(share * 100).toFixed(1)}%, p99 ${r.wrk.latencyMs.p99.toFixed(1)} ms | ${met ? 'yes' : '**no**'} |`,
+    ];
+  });
+  return lines.length ? ['', '| Target (issue 13) | Measured | Met |', '|---|---|---|', ...lines] : [];
+}
+
 function renderMarkdown(report: EntryReport): string {
   const env = Object.entries(report.environment)
     .map(([k, v]) => `${k}: ${v}`)
     .join(' · ');
   const number = (n: number) => Math.round(n).toLocaleString('en-US');
+  const percent = (share: number) => `${(share * 100).toFixed(1)}%`;
+  const { ceiling } = report;
+  const ceilingSpread =
+    report.ceilingRuns.length > 1
+      ? ` (${number(Math.min(...report.ceilingRuns.map((x) => x.writesPerSecond)))}–${number(Math.max(...report.ceilingRuns.map((x) => x.writesPerSecond)))})`
+      : '';
+  const ceilingRow = `| durable-write ceiling (one autocommitted INSERT per request) | ${number(ceiling.writesPerSecond)}${ceilingSpread} | 100% | ${ceiling.wrk.latencyMs.p50.toFixed(2)} | ${ceiling.wrk.latencyMs.p99.toFixed(2)} | ${ceiling.wrk.latencyMs.max.toFixed(0)} | ${number(ceiling.wrk.statuses?.['201'] ?? 0)} | ${Object.entries(ceiling.notCreated).map(([status, n]) => `${n} × ${status}`).join(', ') || '0'} | ${number(ceiling.stored)} | ${ceiling.cpu.server ?? 0} / ${ceiling.cpu.postgres ?? 0} / ${ceiling.cpu.wrk ?? 0} / ${ceiling.cpu.other ?? 0} |`;
   const rows = report.scenarios.map((r) => {
     const spread = r.rounds ? ` (${number(Math.min(...r.rounds.map((x) => x.entriesPerSecond)))}–${number(Math.max(...r.rounds.map((x) => x.entriesPerSecond)))})` : '';
     const others = Object.entries(r.notCreated).map(([status, n]) => `${n} × ${status}`).join(', ') || '0';
     const { latencyMs } = r.wrk;
     const cpu = `${r.cpu.server ?? 0} / ${r.cpu.postgres ?? 0} / ${r.cpu.wrk ?? 0} / ${r.cpu.other ?? 0}`;
-    return `| ${r.label} | ${number(r.entriesPerSecond)}${spread} | ${latencyMs.p50.toFixed(2)} | ${latencyMs.p99.toFixed(2)} | ${latencyMs.max.toFixed(0)} | ${number(r.created)} | ${others} | ${number(r.database.entries)} | ${cpu} |`;
+    return `| ${r.label} | ${number(r.entriesPerSecond)}${spread} | ${percent(ofCeiling(report, r.entriesPerSecond))} | ${latencyMs.p50.toFixed(2)} | ${latencyMs.p99.toFixed(2)} | ${latencyMs.max.toFixed(0)} | ${number(r.created)} | ${others} | ${number(r.database.entries)} | ${cpu} |`;
   });
   return [
     `# Entering raffles under load, ${report.startedAt}`,
     '',
     env,
     '',
-    '| Scenario | entries/s (201s) | p50 ms | p99 ms | max ms | 201s | other statuses | entries stored | CPU % of a core: server / postgres / wrk / other |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---|',
+    '| Scenario | entries/s (201s) | of the ceiling | p50 ms | p99 ms | max ms | 201s | other statuses | entries stored | CPU % of a core: server / postgres / wrk / other |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|',
+    ceilingRow,
     ...rows,
+    ...renderTargets(report),
+    '',
+    'The durable-write ceiling is a bare Fastify route committing one single-row INSERT per request (autocommit, a prepared',
+    'statement through postgres.js) on the same database with the same pool size and the same load: the most this machine',
+    'commits durably. Every entering figure is also given as a share of it, which means the same on any machine.',
     '',
     'Each measured run enters a raffle created and published just before it (createRaffle + publishRaffle), public and without',
     'requirements; every request is a different entrant (its own personal key, and its own X-Forwarded-For address unless the',
@@ -277,7 +372,9 @@ async function main() {
   const profileDir = options.profile ? join(RESULTS_DIR, 'profiles', `entries-${startedAt.replace(/[:.]/g, '-')}`) : undefined;
   const windows: MonotonicWindow[] = [];
   const runs: EntryRun[] = [];
+  const ceilingRuns: CeilingRun[] = [];
   let server: ChildServer | undefined;
+  let ceiling: ChildServer | undefined;
   try {
     const leftovers = await removeBenchRaffles(database, manifest);
     if (leftovers.raffles + leftovers.events) log(`removed what an earlier run left behind: ${leftovers.raffles} raffles, ${leftovers.events} events`);
@@ -293,7 +390,13 @@ async function main() {
     });
     log(`${server.name} listening on ${server.url} (pid ${server.pid})`);
     const context = { database, manifest, server, keys, postmasterPid: parentPid(backend!.pid) };
+    await createDurableWritesTable(database);
+    ceiling = await startDurableWriteServer({ databaseUrl: benchUrl, poolSize: options.databasePoolSize });
     for (let round = 1; round <= options.rounds; round++) {
+      log(`durable-write ceiling${options.rounds > 1 ? ` (round ${round}/${options.rounds})` : ''}: ${options.warmupSeconds} s warm-up, ${options.durationSeconds} s measured`);
+      const ceilingRun = await runCeiling(round, { database, ceiling, keys, postmasterPid: context.postmasterPid });
+      log(`  ${Math.round(ceilingRun.writesPerSecond)} writes/s, p50 ${ceilingRun.wrk.latencyMs.p50} ms, p99 ${ceilingRun.wrk.latencyMs.p99} ms; CPU (% of a core) server ${ceilingRun.cpu.server}, postgres ${ceilingRun.cpu.postgres}`);
+      ceilingRuns.push(ceilingRun);
       for (const scenario of scenarios) {
         const of = options.rounds > 1 ? ` (round ${round}/${options.rounds})` : '';
         log(`${scenario.label}${of}: ${options.warmupSeconds} s warm-up, ${options.durationSeconds} s measured`);
@@ -307,6 +410,7 @@ async function main() {
       }
     }
     await server.stop();
+    await ceiling.stop();
     const environment = {
       cpu: `${cpus()[0]?.model ?? 'unknown'} × ${CORES}`,
       'load average at start': loadavg()[0]!.toFixed(2),
@@ -321,6 +425,8 @@ async function main() {
     const report: EntryReport = {
       startedAt,
       environment,
+      ceiling: [...ceilingRuns].sort((a, b) => a.writesPerSecond - b.writesPerSecond)[Math.floor((ceilingRuns.length - 1) / 2)]!,
+      ceilingRuns,
       scenarios: scenarios.map((s) => medianRun(runs.filter((r) => r.id === s.id))),
       runs,
       warnings: runWarnings(runs, scenarios),
@@ -332,6 +438,8 @@ async function main() {
     log(`results written to ${path} (and a timestamped JSON beside it)`);
   } finally {
     await server?.stop();
+    await ceiling?.stop();
+    await dropDurableWritesTable(database).catch((error: Error) => log(`could not drop ${DURABLE_WRITES_TABLE}: ${error.message}`));
     const removed = await removeBenchRaffles(database, manifest).catch((error: Error) => {
       log(`could not remove the benchmark's raffles: ${error.message}`);
       return null;

@@ -100,6 +100,19 @@ export async function startBareFastify(): Promise<ChildServer> {
   });
 }
 
+/** The durable-write ceiling (durable-write-server.ts) on the benchmark's database, with the data plane's pool size. */
+export async function startDurableWriteServer(settings: { databaseUrl: string; poolSize: number }): Promise<ChildServer> {
+  const port = await freePort();
+  return startServer({
+    name: 'durable-write ceiling',
+    args: ['--import', 'tsx', 'src/durable-write-server.ts'],
+    cwd: BENCH_DIR,
+    env: { PORT: String(port), NODE_ENV: 'production', DATABASE_URL: settings.databaseUrl, DATABASE_POOL_SIZE: String(settings.poolSize) },
+    port,
+    readyPath: '/health',
+  });
+}
+
 /**
  * Builds the data plane and its workspace dependencies (compiled JS is what production runs).
  * Returns 'tsx' when the build fails, so a broken build elsewhere still lets the benchmark run.
