@@ -1,7 +1,7 @@
 import { createDatabase, insertUser, schema, type Database } from '@raffle/db';
-import { eq } from 'drizzle-orm';
+import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { enterRaffle, isDomainError, userPrincipal } from '../src/index.js';
+import { closeRaffle, enterRaffle, isDomainError, userPrincipal } from '../src/index.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 import { createWorld, type World } from './support/world.js';
 
@@ -60,5 +60,39 @@ describe('FCFS under contention', () => {
     expect(row!.status).toBe('closed');
     const closed = (await world.events()).filter((e) => e.type === 'raffle.closed' && e.payload.data.id === raffle.id);
     expect(closed).toHaveLength(1);
+  });
+
+  it('entrants racing a close: no deadlock, every stored entry holds the next position, none after the close', async () => {
+    // Entrants insert their entry before locking the raffle for their spot, and check again once
+    // they hold it: a close that commits meanwhile refuses every entrant still on its way.
+    const USERS = 200;
+    const users = await Promise.all(Array.from({ length: USERS }, (_, i) => insertUser(wide.db, { handle: `fcfs-close-${i}-${world.workspace.slug}` })));
+    const raffle = await world.openRaffle({ mechanic: 'fcfs', spots: 100_000 });
+    const entering = users.map((u) => enterRaffle(wide.db, { raffle: { slug: raffle.slug }, actor: userPrincipal(u.id), source: 'api' }));
+    // Close once some spots are handed out, on a pool of its own (the entrants fill theirs).
+    for (;;) {
+      const [row] = await world.db.select({ n: count() }).from(schema.wins).where(eq(schema.wins.raffleId, raffle.id));
+      if (row!.n >= 10) break;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    const closed = await closeRaffle(world.db, { actor: world.team, raffleId: raffle.id, workspaceId: world.workspace.id });
+    expect(closed.status).toBe('closed');
+    const outcomes = await Promise.allSettled(entering);
+
+    const refused = outcomes.flatMap((o) => (o.status === 'rejected' ? [o.reason as unknown] : []));
+    for (const error of refused) {
+      expect(isDomainError(error), String(error)).toBe(true);
+      expect((error as { code: string }).code).toBe('RAFFLE_NOT_OPEN');
+    }
+    const entered = outcomes.flatMap((o) => (o.status === 'fulfilled' ? [o.value] : []));
+    expect(entered.length).toBeGreaterThanOrEqual(10);
+    expect(refused.length).toBeGreaterThan(0);
+    const wins = await world.db.select().from(schema.wins).where(eq(schema.wins.raffleId, raffle.id));
+    const entries = await world.db.select().from(schema.entries).where(eq(schema.entries.raffleId, raffle.id));
+    expect(entries).toHaveLength(entered.length);
+    expect(wins).toHaveLength(entered.length);
+    expect(wins.map((w) => w.position).sort((a, b) => a - b)).toEqual(Array.from({ length: wins.length }, (_, i) => i + 1));
+    // Every spot was handed out while the raffle was open: each entrant saw it open under the lock.
+    expect(entered.every((e) => e.raffle.status === 'open')).toBe(true);
   });
 });

@@ -18,7 +18,7 @@ const DUE: Record<DueRaffleKind, { due: (now: Date) => SQL | undefined; order: S
 };
 
 /**
- * The next raffle due for `kind` at `now`, locked, or null. `FOR UPDATE SKIP LOCKED`: a raffle
+ * The next raffle due for `kind` at `now`, locked, or null. `FOR NO KEY UPDATE SKIP LOCKED` (see RaffleLockMode): a raffle
  * another instance (or a user's transition) holds is left for the next pass instead of waited on.
  * `skip` names raffles whose transition already failed in this pass.
  */
@@ -30,6 +30,6 @@ export async function lockNextDueRaffle(tx: DbOrTx, args: { kind: DueRaffleKind;
     .where(and(due(args.now), args.skip.length > 0 ? notInArray(raffles.id, [...args.skip]) : undefined))
     .orderBy(order)
     .limit(1)
-    .for('update', { skipLocked: true });
+    .for('no key update', { skipLocked: true });
   return row ?? null;
 }

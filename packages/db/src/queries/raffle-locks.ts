@@ -4,13 +4,19 @@ import type { DbOrTx } from '../client.js';
 import { raffles } from '../schema/raffles.js';
 import { workspaceMembers } from '../schema/workspaces.js';
 
-/** How a raffle is locked: `update` runs its transitions one at a time, `share` lets entries run side by side. */
-export type RaffleLockMode = 'update' | 'share';
+/**
+ * How a raffle is locked: `no key update` runs its transitions (and FCFS spots) one at a time,
+ * `share` lets entries run side by side. Never `update`: that also conflicts with the key-share
+ * lock every insert of a row referencing the raffle takes (an FCFS entry inserts its entry before
+ * it locks the raffle for its spot), and an entrant waiting for the raffle while holding one would
+ * deadlock with a transition that waits for it. No raffle write changes the raffle's key.
+ */
+export type RaffleLockMode = 'no key update' | 'share';
 
 /** The raffle row, locked for the rest of the transaction; scoped to a workspace when one is named. */
 export async function lockRaffleRow(tx: DbOrTx, args: { raffleId: string; workspaceId?: string; mode?: RaffleLockMode }) {
   const where = args.workspaceId ? and(eq(raffles.id, args.raffleId), eq(raffles.workspaceId, args.workspaceId)) : eq(raffles.id, args.raffleId);
-  const [row] = await tx.select().from(raffles).where(where).for(args.mode ?? 'update');
+  const [row] = await tx.select().from(raffles).where(where).for(args.mode ?? 'no key update');
   return row ?? null;
 }
 
@@ -19,15 +25,15 @@ export type RaffleRef = { slug: string } | { raffleId: string };
 /**
  * The published raffle a user may see, by slug or id: public or unlisted, or private to a
  * workspace the user belongs to (as on the personal raffle routes). Read without a lock, so the
- * caller can choose the lock its mechanic needs.
+ * caller can choose the lock its mechanic needs (or, for FCFS entering, take it last).
  */
-export async function findRaffleVisibleToUser(tx: DbOrTx, args: { ref: RaffleRef; userId: string }): Promise<{ id: string; mechanic: string } | null> {
+export async function findRaffleVisibleToUser(tx: DbOrTx, args: { ref: RaffleRef; userId: string }) {
   const member = tx
     .select({ one: sql`1` })
     .from(workspaceMembers)
     .where(and(eq(workspaceMembers.workspaceId, raffles.workspaceId), eq(workspaceMembers.userId, args.userId)));
   const [found] = await tx
-    .select({ id: raffles.id, mechanic: raffles.mechanic })
+    .select()
     .from(raffles)
     .where(
       and(

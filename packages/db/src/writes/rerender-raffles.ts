@@ -18,7 +18,7 @@ const ROWS_PER_STATEMENT = 1000;
  * raffles' own fields did not change. Rows are locked in id order, as concurrent writers expect.
  */
 async function rerenderRaffles(tx: Tx, where: SQL): Promise<number> {
-  const rows: RaffleRow[] = await tx.select(rowColumns).from(raffles).where(where).orderBy(raffles.id).for('update');
+  const rows: RaffleRow[] = await tx.select(rowColumns).from(raffles).where(where).orderBy(raffles.id).for('no key update');
   if (rows.length === 0) return 0;
 
   const workspaceIds = [...new Set(rows.map((r) => r.workspaceId))];
@@ -70,7 +70,7 @@ export async function detachProjectFromRaffles(tx: Tx, projectId: string, at: Da
     .from(raffles)
     .where(eq(raffles.canonicalProjectId, projectId))
     .orderBy(raffles.id)
-    .for('update');
+    .for('no key update');
   if (referencing.length === 0) return;
   const ids = inArray(raffles.id, referencing.map((r) => r.id));
   await tx.update(raffles).set({ canonicalProjectId: null, updatedAt: at }).where(ids);
