@@ -63,8 +63,8 @@ describe('FCFS under contention', () => {
   });
 
   it('entrants racing a close: no deadlock, every stored entry holds the next position, none after the close', async () => {
-    // Entrants insert their entry before locking the raffle for their spot, and check again once
-    // they hold it: a close that commits meanwhile refuses every entrant still on its way.
+    // Each entrant checks the raffle under its lock: a close that commits meanwhile refuses every
+    // entrant still on its way, and none gets a spot after it.
     const USERS = 200;
     const users = await Promise.all(Array.from({ length: USERS }, (_, i) => insertUser(wide.db, { handle: `fcfs-close-${i}-${world.workspace.slug}` })));
     const raffle = await world.openRaffle({ mechanic: 'fcfs', spots: 100_000 });

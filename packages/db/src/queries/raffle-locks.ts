@@ -5,11 +5,12 @@ import { raffles } from '../schema/raffles.js';
 import { workspaceMembers } from '../schema/workspaces.js';
 
 /**
- * How a raffle is locked: `no key update` runs its transitions (and FCFS spots) one at a time,
- * `share` lets entries run side by side. Never `update`: that also conflicts with the key-share
- * lock every insert of a row referencing the raffle takes (an FCFS entry inserts its entry before
- * it locks the raffle for its spot), and an entrant waiting for the raffle while holding one would
- * deadlock with a transition that waits for it. No raffle write changes the raffle's key.
+ * How a raffle is locked: `no key update` runs its transitions (and FCFS and collection entries)
+ * one at a time, `share` lets entries run side by side. Never `update`: no raffle write changes the
+ * raffle's key, and `update` would also block the key-share lock every insert of a row referencing
+ * the raffle takes, so a transaction that inserted such a row (an entry) and then waited for the
+ * raffle could deadlock with one that locked it (measured while trying FCFS with the lock taken
+ * last, issue 13).
  */
 export type RaffleLockMode = 'no key update' | 'share';
 
@@ -25,15 +26,15 @@ export type RaffleRef = { slug: string } | { raffleId: string };
 /**
  * The published raffle a user may see, by slug or id: public or unlisted, or private to a
  * workspace the user belongs to (as on the personal raffle routes). Read without a lock, so the
- * caller can choose the lock its mechanic needs (or, for FCFS entering, take it last).
+ * caller can choose the lock its mechanic needs.
  */
-export async function findRaffleVisibleToUser(tx: DbOrTx, args: { ref: RaffleRef; userId: string }) {
+export async function findRaffleVisibleToUser(tx: DbOrTx, args: { ref: RaffleRef; userId: string }): Promise<{ id: string; mechanic: string } | null> {
   const member = tx
     .select({ one: sql`1` })
     .from(workspaceMembers)
     .where(and(eq(workspaceMembers.workspaceId, raffles.workspaceId), eq(workspaceMembers.userId, args.userId)));
   const [found] = await tx
-    .select()
+    .select({ id: raffles.id, mechanic: raffles.mechanic })
     .from(raffles)
     .where(
       and(

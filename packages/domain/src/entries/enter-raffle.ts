@@ -6,7 +6,6 @@ import {
   findEntrantWallet,
   findEntryIdOfUser,
   insertEntry,
-  lockRaffleRow,
   type Db,
   type NewEvent,
   type schema,
@@ -64,31 +63,12 @@ async function assertSpotLeft(tx: Tx, raffle: RaffleRecord): Promise<number> {
 const walletOnChain = (tx: Tx, userId: string, chain: string | null): Promise<string | null> =>
   chain ? findEntrantWallet(tx, { userId, chain }) : Promise.resolve(null);
 
-/** The losers of an FCFS rush find the raffle closed by the entry that took the last spot: they are told it is full, not that it is not open. */
-async function assertFcfsAccepting(tx: Tx, raffle: RaffleRecord, now: Date): Promise<void> {
+async function enterIn(tx: Tx, args: EnterRaffleArgs, userId: string, now: Date): Promise<EnteredRaffle> {
+  const raffle = await lockEntrableRaffle(tx, args.raffle, userId);
+  // The losers of an FCFS rush find the raffle closed by the entry that took the last spot:
+  // they are told it is full, not that it is not open.
   if (raffle.status === 'closed' && raffle.mechanic === 'fcfs') await assertSpotLeft(tx, raffle);
   assertAcceptingEntries(raffle, now);
-}
-
-type FcfsSpot = { raffle: RaffleRecord; win: WinRecord; events: NewEvent[]; filledLast: boolean };
-
-/**
- * The last steps of an FCFS entry: the raffle row is locked exclusively only now, checked again
- * (another entry may have taken the last spot and closed it meanwhile), and the next position is
- * handed out. Arrival order at this lock is the order of positions, and the lock is held only for
- * these few statements and the commit, so entrants' checks and inserts run side by side.
- */
-async function takeFcfsSpot(tx: Tx, raffleId: string, entry: EntryRecord, now: Date): Promise<FcfsSpot> {
-  const raffle = (await lockRaffleRow(tx, { raffleId, mode: 'no key update' }))!;
-  await assertFcfsAccepting(tx, raffle, now);
-  const taken = await assertSpotLeft(tx, raffle);
-  const created = await createWins(tx, raffle, [{ entry, position: taken + 1, source: 'fcfs' }], now);
-  return { raffle, win: created.wins[0]!, events: created.events, filledLast: taken + 1 >= raffle.spots };
-}
-
-async function enterIn(tx: Tx, args: EnterRaffleArgs, userId: string, now: Date): Promise<EnteredRaffle> {
-  const raffle = await lockEntrableRaffle(tx, args.raffle, userId, { fcfsLock: 'last' });
-  await assertFcfsAccepting(tx, raffle, now);
   const existing = await findEntryIdOfUser(tx, { raffleId: raffle.id, userId });
   if (existing) throw new DomainError('ALREADY_ENTERED', `you already entered this raffle (entry ${existing})`);
 
@@ -96,9 +76,7 @@ async function enterIn(tx: Tx, args: EnterRaffleArgs, userId: string, now: Date)
   if (verdicts.failed.length > 0) {
     throw new DomainError('REQUIREMENTS_NOT_MET', 'you do not meet every requirement of this raffle', { failedRequirements: verdicts.failed });
   }
-  // FCFS counts its spots again, locked, as its last step (takeFcfsSpot); this early count only
-  // spares a full raffle's entrants the writes.
-  if (raffle.mechanic === 'fcfs' || raffle.mechanic === 'collection') await assertSpotLeft(tx, raffle);
+  const taken = raffle.mechanic === 'fcfs' || raffle.mechanic === 'collection' ? await assertSpotLeft(tx, raffle) : 0;
 
   const signals = { walletSnapshot: await walletOnChain(tx, userId, raffle.chain), ipHash: args.ipHash ?? null };
   await lockDuplicateSignals(tx, raffle.id, signals);
@@ -121,11 +99,17 @@ async function enterIn(tx: Tx, args: EnterRaffleArgs, userId: string, now: Date)
     ...(await flagEarlierEntries(tx, raffle, entry.id, duplicateFlags, now)),
   ];
 
-  const spot = raffle.mechanic === 'fcfs' ? await takeFcfsSpot(tx, raffle.id, entry, now) : null;
-  if (spot) events.push(...spot.events);
+  let win: WinRecord | null = null;
+  let current = raffle;
+  if (raffle.mechanic === 'fcfs') {
+    // Arrival order is lock order: the raffle row is held exclusively, so positions never collide.
+    const created = await createWins(tx, raffle, [{ entry, position: taken + 1, source: 'fcfs' }], now);
+    win = created.wins[0]!;
+    events.push(...created.events);
+  }
   await appendEvents(tx, events);
-  const current = spot?.filledLast ? await closeStep(tx, spot.raffle, now) : (spot?.raffle ?? raffle);
-  return { entry, win: spot?.win ?? null, raffle: current };
+  if (raffle.mechanic === 'fcfs' && taken + 1 >= raffle.spots) current = await closeStep(tx, raffle, now);
+  return { entry, win, raffle: current };
 }
 
 /**

@@ -10,19 +10,10 @@ export type { RaffleRef };
  * belongs to; anything else is not found. FCFS and collection raffles take an exclusive lock
  * (spots are counted and handed out one entry at a time); others share it, so entries run in
  * parallel yet never commit across a close.
- *
- * `fcfsLock: 'last'` leaves an FCFS raffle unlocked: entering takes the exclusive lock itself as
- * its last step (enter-raffle.ts), so simultaneous entrants run their checks side by side.
  */
-export async function lockEntrableRaffle(
-  tx: DbOrTx,
-  ref: RaffleRef,
-  userId: string,
-  options: { fcfsLock: 'first' | 'last' } = { fcfsLock: 'first' },
-): Promise<RaffleRecord> {
+export async function lockEntrableRaffle(tx: DbOrTx, ref: RaffleRef, userId: string): Promise<RaffleRecord> {
   const found = await findRaffleVisibleToUser(tx, { ref, userId });
   if (!found) throw new DomainError('RAFFLE_NOT_FOUND', 'no such raffle');
-  if (found.mechanic === 'fcfs' && options.fcfsLock === 'last') return found;
   const exclusive = found.mechanic === 'fcfs' || found.mechanic === 'collection';
   const row = await lockRaffleRow(tx, { raffleId: found.id, mode: exclusive ? 'no key update' : 'share' });
   return row!;
