@@ -6,11 +6,11 @@ import { workspaceMembers } from '../schema/workspaces.js';
 
 /**
  * How a raffle is locked: `no key update` runs its transitions (and FCFS and collection entries)
- * one at a time, `share` lets entries run side by side. Never `update`: no raffle write changes the
- * raffle's key, and `update` would also block the key-share lock every insert of a row referencing
- * the raffle takes, so a transaction that inserted such a row (an entry) and then waited for the
- * raffle could deadlock with one that locked it (measured while trying FCFS with the lock taken
- * last, issue 13).
+ * one at a time, `share` lets entries run side by side. Never `update`: it would also block the
+ * key-share lock every insert of a row referencing the raffle takes, so a transaction that inserted
+ * such a row (an entry) and then waited for the raffle could deadlock with one that locked it
+ * (found while trying FCFS with the lock taken last, issue 13). The one write that changes a key
+ * column, a draft's new slug, gets the stronger lock from its own UPDATE; a draft has no entries.
  */
 export type RaffleLockMode = 'no key update' | 'share';
 

@@ -66,7 +66,7 @@ export async function insertRaffle(tx: DbOrTx, input: NewRaffle) {
 
 /** Applies `changes` and re-renders the stored representations in the same statement. */
 export async function updateRaffle(tx: DbOrTx, raffleId: string, changes: Partial<RaffleRow>) {
-  // `no key update`, as every raffle lock (see RaffleLockMode).
+  // `no key update`, as every raffle lock (see RaffleLockMode); a slug change escalates in the UPDATE.
   const [current] = await tx.select().from(raffles).where(eq(raffles.id, raffleId)).for('no key update');
   if (!current) return null;
   const next: RaffleRow = { ...current, ...changes, id: current.id, updatedAt: changes.updatedAt ?? new Date() };
