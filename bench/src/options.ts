@@ -31,6 +31,9 @@ export type BenchOptions = LoadOptions;
 export type EntryLoadOptions = LoadOptions & {
   /** Entrants, each with a personal key: one entry per key per raffle, so this bounds a round's 201s. */
   entrantKeys: number;
+  /** The drop scenarios: this many distinct entrants fire once each, over `dropConnections` connections. */
+  dropEntrants: number;
+  dropConnections: number;
 };
 
 export type DrawOptions = DatasetOptions & {
@@ -66,8 +69,10 @@ const ENTRY_LOAD_USAGE = `pnpm bench:entries [-- options]   (each option also re
 ${LOAD_USAGE}
 ${DATASET_USAGE}
   --keys=100000        entrants with a personal key (entries:write); a round sends each key at most once
+  --drop-entrants=20000  distinct entrants of each drop scenario, each entering once
+  --drop-connections=200 connections the drop sends them over
   --only=entries-post,entries-post-fcfs   run only these scenarios (entries-post, entries-post-fcfs,
-                       entries-post-one-ip)
+                       drop-fcfs, drop-raffle, and the opt-in entries-post-one-ip)
   --profile            CPU-profile the data plane (results/profiles/) and print where its time went`;
 
 const DRAW_USAGE = `pnpm bench:draw [-- options]   (each option also reads BENCH_<NAME> from the environment)
@@ -169,8 +174,14 @@ export function readOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOption
 
 /** `pnpm bench:entries`: entering raffles under load. */
 export function readEntryLoadOptions(argv: string[], env: NodeJS.ProcessEnv): EntryLoadOptions {
-  const read = reader(parse(argv, { ...LOAD_FLAGS, keys: { type: 'string' } }, ENTRY_LOAD_USAGE), env, ENTRY_LOAD_USAGE);
-  return { ...loadOptions(read), entrantKeys: read.integer('keys', 'KEYS', 100_000) };
+  const flags = { ...LOAD_FLAGS, keys: { type: 'string' }, 'drop-entrants': { type: 'string' }, 'drop-connections': { type: 'string' } } as const;
+  const read = reader(parse(argv, flags, ENTRY_LOAD_USAGE), env, ENTRY_LOAD_USAGE);
+  return {
+    ...loadOptions(read),
+    entrantKeys: read.integer('keys', 'KEYS', 100_000),
+    dropEntrants: read.integer('drop-entrants', 'DROP_ENTRANTS', 20_000),
+    dropConnections: read.integer('drop-connections', 'DROP_CONNECTIONS', 200),
+  };
 }
 
 /** `pnpm bench:draw`: the draw of the big raffle. */

@@ -5,7 +5,9 @@ import { fileURLToPath } from 'node:url';
 import { createDatabase, type Database } from '@raffle/db';
 import { createRaffle, publishRaffle, SEED } from '@raffle/domain';
 import { CORES, cpuBetween, parentPid, snapshotCpu } from './cpu.js';
+import { DROP_SCENARIOS, renderDrops, runDropScenario, type DropRun, type DropScenarioId } from './drop-scenarios.js';
 import { ensureEntrantKeys, type EntrantKeys } from './entrant-keys.js';
+
 import { readEntryLoadOptions } from './options.js';
 import { monotonicNowUs, profileSummaryOf, type MonotonicWindow } from './profile-summary.js';
 import { writeResultFiles } from './report.js';
@@ -37,7 +39,7 @@ const SCENARIOS: EntryScenario[] = [
   { id: 'entries-post-fcfs', label: 'enter an FCFS raffle (100,000 spots)', mechanic: 'fcfs', spots: 100_000, addresses: 'distinct' },
   { id: 'entries-post-one-ip', label: 'enter a raffle, every entrant from one IP', mechanic: 'raffle', spots: 100, addresses: 'one-ip' },
 ];
-const DEFAULT_SCENARIOS: EntryScenarioId[] = ['entries-post', 'entries-post-fcfs'];
+const DEFAULT_SCENARIOS: Array<EntryScenarioId | DropScenarioId> = ['entries-post', 'entries-post-fcfs', 'drop-fcfs', 'drop-raffle'];
 
 const options = readEntryLoadOptions(process.argv.slice(2), process.env);
 const startedAt = new Date().toISOString();
@@ -45,7 +47,7 @@ const runTag = Date.now().toString(36);
 const benchUrl = `${options.postgresUrl}/${options.databaseName}`;
 
 const perScenarioSeconds = options.warmupSeconds + options.durationSeconds + 20;
-const budgetSeconds = 20 * 60 + options.rounds * SCENARIOS.length * perScenarioSeconds;
+const budgetSeconds = 20 * 60 + options.rounds * SCENARIOS.length * perScenarioSeconds + DROP_SCENARIOS.length * 300;
 const watchdog = setTimeout(() => {
   console.error(`[bench:entries] watchdog: still running after ${budgetSeconds} s, stopping`);
   process.exit(3);
@@ -55,7 +57,12 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => pr
 type OpenRaffle = { id: string; slug: string };
 
 /** A fresh open raffle, made the way the management API makes one: createRaffle, then publishRaffle. */
-async function openRaffle(database: Database, manifest: Manifest, scenario: EntryScenario, tag: string): Promise<OpenRaffle> {
+async function openRaffle(
+  database: Database,
+  manifest: Manifest,
+  scenario: Pick<EntryScenario, 'label' | 'mechanic' | 'spots'> & { id: string },
+  tag: string,
+): Promise<OpenRaffle> {
   const kind = scenario.id.replace(/^entries-post-?/, '') || 'raffle';
   const draft = await createRaffle(database.db, {
     actor: SEED,
@@ -284,6 +291,7 @@ type EntryReport = {
   ceilingRuns: CeilingRun[];
   scenarios: ReturnType<typeof medianRun>[];
   runs: EntryRun[];
+  drops: DropRun[];
   warnings: string[];
   profile?: string;
 };
@@ -338,6 +346,7 @@ function renderMarkdown(report: EntryReport): string {
     ceilingRow,
     ...rows,
     ...renderTargets(report),
+    ...renderDrops(report.drops),
     '',
     'The durable-write ceiling is a bare Fastify route committing one single-row INSERT per request (autocommit, a prepared',
     'statement through postgres.js) on the same database with the same pool size and the same load: the most this machine',
@@ -355,9 +364,11 @@ function renderMarkdown(report: EntryReport): string {
 
 async function main() {
   const only = options.only ?? DEFAULT_SCENARIOS;
-  const unknown = only.filter((id) => !SCENARIOS.some((s) => s.id === id));
-  if (unknown.length) throw new Error(`unknown scenario ${unknown.join(', ')}; known: ${SCENARIOS.map((s) => s.id).join(', ')}`);
+  const known: string[] = [...SCENARIOS, ...DROP_SCENARIOS].map((s) => s.id);
+  const unknown = only.filter((id) => !known.includes(id));
+  if (unknown.length) throw new Error(`unknown scenario ${unknown.join(', ')}; known: ${known.join(', ')}`);
   const scenarios = SCENARIOS.filter((s) => only.includes(s.id));
+  const dropScenarios = DROP_SCENARIOS.filter((s) => only.includes(s.id));
 
   const { manifest } = await ensureDataset(
     { adminUrl: `${options.postgresUrl}/postgres`, benchUrl, databaseName: options.databaseName },
@@ -373,6 +384,7 @@ async function main() {
   const windows: MonotonicWindow[] = [];
   const runs: EntryRun[] = [];
   const ceilingRuns: CeilingRun[] = [];
+  const drops: DropRun[] = [];
   let server: ChildServer | undefined;
   let ceiling: ChildServer | undefined;
   try {
@@ -409,6 +421,16 @@ async function main() {
         windows.push(window);
       }
     }
+    for (const scenario of dropScenarios) {
+      log(`${scenario.label}: ${options.dropEntrants.toLocaleString('en-US')} entrants over ${options.dropConnections} connections`);
+      const drop = await runDropScenario(
+        scenario,
+        { database, origin: server.url, keysFile: keys.file, entrants: Math.min(options.dropEntrants, keys.usable), connections: options.dropConnections },
+        (s) => openRaffle(database, manifest, s, 'drop'),
+      );
+      log(`  answered all in ${drop.result.secondsToAnswerAll} s, p50 ${drop.result.latencyMs.p50} ms, p99 ${drop.result.latencyMs.p99} ms; ${JSON.stringify(drop.result.statuses)}; ${drop.check.entriesStored} entries, ${drop.check.wins} wins`);
+      drops.push(drop);
+    }
     await server.stop();
     await ceiling.stop();
     const environment = {
@@ -429,6 +451,7 @@ async function main() {
       ceilingRuns,
       scenarios: scenarios.map((s) => medianRun(runs.filter((r) => r.id === s.id))),
       runs,
+      drops,
       warnings: runWarnings(runs, scenarios),
       profile: profileDir ? profileSummaryOf(profileDir, windows) : undefined,
     };

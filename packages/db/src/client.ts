@@ -31,6 +31,18 @@ export type DatabaseOptions = {
   busyPoolWaitTimeoutMs?: number;
 };
 
+/**
+ * The postgres.js transaction under a drizzle one. Statements that must leave as one pipeline (sent
+ * in order without waiting for each other's results) are written against it: drizzle sends each
+ * statement only when it is awaited. It reads a drizzle internal, so a test pins it
+ * (packages/db/test/raw-transaction.test.ts).
+ */
+export function rawTransactionOf(tx: Tx): SqlTx {
+  const client = (tx as unknown as { session?: { client?: SqlTx } }).session?.client;
+  if (typeof client !== 'function') throw new Error('drizzle transaction without a postgres.js client: has drizzle-orm changed its session?');
+  return client;
+}
+
 export type Database = {
   /** postgres.js: used directly by hot read paths (prepared statements, text columns only). */
   sql: Sql;
@@ -59,7 +71,11 @@ export function createDatabase(options: DatabaseOptions): Database {
     max: options.max ?? 10,
     prepare: true,
     onnotice: () => {},
-    connection: { application_name: options.applicationName ?? 'raffle' },
+    // JIT compiles a statement whose estimated cost is high, at 20–30 ms of CPU per execution: far
+    // more than our statements take to run. An estimate can be high for a branch that never runs
+    // (the entry admission's collection count is planned for every raffle), and JIT then ran on
+    // every entry (issue 13). Sessions run without it.
+    connection: { application_name: options.applicationName ?? 'raffle', jit: 'off' },
     connect_timeout: (options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS) / 1000,
     backoff: reconnectDelaySeconds,
   });

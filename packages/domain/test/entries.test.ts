@@ -25,6 +25,19 @@ describe('entering', () => {
     expect(personal[0]!.payload.data).not.toHaveProperty('duplicateFlags');
   });
 
+  it('judges the raffle as stored: the admission read returns the row drizzle reads, and a passed endsAt refuses', async () => {
+    const endsAt = new Date(Date.now() + 60_000);
+    const raffle = await world.openRaffle({ chain: 'solana', endsAt: endsAt.toISOString() });
+    const entered = await enter(raffle.id, (await world.user()).id);
+    const [stored] = await world.db.select().from(schema.raffles).where(eq(schema.raffles.id, raffle.id));
+    expect(entered.raffle).toEqual(stored);
+    expect(entered.raffle.endsAt).toBeInstanceOf(Date);
+
+    const late = await world.user();
+    const after = enterRaffle(world.db, { raffle: { raffleId: raffle.id }, actor: userPrincipal(late.id), source: 'api', clock: { now: () => new Date(endsAt.getTime() + 1) } });
+    await expect(after).rejects.toMatchObject({ code: 'RAFFLE_NOT_OPEN', message: `entries closed at ${endsAt.toISOString()}` });
+  });
+
   it('commits what inTransaction writes with the entry, or neither (an idempotent response and its entry)', async () => {
     const raffle = await world.openRaffle();
     const user = await world.user();
@@ -130,6 +143,32 @@ describe('entering', () => {
     expect(reread!.duplicateFlags).toEqual({ walletReuse: [second.id], ipReuse: [third.id] });
     expect(JSON.parse(reread!.workspaceJson).duplicateFlags).toEqual(reread!.duplicateFlags);
     expect(reread!.ipHash).not.toContain('203.0.113.7');
+  });
+
+  it('entrants sharing an IP or a wallet who arrive at once still flag each other; the others are not flagged', async () => {
+    // The duplicate lookup leaves in the same pipeline as the signal's advisory lock (one round
+    // trip): it must still run after the lock is granted, or simultaneous entrants miss each other.
+    const raffle = await world.openRaffle({ chain: 'solana' });
+    const ip = hashIp('test-key-0123456789', '192.0.2.44');
+    const wallet = { chain: 'solana', address: 'So1sharedAtOnce', verified: true };
+    const sameIp = await Promise.all(Array.from({ length: 12 }, () => world.user()));
+    const sameWallet = await Promise.all(Array.from({ length: 6 }, () => world.user({ wallets: [wallet] })));
+    const strangers = await Promise.all(Array.from({ length: 6 }, () => world.user()));
+    await Promise.all([
+      ...sameIp.map((u) => enter(raffle.id, u.id, { ipHash: ip })),
+      ...sameWallet.map((u) => enter(raffle.id, u.id)),
+      ...strangers.map((u, i) => enter(raffle.id, u.id, { ipHash: hashIp('test-key-0123456789', `198.18.0.${i + 1}`) })),
+    ]);
+    const stored = await world.db.select().from(schema.entries).where(eq(schema.entries.raffleId, raffle.id));
+    const idsOf = (users: { id: string }[]) => stored.filter((e) => users.some((u) => u.id === e.userId)).map((e) => e.id);
+    const ipGroup = idsOf(sameIp);
+    const walletGroup = idsOf(sameWallet);
+    for (const entry of stored) {
+      const others = (group: string[]) => group.filter((id) => id !== entry.id).sort();
+      if (ipGroup.includes(entry.id)) expect([...(entry.duplicateFlags.ipReuse ?? [])].sort()).toEqual(others(ipGroup));
+      else if (walletGroup.includes(entry.id)) expect([...(entry.duplicateFlags.walletReuse ?? [])].sort()).toEqual(others(walletGroup));
+      else expect(entry.duplicateFlags).toEqual({});
+    }
   });
 
   it('lists at most 50 reusers, and stops rewriting entries whose list is full', async () => {

@@ -1,39 +1,92 @@
-import { and, count, desc, eq, inArray } from 'drizzle-orm';
-import type { DbOrTx } from '../client.js';
-import { entries } from '../schema/entries.js';
-import { userWallets } from '../schema/users.js';
-import { wins } from '../schema/wins.js';
+import { PUBLISHED_RAFFLE_STATUSES } from '@raffle/contracts';
+import type postgres from 'postgres';
+import type { SqlOrTx } from '../client.js';
+import { raffles } from '../schema/raffles.js';
+import { rowOfTable } from './raw-rows.js';
+import type { RaffleRef } from './raffle-locks.js';
 
-/** The user's entry in the raffle, if any (one per user and raffle). */
-export async function findEntryIdOfUser(tx: DbOrTx, args: { raffleId: string; userId: string }): Promise<string | null> {
-  const [row] = await tx
-    .select({ id: entries.id })
-    .from(entries)
-    .where(and(eq(entries.raffleId, args.raffleId), eq(entries.userId, args.userId)));
-  return row?.id ?? null;
-}
+type RaffleRow = typeof raffles.$inferSelect;
 
-export async function countValidEntries(tx: DbOrTx, raffleId: string): Promise<number> {
-  const [row] = await tx.select({ n: count() }).from(entries).where(and(eq(entries.raffleId, raffleId), eq(entries.status, 'valid')));
-  return row!.n;
-}
+export type AdmissionArgs = {
+  ref: RaffleRef;
+  userId: string;
+  /** The keyed hash of the entrant's IP, when the request had one. */
+  ipHash: string | null;
+  /** Mechanics whose entries take the raffle row exclusively (`FOR NO KEY UPDATE`); the others share it. */
+  exclusiveMechanics: readonly string[];
+  /** Win statuses that hold an FCFS spot. */
+  liveWinStatuses: readonly string[];
+  /** At most this many earlier entries are listed per shared signal. */
+  duplicateLimit: number;
+};
 
-/** Wins of the raffle in any of `statuses` (the domain names the live ones). */
-export async function countWinsInStatus(tx: DbOrTx, args: { raffleId: string; statuses: readonly string[] }): Promise<number> {
-  const [row] = await tx
-    .select({ n: count() })
-    .from(wins)
-    .where(and(eq(wins.raffleId, args.raffleId), inArray(wins.status, [...args.statuses])));
-  return row!.n;
-}
+/** Everything an entry is judged on, read in one round trip. */
+export type Admission = {
+  /** The raffle, locked for the transaction; null when it does not exist or the user may not see it. */
+  raffle: RaffleRow | null;
+  existingEntryId: string | null;
+  /** The wallet the entry snapshots on the raffle's chain (a verified one first, then the oldest). */
+  walletSnapshot: string | null;
+  /** Spots held: live wins of an FCFS raffle, valid entries of a collection raffle, 0 otherwise. */
+  spotsTaken: number;
+  /** Earlier entries of the raffle sharing the wallet or the IP hash, in id order. */
+  walletReuse: string[];
+  ipReuse: string[];
+};
 
-/** The wallet an entry on `chain` snapshots: a verified one first, then the oldest. */
-export async function findEntrantWallet(tx: DbOrTx, args: { userId: string; chain: string }): Promise<string | null> {
-  const [wallet] = await tx
-    .select({ address: userWallets.address })
-    .from(userWallets)
-    .where(and(eq(userWallets.userId, args.userId), eq(userWallets.chain, args.chain)))
-    .orderBy(desc(userWallets.verified), userWallets.createdAt)
-    .limit(1);
-  return wallet?.address ?? null;
+const publishedStatuses = [...PUBLISHED_RAFFLE_STATUSES];
+
+/**
+ * Reads and locks everything an entry is judged on in one round trip: the statements go out as one
+ * pipeline on the transaction's connection and run in the order sent, each with its own snapshot
+ * (READ COMMITTED). So the spot count runs after the raffle lock is granted, and the duplicate
+ * lookup after the signal locks, exactly as if each had waited for the one before. Statements
+ * that follow a refusal (no such raffle, already entered) still run; they only read, or take locks
+ * the rollback releases.
+ *
+ * The lock's mode depends on the mechanic, which is fixed once a raffle is published (the only
+ * raffles an entrant can see): one statement per mode, each matching only its mechanics, so
+ * exactly one of them locks the row.
+ */
+export async function readEntrantAdmission(tx: SqlOrTx, args: AdmissionArgs): Promise<Admission> {
+  const { userId, ipHash } = args;
+  const exclusive = [...args.exclusiveMechanics];
+  const match = 'slug' in args.ref ? tx`r.slug = ${args.ref.slug}` : tx`r.id = ${args.ref.raffleId}`;
+  const visible = tx`${match} and r.status = any(${publishedStatuses})
+    and (r.visibility in ('public', 'unlisted')
+      or exists (select 1 from workspace_members m where m.workspace_id = r.workspace_id and m.user_id = ${userId}))`;
+  const wallet = tx`(select w.address from user_wallets w where w.user_id = ${userId} and w.chain = r.chain
+    order by w.verified desc, w.created_at limit 1)`;
+
+  // `.execute()` sends each statement now, in this order, without waiting for the one before.
+  const pipeline = [
+    tx`select r.* from raffles r where ${visible} and r.mechanic <> all(${exclusive}) for share of r`.execute(),
+    tx`select r.* from raffles r where ${visible} and r.mechanic = any(${exclusive}) for no key update of r`.execute(),
+    tx`select
+        (select e.id from entries e where e.raffle_id = r.id and e.user_id = ${userId}) as existing_entry_id,
+        ${wallet} as wallet_snapshot,
+        case r.mechanic
+          when 'fcfs' then (select count(*) from wins x where x.raffle_id = r.id and x.status = any(${[...args.liveWinStatuses]}))
+          when 'collection' then (select count(*) from entries e where e.raffle_id = r.id and e.status = 'valid')
+          else 0 end::int as spots_taken
+      from raffles r where ${match}`.execute(),
+    // Entries sharing a signal queue on its advisory lock, wallet before IP (one order, no deadlock).
+    tx`select pg_advisory_xact_lock(hashtextextended(r.id || ':w:' || ${wallet}, 0)) from raffles r where ${match}`.execute(),
+    tx`select pg_advisory_xact_lock(hashtextextended(r.id || ':i:' || ${ipHash}::text, 0)) from raffles r where ${match}`.execute(),
+    tx`select
+        array(select e.id from entries e where e.raffle_id = r.id and e.wallet_snapshot = ${wallet} order by e.id limit ${args.duplicateLimit}) as wallet_reuse,
+        array(select e.id from entries e where e.raffle_id = r.id and e.ip_hash = ${ipHash}::text order by e.id limit ${args.duplicateLimit}) as ip_reuse
+      from raffles r where ${match}`.execute(),
+  ] as const;
+  const [shared, exclusiveRows, standing, , , reuse] = (await Promise.all(pipeline)) as postgres.Row[][];
+  const raw = shared![0] ?? exclusiveRows![0];
+  if (!raw) return { raffle: null, existingEntryId: null, walletSnapshot: null, spotsTaken: 0, walletReuse: [], ipReuse: [] };
+  return {
+    raffle: rowOfTable(raffles, raw),
+    existingEntryId: standing![0]!.existing_entry_id ?? null,
+    walletSnapshot: standing![0]!.wallet_snapshot ?? null,
+    spotsTaken: standing![0]!.spots_taken,
+    walletReuse: reuse![0]!.wallet_reuse,
+    ipReuse: reuse![0]!.ip_reuse,
+  };
 }

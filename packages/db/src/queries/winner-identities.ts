@@ -6,11 +6,14 @@ import type { IdentitySnapshot } from '../schema/wins.js';
 /** Who each user is now, as a win snapshots them (handle, display name, wallets); by user id. */
 export async function loadIdentitySnapshots(tx: DbOrTx, userIds: readonly string[]): Promise<Map<string, IdentitySnapshot>> {
   const ids = [...userIds];
-  const people = await tx.select({ id: users.id, handle: users.handle, displayName: users.displayName }).from(users).where(inArray(users.id, ids));
-  const wallets = await tx
-    .select({ userId: userWallets.userId, chain: userWallets.chain, address: userWallets.address })
-    .from(userWallets)
-    .where(inArray(userWallets.userId, ids));
+  // Two independent reads: in a transaction they leave as one pipeline.
+  const [people, wallets] = await Promise.all([
+    tx.select({ id: users.id, handle: users.handle, displayName: users.displayName }).from(users).where(inArray(users.id, ids)),
+    tx
+      .select({ userId: userWallets.userId, chain: userWallets.chain, address: userWallets.address })
+      .from(userWallets)
+      .where(inArray(userWallets.userId, ids)),
+  ]);
   const identities = new Map<string, IdentitySnapshot>();
   for (const p of people) {
     identities.set(p.id, {

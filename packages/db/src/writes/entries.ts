@@ -40,27 +40,46 @@ export function buildEntryRow(input: NewEntry): EntryRow {
   };
 }
 
-export async function insertEntry(tx: DbOrTx, input: NewEntry) {
+type EntryRecord = typeof entries.$inferSelect;
+
+/** A weight as Postgres returns the numeric(20,6) column: six decimals ("2.5" reads back "2.500000"). */
+function storedWeight(weight: string): string {
+  const [whole, fraction = ''] = weight.split('.');
+  return `${whole}.${fraction.padEnd(6, '0')}`;
+}
+
+/** The entry exactly as `insertEntry` stores it and a read returns it, rendered views included, before it is written. */
+export function entryRecordOf(input: NewEntry): EntryRecord {
   const row = buildEntryRow(input);
-  const evaluations = input.evaluations ?? [];
-  const [entry] = await tx
-    .insert(entries)
-    .values({ ...row, ...renderEntryColumns(row, input.raffle.slug, evaluations) })
-    .returning();
-  if (evaluations.length > 0) {
-    await tx.insert(entryRequirementEvaluations).values(
-      evaluations.map((e) => ({
-        entryId: row.id,
-        requirementId: e.requirementId,
-        type: e.type,
-        label: e.label,
-        passed: e.passed,
-        evidence: e.evidence ?? {},
-        evaluatedAt: row.createdAt,
-      })),
-    );
-  }
-  return entry!;
+  return { ...row, entryWeight: storedWeight(row.entryWeight), ...renderEntryColumns(row, input.raffle.slug, input.evaluations ?? []) };
+}
+
+/** Builds (entryRecordOf) and stores a new entry with its requirement verdicts. */
+export async function insertEntry(tx: DbOrTx, input: NewEntry): Promise<EntryRecord> {
+  const entry = entryRecordOf(input);
+  await storeEntry(tx, entry, input.evaluations ?? []);
+  return entry;
+}
+
+/**
+ * Stores an entry built by `entryRecordOf`, and its verdicts. Nothing is read back (no
+ * `RETURNING`), so a caller holding the record can send the statements that go with it (its
+ * outbox events) in the same round trip.
+ */
+export async function storeEntry(tx: DbOrTx, entry: EntryRecord, evaluations: readonly RequirementEvaluation[]): Promise<void> {
+  await tx.insert(entries).values(entry);
+  if (evaluations.length === 0) return;
+  await tx.insert(entryRequirementEvaluations).values(
+    evaluations.map((e) => ({
+      entryId: entry.id,
+      requirementId: e.requirementId,
+      type: e.type,
+      label: e.label,
+      passed: e.passed,
+      evidence: e.evidence ?? {},
+      evaluatedAt: entry.createdAt,
+    })),
+  );
 }
 
 /** The requirement verdicts the entrant sees, in the raffle's order of its requirements. */

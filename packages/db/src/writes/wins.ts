@@ -6,14 +6,24 @@ import { wins } from '../schema/wins.js';
 
 export type NewWin = Omit<WinRow, 'id' | 'createdAt' | 'updatedAt'> & { id?: string };
 
-export async function insertWin(tx: DbOrTx, input: NewWin, raffle: WinRaffleRow) {
+type WinRecord = typeof wins.$inferSelect;
+
+/** The win exactly as `insertWins` stores it, rendered views included, before it is written. */
+export function winRecordOf(input: NewWin, raffle: WinRaffleRow): WinRecord {
   const now = input.selectedAt;
   const row: WinRow = { ...input, id: input.id ?? newId('win', now.getTime()), createdAt: now, updatedAt: input.finalizedAt ?? now };
-  const [win] = await tx
-    .insert(wins)
-    .values({ ...row, ...renderWinColumns(row, raffle) })
-    .returning();
-  return win!;
+  return { ...row, ...renderWinColumns(row, raffle) };
+}
+
+/** Stores wins built by `winRecordOf`, many rows per statement (a draw selects thousands). */
+export async function insertWins(tx: DbOrTx, records: WinRecord[]): Promise<void> {
+  for (let i = 0; i < records.length; i += 1000) await tx.insert(wins).values(records.slice(i, i + 1000));
+}
+
+export async function insertWin(tx: DbOrTx, input: NewWin, raffle: WinRaffleRow): Promise<WinRecord> {
+  const win = winRecordOf(input, raffle);
+  await insertWins(tx, [win]);
+  return win;
 }
 
 export type WinChanges = Partial<

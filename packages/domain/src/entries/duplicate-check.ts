@@ -1,44 +1,20 @@
 import type { DuplicateFlags } from '@raffle/contracts';
-import {
-  findEntryDuplicateFlags,
-  listEntryIdsSharingSignal,
-  lockDuplicateSignal,
-  updateEntry,
-  type DbOrTx,
-  type DuplicateSignal,
-  type NewEvent,
-} from '@raffle/db';
+import { findEntryDuplicateFlags, updateEntry, type DbOrTx, type NewEvent } from '@raffle/db';
 import { workspaceEntryEvent } from '../events/resource-events.js';
 import type { RaffleRecord } from '../raffles/raffle-locks.js';
 
 /** Flags list at most this many other entries: enough to judge, bounded for a farmed IP. */
-const MAX_LISTED = 50;
-
-type Signals = { walletSnapshot: string | null; ipHash: string | null };
-
-/** The signals an entry carries, wallet first: every entry takes its locks in this order. */
-function signalsOf(signals: Signals): DuplicateSignal[] {
-  const present: DuplicateSignal[] = [];
-  if (signals.walletSnapshot) present.push({ kind: 'wallet', walletSnapshot: signals.walletSnapshot });
-  if (signals.ipHash) present.push({ kind: 'ip', ipHash: signals.ipHash });
-  return present;
-}
+export const MAX_LISTED_DUPLICATES = 50;
 
 /**
- * Serialises entries that share a wallet or an IP hash within one raffle, so two arriving at once
- * still see each other; unrelated entries never wait on each other.
+ * The new entry's flags: the earlier entries of its raffle sharing its wallet or its IP hash, as
+ * read after the signals' advisory locks (readEntrantAdmission), so two entries sharing a signal
+ * that arrive at once still see each other, and unrelated entries never wait on each other.
  */
-export async function lockDuplicateSignals(tx: DbOrTx, raffleId: string, signals: Signals): Promise<void> {
-  for (const signal of signalsOf(signals)) await lockDuplicateSignal(tx, { raffleId, signal });
-}
-
-/** The earlier entries of this raffle sharing the new entry's wallet or IP hash. */
-export async function findDuplicates(tx: DbOrTx, raffleId: string, signals: Signals): Promise<DuplicateFlags> {
+export function duplicateFlagsOf(reuse: { walletReuse: string[]; ipReuse: string[] }): DuplicateFlags {
   const flags: DuplicateFlags = {};
-  for (const signal of signalsOf(signals)) {
-    const ids = await listEntryIdsSharingSignal(tx, { raffleId, signal, limit: MAX_LISTED });
-    if (ids.length > 0) flags[signal.kind === 'wallet' ? 'walletReuse' : 'ipReuse'] = ids;
-  }
+  if (reuse.walletReuse.length > 0) flags.walletReuse = reuse.walletReuse;
+  if (reuse.ipReuse.length > 0) flags.ipReuse = reuse.ipReuse;
   return flags;
 }
 
@@ -55,7 +31,7 @@ export async function flagEarlierEntries(tx: DbOrTx, raffle: RaffleRecord, newEn
     for (const kind of ['walletReuse', 'ipReuse'] as const) {
       if (!added[kind]) continue;
       const list = next[kind] ?? [];
-      if (list.length < MAX_LISTED && !list.includes(newEntryId)) {
+      if (list.length < MAX_LISTED_DUPLICATES && !list.includes(newEntryId)) {
         next[kind] = [...list, newEntryId];
         changed = true;
       }

@@ -1,11 +1,12 @@
 import type { EntrySource } from '@raffle/contracts';
 import {
   appendEvents,
-  countValidEntries,
-  countWinsInStatus,
-  findEntrantWallet,
-  findEntryIdOfUser,
-  insertEntry,
+  entryRecordOf,
+  insertWins,
+  loadIdentitySnapshots,
+  rawTransactionOf,
+  readEntrantAdmission,
+  storeEntry,
   type Db,
   type NewEvent,
   type schema,
@@ -18,11 +19,11 @@ import type { Principal } from '../principal.js';
 import { closeStep } from '../raffles/lifecycle-steps.js';
 import type { RaffleRecord } from '../raffles/raffle-locks.js';
 import { evaluateRequirements } from '../requirements/evaluate.js';
-import { createWins } from '../wins/create-wins.js';
+import { planWins } from '../wins/create-wins.js';
 import { LIVE_WIN_STATUSES, type WinRecord } from '../wins/win-transitions.js';
-import { findDuplicates, flagEarlierEntries, lockDuplicateSignals } from './duplicate-check.js';
+import { duplicateFlagsOf, flagEarlierEntries, MAX_LISTED_DUPLICATES } from './duplicate-check.js';
 import { entrantOf } from './entrant.js';
-import { lockEntrableRaffle, type RaffleRef } from './find-entrable-raffle.js';
+import type { RaffleRef } from './find-entrable-raffle.js';
 import { isUniqueViolation } from '../unique-violation.js';
 
 export type EntryRecord = typeof schema.entries.$inferSelect;
@@ -37,8 +38,8 @@ export type EnterRaffleArgs = {
   /** The keyed hash of the entrant's IP (see hashIp), when the request had one. */
   ipHash?: string | null;
   clock?: Clock;
-  /** Runs last inside the entry's transaction: what must commit with the entry or not at all. */
-  inTransaction?: (tx: Tx, entered: EnteredRaffle) => Promise<void>;
+  /** Writes that must commit with the entry or not at all; sent alongside the entry's own writes. */
+  inTransaction?: (tx: Tx, entered: { entry: EntryRecord }) => Promise<void>;
 };
 
 export type EnteredRaffle = { entry: EntryRecord; win: WinRecord | null; raffle: RaffleRecord };
@@ -50,66 +51,80 @@ function assertAcceptingEntries(raffle: RaffleRecord, now: Date): void {
   if (raffle.endsAt && raffle.endsAt <= now) throw new DomainError('RAFFLE_NOT_OPEN', `entries closed at ${raffle.endsAt.toISOString()}`);
 }
 
-/** FCFS raffles count the spots their live wins hold; collection raffles their valid entries. */
-async function assertSpotLeft(tx: Tx, raffle: RaffleRecord): Promise<number> {
-  const taken =
-    raffle.mechanic === 'fcfs'
-      ? await countWinsInStatus(tx, { raffleId: raffle.id, statuses: LIVE_WIN_STATUSES })
-      : await countValidEntries(tx, raffle.id);
-  if (taken >= raffle.spots) throw new DomainError('RAFFLE_FULL', `all ${raffle.spots} spots are taken`);
-  return taken;
+/** FCFS raffles count the spots their live wins hold, collection raffles their valid entries; the others have no limit here. */
+const hasSpotLimit = (raffle: RaffleRecord) => raffle.mechanic === 'fcfs' || raffle.mechanic === 'collection';
+
+function assertSpotLeft(raffle: RaffleRecord, taken: number): void {
+  if (hasSpotLimit(raffle) && taken >= raffle.spots) throw new DomainError('RAFFLE_FULL', `all ${raffle.spots} spots are taken`);
 }
 
-const walletOnChain = (tx: Tx, userId: string, chain: string | null): Promise<string | null> =>
-  chain ? findEntrantWallet(tx, { userId, chain }) : Promise.resolve(null);
+/** The raffle, the entrant's standing in it and the earlier entries sharing their signals, in one round trip. */
+async function admit(tx: Tx, args: EnterRaffleArgs, userId: string) {
+  const admission = await readEntrantAdmission(rawTransactionOf(tx), {
+    ref: args.raffle,
+    userId,
+    ipHash: args.ipHash ?? null,
+    // Spots are counted and handed out one entry at a time; other entries share the lock, so they
+    // run in parallel yet never commit across a close.
+    exclusiveMechanics: ['fcfs', 'collection'],
+    liveWinStatuses: LIVE_WIN_STATUSES,
+    duplicateLimit: MAX_LISTED_DUPLICATES,
+  });
+  if (!admission.raffle) throw new DomainError('RAFFLE_NOT_FOUND', 'no such raffle');
+  return { ...admission, raffle: admission.raffle };
+}
 
+/**
+ * One entry in as few round trips as its rules allow: the admission read (raffle lock, standing,
+ * signal locks, duplicates), the requirement check when the raffle has requirements, then the
+ * entry's writes sent together (decision 0009).
+ */
 async function enterIn(tx: Tx, args: EnterRaffleArgs, userId: string, now: Date): Promise<EnteredRaffle> {
-  const raffle = await lockEntrableRaffle(tx, args.raffle, userId);
+  const { raffle, existingEntryId, walletSnapshot, spotsTaken, walletReuse, ipReuse } = await admit(tx, args, userId);
   // The losers of an FCFS rush find the raffle closed by the entry that took the last spot:
   // they are told it is full, not that it is not open.
-  if (raffle.status === 'closed' && raffle.mechanic === 'fcfs') await assertSpotLeft(tx, raffle);
+  if (raffle.status === 'closed' && raffle.mechanic === 'fcfs') assertSpotLeft(raffle, spotsTaken);
   assertAcceptingEntries(raffle, now);
-  const existing = await findEntryIdOfUser(tx, { raffleId: raffle.id, userId });
-  if (existing) throw new DomainError('ALREADY_ENTERED', `you already entered this raffle (entry ${existing})`);
+  if (existingEntryId) throw new DomainError('ALREADY_ENTERED', `you already entered this raffle (entry ${existingEntryId})`);
 
   const verdicts = await evaluateRequirements(tx, raffle, userId, now);
   if (verdicts.failed.length > 0) {
     throw new DomainError('REQUIREMENTS_NOT_MET', 'you do not meet every requirement of this raffle', { failedRequirements: verdicts.failed });
   }
-  const taken = raffle.mechanic === 'fcfs' || raffle.mechanic === 'collection' ? await assertSpotLeft(tx, raffle) : 0;
+  assertSpotLeft(raffle, spotsTaken);
 
-  const signals = { walletSnapshot: await walletOnChain(tx, userId, raffle.chain), ipHash: args.ipHash ?? null };
-  await lockDuplicateSignals(tx, raffle.id, signals);
-  const duplicateFlags = await findDuplicates(tx, raffle.id, signals);
-  const entry = await insertEntry(tx, {
+  const duplicateFlags = duplicateFlagsOf({ walletReuse, ipReuse });
+  const input = {
     id: args.id,
     raffle,
     userId,
-    status: 'valid',
+    status: 'valid' as const,
     source: args.source,
     entryWeight: verdicts.weight,
-    walletSnapshot: signals.walletSnapshot,
+    walletSnapshot,
     duplicateFlags,
-    ipHash: signals.ipHash,
+    ipHash: args.ipHash ?? null,
     createdAt: now,
     evaluations: verdicts.evaluations,
-  });
+  };
+  const entry = entryRecordOf(input);
   const events: NewEvent[] = [
     ...entryEvents('entry.created', entry, raffle.workspaceId, now),
     ...(await flagEarlierEntries(tx, raffle, entry.id, duplicateFlags, now)),
   ];
+  const alongside = () => args.inTransaction?.(tx, { entry }) ?? Promise.resolve();
 
-  let win: WinRecord | null = null;
-  let current = raffle;
-  if (raffle.mechanic === 'fcfs') {
-    // Arrival order is lock order: the raffle row is held exclusively, so positions never collide.
-    const created = await createWins(tx, raffle, [{ entry, position: taken + 1, source: 'fcfs' }], now);
-    win = created.wins[0]!;
-    events.push(...created.events);
+  if (raffle.mechanic !== 'fcfs') {
+    await Promise.all([storeEntry(tx, entry, input.evaluations), appendEvents(tx, events), alongside()]);
+    return { entry, win: null, raffle };
   }
-  await appendEvents(tx, events);
-  if (raffle.mechanic === 'fcfs' && taken + 1 >= raffle.spots) current = await closeStep(tx, raffle, now);
-  return { entry, win, raffle: current };
+  // Arrival order is lock order: the raffle row is held exclusively, so positions never collide.
+  // Who won, as the team saw them at selection: read alongside the entry's insert.
+  const [, identities] = await Promise.all([storeEntry(tx, entry, input.evaluations), loadIdentitySnapshots(tx, [userId])]);
+  const created = planWins(raffle, [{ entry, position: spotsTaken + 1, source: 'fcfs' }], now, identities);
+  await Promise.all([insertWins(tx, created.wins), appendEvents(tx, [...events, ...created.events]), alongside()]);
+  const current = spotsTaken + 1 >= raffle.spots ? await closeStep(tx, raffle, now) : raffle;
+  return { entry, win: created.wins[0]!, raffle: current };
 }
 
 /**
@@ -122,9 +137,7 @@ export async function enterRaffle(db: Db, args: EnterRaffleArgs): Promise<Entere
   const now = (args.clock ?? systemClock).now();
   try {
     return await db.transaction(async (tx) => {
-      const entered = await enterIn(tx, args, entrantOf(args.actor), now);
-      await args.inTransaction?.(tx, entered);
-      return entered;
+      return enterIn(tx, args, entrantOf(args.actor), now);
     });
   } catch (error) {
     // Two requests of one user at once: the unique index lets one commit and refuses the other.

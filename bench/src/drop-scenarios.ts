@@ -1,0 +1,106 @@
+import type { Database } from '@raffle/db';
+import { runDrop, type DropResult } from './drop.js';
+
+export type DropScenarioId = 'drop-fcfs' | 'drop-raffle';
+
+export type DropScenario = { id: DropScenarioId; label: string; mechanic: 'fcfs' | 'raffle'; spots: number };
+
+export const DROP_SCENARIOS: DropScenario[] = [
+  { id: 'drop-fcfs', label: 'drop: FCFS raffle, 1,000 spots', mechanic: 'fcfs', spots: 1000 },
+  { id: 'drop-raffle', label: 'drop: raffle, 1,000 spots', mechanic: 'raffle', spots: 1000 },
+];
+
+/** What the database holds after a drop, against what the 201s said. */
+export type DropCheck = {
+  entriesStored: number;
+  /** 201s whose entry id is stored (each id counted once): must equal the 201s. */
+  createdAndStored: number;
+  /** Entry ids that two 201s returned: must be 0. */
+  repeatedIds: number;
+  wins: number;
+  winPositions: number;
+  raffleStatus: string;
+};
+
+export type DropRun = { id: DropScenarioId; label: string; spots: number; mechanic: DropScenario['mechanic']; result: Omit<DropResult, 'createdEntryIds'>; check: DropCheck };
+
+async function checkDrop(database: Database, raffleId: string, createdEntryIds: string[]): Promise<DropCheck> {
+  const unique = [...new Set(createdEntryIds)];
+  const [row] = await database.sql<Omit<DropCheck, 'repeatedIds'>[]>`
+    select
+      (select count(*)::int from entries where raffle_id = ${raffleId}) as "entriesStored",
+      (select count(*)::int from entries where raffle_id = ${raffleId} and id = any(${unique})) as "createdAndStored",
+      (select count(*)::int from wins where raffle_id = ${raffleId}) as wins,
+      (select count(distinct position)::int from wins where raffle_id = ${raffleId}) as "winPositions",
+      (select status from raffles where id = ${raffleId}) as "raffleStatus"`;
+  return { ...row!, repeatedIds: createdEntryIds.length - unique.length };
+}
+
+/**
+ * One drop: the raffle opens (`open` creates and publishes it), and every entrant fires at once.
+ * FCFS: exactly `spots` 201s and wins, everyone else 409 RAFFLE_FULL. Raffle: every entrant is
+ * entered (spots bound the draw, not the entries).
+ */
+export async function runDropScenario(
+  scenario: DropScenario,
+  context: { database: Database; origin: string; keysFile: string; entrants: number; connections: number },
+  open: (scenario: DropScenario) => Promise<{ id: string; slug: string }>,
+): Promise<DropRun> {
+  const raffle = await open(scenario);
+  const { createdEntryIds, ...result } = await runDrop({
+    origin: context.origin,
+    slug: raffle.slug,
+    keysFile: context.keysFile,
+    entrants: context.entrants,
+    connections: context.connections,
+  });
+  return { id: scenario.id, label: scenario.label, spots: scenario.spots, mechanic: scenario.mechanic, result, check: await checkDrop(context.database, raffle.id, createdEntryIds) };
+}
+
+/** The issue's drop targets, checked one by one. */
+export function dropVerdicts(run: DropRun): Array<{ what: string; measured: string; met: boolean }> {
+  const { result, check } = run;
+  const created = result.statuses['201'] ?? 0;
+  const serverErrors = Object.entries(result.statuses).filter(([status]) => status.startsWith('5')).reduce((n, [, count]) => n + count, 0);
+  const answered = Object.values(result.statuses).reduce((n, count) => n + count, 0);
+  const verdicts = [
+    { what: 'zero 5xx', measured: `${serverErrors}`, met: serverErrors === 0 },
+    { what: 'no request unanswered', measured: `${result.unanswered} unanswered, ${answered} of ${result.entrants} answered`, met: result.unanswered === 0 && answered === result.entrants },
+    {
+      what: 'every 201 stored exactly once',
+      measured: `${created} × 201, ${check.createdAndStored} stored, ${check.repeatedIds} repeated ids, ${check.entriesStored} entries in all`,
+      met: check.createdAndStored === created && check.repeatedIds === 0 && check.entriesStored === created,
+    },
+  ];
+  if (run.mechanic === 'fcfs') {
+    verdicts.push({
+      what: `exactly ${run.spots} wins`,
+      measured: `${check.wins} wins at ${check.winPositions} positions, ${created} × 201, raffle ${check.raffleStatus}`,
+      met: check.wins === run.spots && check.winPositions === run.spots && created === run.spots,
+    });
+  }
+  return verdicts;
+}
+
+export function renderDrops(runs: DropRun[]): string[] {
+  if (runs.length === 0) return [];
+  const rows = runs.map(({ label, result }) => {
+    const statuses = Object.entries(result.statuses).map(([status, n]) => `${n.toLocaleString('en-US')} × ${status}`).join(', ');
+    return `| ${label} | ${result.entrants.toLocaleString('en-US')} over ${result.connections} | ${result.secondsToAnswerAll.toFixed(2)} | ${result.latencyMs.p50.toFixed(1)} | ${result.latencyMs.p99.toFixed(1)} | ${result.latencyMs.max.toFixed(0)} | ${statuses} |`;
+  });
+  const verdicts = runs.flatMap((run) => dropVerdicts(run).map((v) => `| ${run.label}: ${v.what} | ${v.measured} | ${v.met ? 'yes' : '**no**'} |`));
+  return [
+    '',
+    '## Drops',
+    '',
+    'Every entrant (its own key and address) fires once, the moment a fresh raffle opens; each connection sends the next entrant as soon as its last answer arrives.',
+    '',
+    '| Drop | entrants over connections | s to answer all | p50 ms | p99 ms | max ms | statuses |',
+    '|---|---:|---:|---:|---:|---:|---|',
+    ...rows,
+    '',
+    '| Drop target (issue 13) | Measured | Met |',
+    '|---|---|---|',
+    ...verdicts,
+  ];
+}
