@@ -32,12 +32,14 @@ export type DatabaseOptions = {
 };
 
 /**
- * The postgres.js transaction under a drizzle one. Statements that must leave as one pipeline (sent
- * in order without waiting for each other's results) are written against it: drizzle sends each
- * statement only when it is awaited. It reads a drizzle internal, so a test pins it
- * (packages/db/test/raw-transaction.test.ts).
+ * The postgres.js transaction under a drizzle one (or the pool under a drizzle database).
+ * Statements that must leave as one pipeline (sent in order without waiting for each other's
+ * results), and the hottest writes, are written against it: drizzle sends each statement only when
+ * it is awaited, and its builder costs CPU. It reads a drizzle internal, so a test pins it
+ * (packages/db/test/raw-transaction.test.ts). Parameters go as drizzle would send them: dates as
+ * ISO strings (drizzle turns postgres.js's date parsing and serialising off), JSON as text.
  */
-export function rawTransactionOf(tx: Tx): SqlTx {
+export function rawTransactionOf(tx: DbOrTx): SqlTx {
   const client = (tx as unknown as { session?: { client?: SqlTx } }).session?.client;
   if (typeof client !== 'function') throw new Error('drizzle transaction without a postgres.js client: has drizzle-orm changed its session?');
   return client;
