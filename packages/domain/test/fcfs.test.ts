@@ -62,6 +62,32 @@ describe('FCFS under contention', () => {
     expect(closed).toHaveLength(1);
   });
 
+  it('once full, the rest of the rush is refused without queueing on the raffle row', async () => {
+    const raffle = await world.openRaffle({ mechanic: 'fcfs', spots: 1 });
+    const [first, late] = await Promise.all([insertUser(wide.db, { handle: `fcfs-full-a-${world.workspace.slug}` }), insertUser(wide.db, { handle: `fcfs-full-b-${world.workspace.slug}` })]);
+    const filled = await enterRaffle(wide.db, { raffle: { slug: raffle.slug }, actor: userPrincipal(first.id), source: 'api' });
+    expect(filled.raffle.status).toBe('closed');
+    // Someone else holds the row (a team edit, the scheduler): a refusal must not wait for them.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const lockTaken = new Promise<void>((resolve) => (locked = resolve));
+    const holder = world.db.transaction(async (tx) => {
+      await tx.select().from(schema.raffles).where(eq(schema.raffles.id, raffle.id)).for('no key update');
+      locked();
+      await held;
+    });
+    await lockTaken;
+    try {
+      const refusal = enterRaffle(wide.db, { raffle: { slug: raffle.slug }, actor: userPrincipal(late.id), source: 'api' });
+      const outcome = await Promise.race([refusal.then(() => 'entered', (e: { code?: string }) => e.code), new Promise((resolve) => setTimeout(() => resolve('waited on the row'), 3000))]);
+      expect(outcome).toBe('RAFFLE_FULL');
+    } finally {
+      release();
+      await holder;
+    }
+  });
+
   it('entrants racing a close: no deadlock, every stored entry holds the next position, none after the close', async () => {
     // Each entrant checks the raffle under its lock: a close that commits meanwhile refuses every
     // entrant still on its way, and none gets a spot after it.

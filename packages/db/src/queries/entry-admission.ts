@@ -22,8 +22,14 @@ export type AdmissionArgs = {
 
 /** Everything an entry is judged on, read in one round trip. */
 export type Admission = {
-  /** The raffle, locked for the transaction; null when it does not exist or the user may not see it. */
+  /** The raffle; null when it does not exist or the user may not see it. */
   raffle: RaffleRow | null;
+  /**
+   * Whether the raffle row is locked for the transaction. Only an exclusive-mechanic raffle that
+   * was not open is read unlocked; one read open that way opened after its lock was tried, and
+   * must not be entered without it.
+   */
+  locked: boolean;
   existingEntryId: string | null;
   /** The wallet the entry snapshots on the raffle's chain (a verified one first, then the oldest). */
   walletSnapshot: string | null;
@@ -46,7 +52,8 @@ const publishedStatuses = [...PUBLISHED_RAFFLE_STATUSES];
  *
  * The lock's mode depends on the mechanic, which is fixed once a raffle is published (the only
  * raffles an entrant can see): one statement per mode, each matching only its mechanics, so
- * exactly one of them locks the row.
+ * exactly one of them locks the row; an exclusive-mechanic raffle that is not open is read
+ * without a lock (it refuses the entry anyway).
  */
 export async function readEntrantAdmission(tx: SqlOrTx, args: AdmissionArgs): Promise<Admission> {
   const { userId, ipHash } = args;
@@ -61,7 +68,11 @@ export async function readEntrantAdmission(tx: SqlOrTx, args: AdmissionArgs): Pr
   // `.execute()` sends each statement now, in this order, without waiting for the one before.
   const pipeline = [
     tx`select r.* from raffles r where ${visible} and r.mechanic <> all(${exclusive}) for share of r`.execute(),
-    tx`select r.* from raffles r where ${visible} and r.mechanic = any(${exclusive}) for no key update of r`.execute(),
+    // Only an open raffle is locked exclusively: once an FCFS raffle fills (and closes), the rest of
+    // the rush is refused side by side instead of queueing on the row one at a time. A close that
+    // commits while this waits makes the row no longer match; the next statement reads it unlocked.
+    tx`select r.* from raffles r where ${visible} and r.mechanic = any(${exclusive}) and r.status = 'open' for no key update of r`.execute(),
+    tx`select r.* from raffles r where ${visible} and r.mechanic = any(${exclusive})`.execute(),
     tx`select
         (select e.id from entries e where e.raffle_id = r.id and e.user_id = ${userId}) as existing_entry_id,
         ${wallet} as wallet_snapshot,
@@ -78,11 +89,12 @@ export async function readEntrantAdmission(tx: SqlOrTx, args: AdmissionArgs): Pr
         array(select e.id from entries e where e.raffle_id = r.id and e.ip_hash = ${ipHash}::text order by e.id limit ${args.duplicateLimit}) as ip_reuse
       from raffles r where ${match}`.execute(),
   ] as const;
-  const [shared, exclusiveRows, standing, , , reuse] = (await Promise.all(pipeline)) as postgres.Row[][];
-  const raw = shared![0] ?? exclusiveRows![0];
-  if (!raw) return { raffle: null, existingEntryId: null, walletSnapshot: null, spotsTaken: 0, walletReuse: [], ipReuse: [] };
+  const [shared, exclusiveRows, unlockedRows, standing, , , reuse] = (await Promise.all(pipeline)) as postgres.Row[][];
+  const raw = shared![0] ?? exclusiveRows![0] ?? unlockedRows![0];
+  if (!raw) return { raffle: null, locked: false, existingEntryId: null, walletSnapshot: null, spotsTaken: 0, walletReuse: [], ipReuse: [] };
   return {
     raffle: rowOfTable(raffles, raw),
+    locked: raw !== unlockedRows![0],
     existingEntryId: standing![0]!.existing_entry_id ?? null,
     walletSnapshot: standing![0]!.wallet_snapshot ?? null,
     spotsTaken: standing![0]!.spots_taken,

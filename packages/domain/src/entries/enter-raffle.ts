@@ -71,6 +71,10 @@ async function admit(tx: Tx, args: EnterRaffleArgs, userId: string) {
     duplicateLimit: MAX_LISTED_DUPLICATES,
   });
   if (!admission.raffle) throw new DomainError('RAFFLE_NOT_FOUND', 'no such raffle');
+  // It opened between the lock that needs it open and the read after it: a moment earlier it was not open.
+  if (!admission.locked && admission.raffle.status === 'open') {
+    throw new DomainError('RAFFLE_NOT_OPEN', 'the raffle opened while this entry was checked; send it again');
+  }
   return { ...admission, raffle: admission.raffle };
 }
 
