@@ -430,6 +430,9 @@ async function main() {
       );
       log(`  answered all in ${drop.result.secondsToAnswerAll} s, p50 ${drop.result.latencyMs.p50} ms, p99 ${drop.result.latencyMs.p99} ms; ${JSON.stringify(drop.result.statuses)}; ${drop.check.entriesStored} entries, ${drop.check.wins} wins`);
       drops.push(drop);
+      // A 5xx is a defect: show what the data plane logged for it.
+      const failed = server.output().split('\n').filter((line) => /"level":(50|60)/.test(line));
+      for (const line of failed.slice(-5)) log(`  data plane error: ${line.slice(0, 2000)}`);
     }
     await server.stop();
     await ceiling.stop();
