@@ -17,7 +17,9 @@ const URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432
 
 describe('transactions on a pool whose pipelines are full', () => {
   it('every sql.begin gets a connection of its own: no UNSAFE_TRANSACTION, no query inside another transaction', async () => {
-    const sql = postgres(URL, { max: 3, max_pipeline: 2, onnotice: () => {} });
+    // max_pipeline is a connection option postgres.js reads but its types do not list.
+    const options = { max: 3, max_pipeline: 2, onnotice: () => {} } as postgres.Options<Record<string, never>>;
+    const sql = postgres(URL, options);
     try {
       const failures: string[] = [];
       for (let round = 0; round < 12; round++) {
