@@ -26,7 +26,7 @@ const loadAtStart = loadavg()[0]!;
 let postgresVersion = 'unknown';
 
 const perRunSeconds = options.warmupSeconds + options.durationSeconds + options.drainSeconds + 120;
-const budgetSeconds = 10 * 60 + options.runs.length * perRunSeconds;
+const budgetSeconds = 10 * 60 + (options.steps ?? options.runs).length * perRunSeconds;
 const watchdog = setTimeout(() => {
   console.error(`[bench:webhooks] watchdog: still running after ${budgetSeconds} s, stopping`);
   process.exit(3);
@@ -65,8 +65,38 @@ export type WebhookRun = {
   stagesMs: Array<{ stage: string; p50: number; p99: number; max: number }>;
   writer: { maxInFlight: number; maxLagMs: number };
   cpu: Record<string, number>;
+  /** CPU milliseconds each delivery cost the dispatcher and Postgres over the measured window. */
+  cpuMsPerDelivery: { dispatcher: number; postgres: number };
   warnings: string[];
 };
+
+/** % of a core over the window, per delivery per second: ms of CPU per delivery. */
+function cpuMsPerDelivery(cpu: Record<string, number>, deliveriesPerSecond: number): WebhookRun['cpuMsPerDelivery'] {
+  const per = (percent: number | undefined) => (deliveriesPerSecond > 0 ? Math.round(((percent ?? 0) * 10 * 1000) / deliveriesPerSecond) / 1000 : 0);
+  return { dispatcher: per(cpu.dispatcher), postgres: per(cpu.postgres) };
+}
+
+/** A step keeps up when the healthy endpoints received what was offered and the backlog drained at once. */
+const keptUp = (r: WebhookRun) => r.deliveriesPerSecond >= r.offeredEventsPerSecond * r.healthyEndpoints * 0.98 && r.drainSeconds <= 5 && r.lost === 0;
+
+function renderSteps(runs: WebhookRun[]): string[] {
+  const sustainable = runs.filter(keptUp).sort((a, b) => b.offeredEventsPerSecond - a.offeredEventsPerSecond)[0];
+  return [
+    '',
+    '## Offered rate, step by step',
+    '',
+    '| offered events/s | offered deliveries/s | delivered/s | e2e p50 ms | e2e p99 ms | drain s | kept up | CPU ms per delivery: dispatcher / postgres |',
+    '|---:|---:|---:|---:|---:|---:|---|---|',
+    ...runs.map(
+      (r) =>
+        `| ${r.offeredEventsPerSecond} | ${r.offeredEventsPerSecond * r.healthyEndpoints} | ${r.deliveriesPerSecond} | ${r.endToEndMs.p50} | ${r.endToEndMs.p99} | ${r.drainSeconds} | ${keptUp(r) ? 'yes' : '**no**'} | ${r.cpuMsPerDelivery.dispatcher} / ${r.cpuMsPerDelivery.postgres} |`,
+    ),
+    '',
+    sustainable
+      ? `Highest offered rate kept up with: ${sustainable.offeredEventsPerSecond} events/s × ${sustainable.healthyEndpoints} endpoints = ${(sustainable.offeredEventsPerSecond * sustainable.healthyEndpoints).toLocaleString('en-US')} deliveries/s (received ≥ 98% of it in the window, drained within 5 s, none lost).`
+      : 'No step kept up (received ≥ 98% of the offered deliveries in the window, drained within 5 s, none lost).',
+  ];
+}
 
 function latencyOf(values: Float64Array): Latency {
   if (values.length === 0) return { count: 0, p50: NaN, p95: NaN, p99: NaN, max: NaN };
@@ -111,9 +141,16 @@ async function waitForDrain(database: Database, endpointIds: string[], expected:
   }
 }
 
-async function runOnce(kind: WebhookRunKind, mode: 'dist' | 'tsx', profileDir: string | undefined): Promise<{ run: WebhookRun; window: MonotonicWindow }> {
+async function runOnce(
+  kind: WebhookRunKind,
+  mode: 'dist' | 'tsx',
+  profileDir: string | undefined,
+  eventsPerSecond: number,
+  stepped = false,
+): Promise<{ run: WebhookRun; window: MonotonicWindow }> {
   const dead = kind === 'dead' ? 1 : 0;
-  const label = dead ? `${options.endpoints} healthy endpoints + 1 that never answers` : `${options.endpoints} healthy endpoints`;
+  const label =
+    (dead ? `${options.endpoints} healthy endpoints + 1 that never answers` : `${options.endpoints} healthy endpoints`) + (stepped ? `, ${eventsPerSecond} events/s` : '');
   const warnings: string[] = [];
   const db = await freshDatabase(options.postgresUrl, options.databaseName);
   let nats: (Child & { url: string }) | undefined;
@@ -145,8 +182,8 @@ async function runOnce(kind: WebhookRunKind, mode: 'dist' | 'tsx', profileDir: s
     const dispatcherPids = new Set(dispatchers.map((d) => d.pid));
     log(`${label}: dispatcher pid ${[...dispatcherPids].join(', ')}, sink pid ${sinks.pid}, nats-server pid ${nats.pid}`);
 
-    writer = startPacedWriter(database.db, workspace.id, { eventsPerSecond: options.eventsPerSecond, perTransaction: options.eventsPerTransaction });
-    log(`${label}: ${options.warmupSeconds} s warm-up, then ${options.durationSeconds} s measured at ${options.eventsPerSecond} events/s`);
+    writer = startPacedWriter(database.db, workspace.id, { eventsPerSecond, perTransaction: options.eventsPerTransaction });
+    log(`${label}: ${options.warmupSeconds} s warm-up, then ${options.durationSeconds} s measured at ${eventsPerSecond} events/s`);
     await sleep(options.warmupSeconds * 1000);
     const cpuBefore = snapshotCpu();
     const fromUs = monotonicNowUs();
@@ -236,15 +273,15 @@ async function runOnce(kind: WebhookRunKind, mode: 'dist' | 'tsx', profileDir: s
     if (lost > 0) warnings.push(`${label}: ${lost} (endpoint, event) pairs never arrived within the ${options.drainSeconds} s drain`);
     if (cpu.other !== undefined && cpu.other > 25) warnings.push(`${label}: ${cpu.other}% of a core went to processes outside the benchmark`);
     const committedPerSecond = ((lastBatch - firstBatch) * options.eventsPerTransaction) / seconds;
-    if (committedPerSecond < options.eventsPerSecond * 0.98) {
-      warnings.push(`${label}: the writer committed only ${Math.round(committedPerSecond)} events/s of the ${options.eventsPerSecond} asked`);
+    if (committedPerSecond < eventsPerSecond * 0.98) {
+      warnings.push(`${label}: the writer committed only ${Math.round(committedPerSecond)} events/s of the ${eventsPerSecond} asked`);
     }
     const run: WebhookRun = {
       kind,
       label,
       healthyEndpoints: healthyIds.length,
       deadEndpoints: deadIds.length,
-      offeredEventsPerSecond: options.eventsPerSecond,
+      offeredEventsPerSecond: eventsPerSecond,
       committedEventsPerSecond: Math.round(committedPerSecond),
       deliveriesPerSecond: Math.round(inWindow / seconds),
       endToEndMs: latencyOf(Float64Array.from(latencies)),
@@ -264,6 +301,7 @@ async function runOnce(kind: WebhookRunKind, mode: 'dist' | 'tsx', profileDir: s
       }),
       writer: { maxInFlight: writer.maxInFlight(), maxLagMs: Math.round(writer.maxLagMs()) },
       cpu,
+      cpuMsPerDelivery: cpuMsPerDelivery(cpu, inWindow / seconds),
       warnings,
     };
     for (const st of stagesMs) log(`  ${st.stage}: p50 ${st.p50} ms, p99 ${st.p99} ms, max ${st.max} ms`);
@@ -289,7 +327,8 @@ async function runOnce(kind: WebhookRunKind, mode: 'dist' | 'tsx', profileDir: s
 
 function verdicts(runs: WebhookRun[]): Verdict[] {
   const out: Verdict[] = [];
-  const healthy = runs.find((r) => r.kind === 'healthy');
+  // Stepped runs are judged by the steps table (the highest rate kept up with), not one rate's targets.
+  const healthy = options.steps ? undefined : runs.find((r) => r.kind === 'healthy');
   const dead = runs.find((r) => r.kind === 'dead');
   if (healthy) {
     out.push({
@@ -366,6 +405,7 @@ function renderMarkdown(report: WebhookReport): string {
     '| Run | Stage | p50 ms | p99 ms | max ms |',
     '|---|---|---:|---:|---:|',
     ...report.runs.flatMap((r) => r.stagesMs.map((st) => `| ${r.label} | ${st.stage} | ${st.p50} | ${st.p99} | ${st.max} |`)),
+    ...(options.steps ? renderSteps(report.runs) : []),
     ...(report.warnings.length ? ['', '## Warnings', '', ...report.warnings.map((w) => `- ${w}`)] : []),
     ...(report.profile ? ['', '## Profile', '', report.profile] : []),
     '',
@@ -377,9 +417,12 @@ async function main() {
   log(`dispatcher: running ${options.dispatcherServer ?? (mode === 'dist' ? 'the compiled build (node dist/server.js)' : 'the sources through tsx')}`);
   const runs: WebhookRun[] = [];
   const profiles: string[] = [];
-  for (const kind of options.runs) {
-    const profileDir = options.profile ? join(RESULTS_DIR, 'profiles', `webhooks-${kind}-${startedAt.replace(/[:.]/g, '-')}`) : undefined;
-    const { run, window } = await runOnce(kind, mode, profileDir);
+  const plan = options.steps
+    ? options.steps.map((rate) => ({ kind: 'healthy' as const, rate, stepped: true }))
+    : options.runs.map((kind) => ({ kind, rate: options.eventsPerSecond, stepped: false }));
+  for (const { kind, rate, stepped } of plan) {
+    const profileDir = options.profile ? join(RESULTS_DIR, 'profiles', `webhooks-${kind}-${rate}-${startedAt.replace(/[:.]/g, '-')}`) : undefined;
+    const { run, window } = await runOnce(kind, mode, profileDir, rate, stepped);
     runs.push(run);
     if (profileDir) {
       const summary = profileSummaryOf(profileDir, [window], `Dispatcher CPU profile, ${run.label} (measured window)`);
@@ -396,7 +439,7 @@ async function main() {
       postgres: postgresVersion,
       dispatcher: `${options.dispatcherServer ? `compiled (${options.dispatcherServer})` : mode === 'dist' ? 'compiled (node dist/server.js)' : 'sources via tsx'} ${dispatcherVersion}${Object.keys(options.dispatcherEnv).length ? `, ${JSON.stringify(options.dispatcherEnv)}` : ', production defaults'}`,
       'dispatcher processes': options.instances,
-      load: `${options.eventsPerSecond} events/s in transactions of ${options.eventsPerTransaction}, ${options.warmupSeconds} s warm-up + ${options.durationSeconds} s measured`,
+      load: `${options.steps ? `steps of ${options.steps.join(', ')}` : options.eventsPerSecond} events/s in transactions of ${options.eventsPerTransaction}, ${options.warmupSeconds} s warm-up + ${options.durationSeconds} s measured`,
     },
     runs,
     verdicts: verdicts(runs),

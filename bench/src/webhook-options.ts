@@ -17,6 +17,8 @@ export type WebhookBenchOptions = {
   /** Dispatcher processes sharing the stream's durable consumer (the service scales horizontally). */
   instances: number;
   runs: WebhookRunKind[];
+  /** Offered rates (events/s) to step through, healthy endpoints only: the highest that keeps up is the sustainable rate. */
+  steps: number[] | null;
   /** How long the deliveries may take to catch up after the writer stops. */
   drainSeconds: number;
   profile: boolean;
@@ -33,6 +35,8 @@ const USAGE = `pnpm bench:webhooks [-- options]   (each option also reads BENCH_
   --instances=1            dispatcher processes, sharing the durable consumer and the outbox
   --runs=healthy,dead      healthy: only the healthy endpoints; dead: one more endpoint that accepts
                            requests and never answers
+  --steps=600,800,1000     instead of --runs: one healthy run per offered rate (events/s), reporting which
+                           rates the dispatcher keeps up with and the CPU each delivery costs
   --drain=60               seconds allowed after the writer stops for every delivery to arrive
   --mode=dist|tsx          run the built dispatcher (default; falls back to tsx if the build fails) or its sources
   --dispatcher-server=path a compiled dispatcher's server.js to run as it is, without building (to compare builds)
@@ -50,6 +54,7 @@ const FLAGS = {
   endpoints: { type: 'string' },
   instances: { type: 'string' },
   runs: { type: 'string' },
+  steps: { type: 'string' },
   drain: { type: 'string' },
   mode: { type: 'string' },
   'dispatcher-server': { type: 'string' },
@@ -89,6 +94,9 @@ export function readWebhookOptions(argv: string[], env: NodeJS.ProcessEnv): Webh
   const runs = (string('runs') ?? 'healthy,dead').split(',').map((r) => r.trim());
   const unknown = runs.filter((r) => r !== 'healthy' && r !== 'dead');
   if (unknown.length || runs.length === 0) throw new Error(`--runs takes healthy and/or dead, got "${runs.join(',')}"`);
+  const stepsText = string('steps');
+  const steps = stepsText ? stepsText.split(',').map((x) => Number(x.trim())) : null;
+  if (steps?.some((x) => !Number.isFinite(x) || x <= 0)) throw new Error(`--steps takes positive event rates, got "${stepsText}"`);
   const dispatcherEnv = Object.fromEntries(
     (string('dispatcher-env') ?? '')
       .split(',')
@@ -112,6 +120,7 @@ export function readWebhookOptions(argv: string[], env: NodeJS.ProcessEnv): Webh
     endpoints: Math.round(number('endpoints', 5)),
     instances: Math.round(number('instances', 1)),
     runs: runs as WebhookRunKind[],
+    steps,
     drainSeconds: number('drain', 60),
     profile: ['1', 'true'].includes(String(values.profile ?? env.BENCH_PROFILE ?? '')),
     dispatcherEnv,

@@ -1,4 +1,4 @@
-import { createDatabase, insertUser, schema, type Database } from '@raffle/db';
+import { createDatabase, insertUser, loadIdentitySnapshots, schema, type Database } from '@raffle/db';
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeRaffle, enterRaffle, isDomainError, userPrincipal } from '../src/index.js';
@@ -60,6 +60,27 @@ describe('FCFS under contention', () => {
     expect(row!.status).toBe('closed');
     const closed = (await world.events()).filter((e) => e.type === 'raffle.closed' && e.payload.data.id === raffle.id);
     expect(closed).toHaveLength(1);
+  });
+
+  it("an FCFS win snapshots its winner as the draw's wins do (handle, display name, wallets in order)", async () => {
+    const raffle = await world.openRaffle({ mechanic: 'fcfs', spots: 5 });
+    const winner = await world.user({
+      displayName: 'Ada "the first" Lovelace',
+      wallets: [
+        { chain: 'solana', address: 'So1zzz', verified: false },
+        { chain: 'ethereum', address: '0xabc', verified: true },
+        { chain: 'solana', address: 'So1aaa', verified: true },
+      ],
+    });
+    const plain = await world.user();
+    const won = await enterRaffle(wide.db, { raffle: { slug: raffle.slug }, actor: userPrincipal(winner.id), source: 'api' });
+    const alsoWon = await enterRaffle(wide.db, { raffle: { slug: raffle.slug }, actor: userPrincipal(plain.id), source: 'api' });
+    const expected = await loadIdentitySnapshots(world.db, [winner.id, plain.id]);
+    expect(won.win!.identitySnapshot).toEqual(expected.get(winner.id));
+    expect(won.win!.identitySnapshot.wallets.map((w) => w.address)).toEqual(['0xabc', 'So1aaa', 'So1zzz']);
+    expect(alsoWon.win!.identitySnapshot).toEqual({ handle: plain.handle, wallets: [] });
+    const [stored] = await world.db.select().from(schema.wins).where(eq(schema.wins.id, won.win!.id));
+    expect(stored!.identitySnapshot).toEqual(expected.get(winner.id));
   });
 
   it('once full, the rest of the rush is refused without queueing on the raffle row', async () => {

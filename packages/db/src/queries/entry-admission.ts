@@ -2,7 +2,9 @@ import { PUBLISHED_RAFFLE_STATUSES } from '@raffle/contracts';
 import type postgres from 'postgres';
 import type { SqlOrTx } from '../client.js';
 import { raffles } from '../schema/raffles.js';
+import type { IdentitySnapshot } from '../schema/wins.js';
 import { rowOfTable } from './raw-rows.js';
+import { identitySnapshotOf } from './winner-identities.js';
 import type { RaffleRef } from './raffle-locks.js';
 
 type RaffleRow = typeof raffles.$inferSelect;
@@ -38,9 +40,20 @@ export type Admission = {
   /** Earlier entries of the raffle sharing the wallet or the IP hash, in id order. */
   walletReuse: string[];
   ipReuse: string[];
+  /** For an FCFS raffle, the entrant as their win would snapshot them; null otherwise. */
+  winnerIdentity: IdentitySnapshot | null;
 };
 
 const publishedStatuses = [...PUBLISHED_RAFFLE_STATUSES];
+
+type WinnerColumn = { handle: string; displayName: string | null; wallets: { chain: string; address: string }[] } | string | null;
+
+/** json_build_object arrives as text or parsed, depending on the column type the driver sees. */
+function winnerOf(column: WinnerColumn): IdentitySnapshot | null {
+  if (column === null) return null;
+  const winner = typeof column === 'string' ? (JSON.parse(column) as Exclude<WinnerColumn, string | null>) : column;
+  return identitySnapshotOf(winner, winner.wallets);
+}
 
 /**
  * Reads and locks everything an entry is judged on in one round trip: the statements go out as one
@@ -79,7 +92,12 @@ export async function readEntrantAdmission(tx: SqlOrTx, args: AdmissionArgs): Pr
         case r.mechanic
           when 'fcfs' then (select count(*) from wins x where x.raffle_id = r.id and x.status = any(${[...args.liveWinStatuses]}))
           when 'collection' then (select count(*) from entries e where e.raffle_id = r.id and e.status = 'valid')
-          else 0 end::int as spots_taken
+          else 0 end::int as spots_taken,
+        -- An FCFS entry wins at once: its win snapshots the winner (identitySnapshotOf).
+        case when r.mechanic = 'fcfs' then (select json_build_object('handle', u.handle, 'displayName', u.display_name,
+          'wallets', coalesce((select json_agg(json_build_object('chain', w.chain, 'address', w.address) order by w.chain, w.address)
+                               from user_wallets w where w.user_id = u.id), '[]'::json))
+          from users u where u.id = ${userId}) end as winner
       from raffles r where ${match}`.execute(),
     // Entries sharing a signal queue on its advisory lock, wallet before IP (one order, no deadlock).
     tx`select pg_advisory_xact_lock(hashtextextended(r.id || ':w:' || ${wallet}, 0)) from raffles r where ${match}`.execute(),
@@ -91,7 +109,7 @@ export async function readEntrantAdmission(tx: SqlOrTx, args: AdmissionArgs): Pr
   ] as const;
   const [shared, exclusiveRows, unlockedRows, standing, , , reuse] = (await Promise.all(pipeline)) as postgres.Row[][];
   const raw = shared![0] ?? exclusiveRows![0] ?? unlockedRows![0];
-  if (!raw) return { raffle: null, locked: false, existingEntryId: null, walletSnapshot: null, spotsTaken: 0, walletReuse: [], ipReuse: [] };
+  if (!raw) return { raffle: null, locked: false, existingEntryId: null, walletSnapshot: null, spotsTaken: 0, walletReuse: [], ipReuse: [], winnerIdentity: null };
   return {
     raffle: rowOfTable(raffles, raw),
     locked: raw !== unlockedRows![0],
@@ -100,5 +118,6 @@ export async function readEntrantAdmission(tx: SqlOrTx, args: AdmissionArgs): Pr
     spotsTaken: standing![0]!.spots_taken,
     walletReuse: reuse![0]!.wallet_reuse,
     ipReuse: reuse![0]!.ip_reuse,
+    winnerIdentity: winnerOf(standing![0]!.winner),
   };
 }

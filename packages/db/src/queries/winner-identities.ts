@@ -1,4 +1,4 @@
-import { inArray } from 'drizzle-orm';
+import { asc, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../client.js';
 import { users, userWallets } from '../schema/users.js';
 import type { IdentitySnapshot } from '../schema/wins.js';
@@ -12,15 +12,22 @@ export async function loadIdentitySnapshots(tx: DbOrTx, userIds: readonly string
     tx
       .select({ userId: userWallets.userId, chain: userWallets.chain, address: userWallets.address })
       .from(userWallets)
-      .where(inArray(userWallets.userId, ids)),
+      .where(inArray(userWallets.userId, ids))
+      .orderBy(asc(userWallets.chain), asc(userWallets.address)),
   ]);
   const identities = new Map<string, IdentitySnapshot>();
-  for (const p of people) {
-    identities.set(p.id, {
-      handle: p.handle,
-      ...(p.displayName ? { displayName: p.displayName } : {}),
-      wallets: wallets.filter((w) => w.userId === p.id).map(({ chain, address }) => ({ chain, address })),
-    });
-  }
+  for (const p of people) identities.set(p.id, identitySnapshotOf(p, wallets.filter((w) => w.userId === p.id)));
   return identities;
+}
+
+/** A win's snapshot of its winner: wallets in (chain, address) order, wherever they were read. */
+export function identitySnapshotOf(
+  person: { handle: string; displayName: string | null },
+  wallets: readonly { chain: string; address: string }[],
+): IdentitySnapshot {
+  return {
+    handle: person.handle,
+    ...(person.displayName ? { displayName: person.displayName } : {}),
+    wallets: wallets.map(({ chain, address }) => ({ chain, address })),
+  };
 }

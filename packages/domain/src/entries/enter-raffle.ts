@@ -3,7 +3,6 @@ import {
   appendEvents,
   entryRecordOf,
   insertWins,
-  loadIdentitySnapshots,
   rawTransactionOf,
   readEntrantAdmission,
   storeEntry,
@@ -84,7 +83,7 @@ async function admit(tx: Tx, args: EnterRaffleArgs, userId: string) {
  * entry's writes sent together (decision 0009).
  */
 async function enterIn(tx: Tx, args: EnterRaffleArgs, userId: string, now: Date): Promise<EnteredRaffle> {
-  const { raffle, existingEntryId, walletSnapshot, spotsTaken, walletReuse, ipReuse } = await admit(tx, args, userId);
+  const { raffle, existingEntryId, walletSnapshot, spotsTaken, walletReuse, ipReuse, winnerIdentity } = await admit(tx, args, userId);
   // The losers of an FCFS rush find the raffle closed by the entry that took the last spot:
   // they are told it is full, not that it is not open.
   if (raffle.status === 'closed' && raffle.mechanic === 'fcfs') assertSpotLeft(raffle, spotsTaken);
@@ -123,10 +122,10 @@ async function enterIn(tx: Tx, args: EnterRaffleArgs, userId: string, now: Date)
     return { entry, win: null, raffle };
   }
   // Arrival order is lock order: the raffle row is held exclusively, so positions never collide.
-  // Who won, as the team saw them at selection: read alongside the entry's insert.
-  const [, identities] = await Promise.all([storeEntry(tx, entry, input.evaluations), loadIdentitySnapshots(tx, [userId])]);
-  const created = planWins(raffle, [{ entry, position: spotsTaken + 1, source: 'fcfs' }], now, identities);
-  await Promise.all([insertWins(tx, created.wins), appendEvents(tx, [...events, ...created.events]), alongside()]);
+  // Everything goes out in one pipeline, the entry's insert first (its win references it): the
+  // lock is held for one round trip and the commit.
+  const created = planWins(raffle, [{ entry, position: spotsTaken + 1, source: 'fcfs' }], now, new Map([[userId, winnerIdentity!]]));
+  await Promise.all([storeEntry(tx, entry, input.evaluations), insertWins(tx, created.wins), appendEvents(tx, [...events, ...created.events]), alongside()]);
   const current = spotsTaken + 1 >= raffle.spots ? await closeStep(tx, raffle, now) : raffle;
   return { entry, win: created.wins[0]!, raffle: current };
 }
