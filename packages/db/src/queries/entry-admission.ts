@@ -86,6 +86,13 @@ export async function readEntrantAdmission(tx: SqlOrTx, args: AdmissionArgs): Pr
     // commits while this waits makes the row no longer match; the next statement reads it unlocked.
     tx`select r.* from raffles r where ${visible} and r.mechanic = any(${exclusive}) and r.status = 'open' for no key update of r`.execute(),
     tx`select r.* from raffles r where ${visible} and r.mechanic = any(${exclusive})`.execute(),
+    // Entries sharing a signal queue on its advisory lock, wallet before IP (one order, no
+    // deadlock). The sorted subquery is a fence: the locks are taken one row at a time, in order.
+    tx`select pg_advisory_xact_lock(l.k) from (
+        select v.k from raffles r,
+          lateral (values (1, hashtextextended(r.id || ':w:' || ${wallet}, 0)), (2, hashtextextended(r.id || ':i:' || ${ipHash}::text, 0))) v(n, k)
+        where ${match} and v.k is not null order by v.n offset 0) l`.execute(),
+    // After every lock: the standing and the duplicates see all that committed before them.
     tx`select
         (select e.id from entries e where e.raffle_id = r.id and e.user_id = ${userId}) as existing_entry_id,
         ${wallet} as wallet_snapshot,
@@ -97,17 +104,12 @@ export async function readEntrantAdmission(tx: SqlOrTx, args: AdmissionArgs): Pr
         case when r.mechanic = 'fcfs' then (select json_build_object('handle', u.handle, 'displayName', u.display_name,
           'wallets', coalesce((select json_agg(json_build_object('chain', w.chain, 'address', w.address) order by w.chain, w.address)
                                from user_wallets w where w.user_id = u.id), '[]'::json))
-          from users u where u.id = ${userId}) end as winner
-      from raffles r where ${match}`.execute(),
-    // Entries sharing a signal queue on its advisory lock, wallet before IP (one order, no deadlock).
-    tx`select pg_advisory_xact_lock(hashtextextended(r.id || ':w:' || ${wallet}, 0)) from raffles r where ${match}`.execute(),
-    tx`select pg_advisory_xact_lock(hashtextextended(r.id || ':i:' || ${ipHash}::text, 0)) from raffles r where ${match}`.execute(),
-    tx`select
+          from users u where u.id = ${userId}) end as winner,
         array(select e.id from entries e where e.raffle_id = r.id and e.wallet_snapshot = ${wallet} order by e.id limit ${args.duplicateLimit}) as wallet_reuse,
         array(select e.id from entries e where e.raffle_id = r.id and e.ip_hash = ${ipHash}::text order by e.id limit ${args.duplicateLimit}) as ip_reuse
       from raffles r where ${match}`.execute(),
   ] as const;
-  const [shared, exclusiveRows, unlockedRows, standing, , , reuse] = (await Promise.all(pipeline)) as postgres.Row[][];
+  const [shared, exclusiveRows, unlockedRows, , standing] = (await Promise.all(pipeline)) as postgres.Row[][];
   const raw = shared![0] ?? exclusiveRows![0] ?? unlockedRows![0];
   if (!raw) return { raffle: null, locked: false, existingEntryId: null, walletSnapshot: null, spotsTaken: 0, walletReuse: [], ipReuse: [], winnerIdentity: null };
   return {
@@ -116,8 +118,8 @@ export async function readEntrantAdmission(tx: SqlOrTx, args: AdmissionArgs): Pr
     existingEntryId: standing![0]!.existing_entry_id ?? null,
     walletSnapshot: standing![0]!.wallet_snapshot ?? null,
     spotsTaken: standing![0]!.spots_taken,
-    walletReuse: reuse![0]!.wallet_reuse,
-    ipReuse: reuse![0]!.ip_reuse,
+    walletReuse: standing![0]!.wallet_reuse,
+    ipReuse: standing![0]!.ip_reuse,
     winnerIdentity: winnerOf(standing![0]!.winner),
   };
 }
