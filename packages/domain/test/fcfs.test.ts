@@ -115,7 +115,8 @@ describe('FCFS under contention', () => {
     const USERS = 200;
     const users = await Promise.all(Array.from({ length: USERS }, (_, i) => insertUser(wide.db, { handle: `fcfs-close-${i}-${world.workspace.slug}` })));
     const raffle = await world.openRaffle({ mechanic: 'fcfs', spots: 100_000 });
-    const entering = users.map((u) => enterRaffle(wide.db, { raffle: { slug: raffle.slug }, actor: userPrincipal(u.id), source: 'api' }));
+    // Settled from the start: entrants refused while the close is still on its way are collected, not left unhandled.
+    const entering = Promise.allSettled(users.map((u) => enterRaffle(wide.db, { raffle: { slug: raffle.slug }, actor: userPrincipal(u.id), source: 'api' })));
     // Close once some spots are handed out, on a pool of its own (the entrants fill theirs).
     for (;;) {
       const [row] = await world.db.select({ n: count() }).from(schema.wins).where(eq(schema.wins.raffleId, raffle.id));
@@ -124,7 +125,7 @@ describe('FCFS under contention', () => {
     }
     const closed = await closeRaffle(world.db, { actor: world.team, raffleId: raffle.id, workspaceId: world.workspace.id });
     expect(closed.status).toBe('closed');
-    const outcomes = await Promise.allSettled(entering);
+    const outcomes = await entering;
 
     const refused = outcomes.flatMap((o) => (o.status === 'rejected' ? [o.reason as unknown] : []));
     for (const error of refused) {

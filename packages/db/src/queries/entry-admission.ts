@@ -65,7 +65,7 @@ function winnerOf(column: WinnerColumn): IdentitySnapshot | null {
  *
  * The lock's mode depends on the mechanic, which is fixed once a raffle is published (the only
  * raffles an entrant can see): one statement per mode, each matching only its mechanics, so
- * exactly one of them locks the row; an exclusive-mechanic raffle that is not open is read
+ * at most one of them locks the row; an exclusive-mechanic raffle that is not open is read
  * without a lock (it refuses the entry anyway).
  */
 export async function readEntrantAdmission(tx: SqlOrTx, args: AdmissionArgs): Promise<Admission> {
