@@ -22,7 +22,7 @@ import { planWins } from '../wins/create-wins.js';
 import { LIVE_WIN_STATUSES, type WinRecord } from '../wins/win-transitions.js';
 import { duplicateFlagsOf, flagEarlierEntries, MAX_LISTED_DUPLICATES } from './duplicate-check.js';
 import { entrantOf } from './entrant.js';
-import type { RaffleRef } from './find-entrable-raffle.js';
+import { SPOT_COUNTED_MECHANICS, type RaffleRef } from './find-entrable-raffle.js';
 import { isUniqueViolation } from '../unique-violation.js';
 
 export type EntryRecord = typeof schema.entries.$inferSelect;
@@ -51,10 +51,8 @@ function assertAcceptingEntries(raffle: RaffleRecord, now: Date): void {
 }
 
 /** FCFS raffles count the spots their live wins hold, collection raffles their valid entries; the others have no limit here. */
-const hasSpotLimit = (raffle: RaffleRecord) => raffle.mechanic === 'fcfs' || raffle.mechanic === 'collection';
-
 function assertSpotLeft(raffle: RaffleRecord, taken: number): void {
-  if (hasSpotLimit(raffle) && taken >= raffle.spots) throw new DomainError('RAFFLE_FULL', `all ${raffle.spots} spots are taken`);
+  if (SPOT_COUNTED_MECHANICS.includes(raffle.mechanic) && taken >= raffle.spots) throw new DomainError('RAFFLE_FULL', `all ${raffle.spots} spots are taken`);
 }
 
 /** The raffle, the entrant's standing in it and the earlier entries sharing their signals, in one round trip. */
@@ -65,7 +63,7 @@ async function admit(tx: Tx, args: EnterRaffleArgs, userId: string) {
     ipHash: args.ipHash ?? null,
     // Spots are counted and handed out one entry at a time; other entries share the lock, so they
     // run in parallel yet never commit across a close.
-    exclusiveMechanics: ['fcfs', 'collection'],
+    exclusiveMechanics: SPOT_COUNTED_MECHANICS,
     liveWinStatuses: LIVE_WIN_STATUSES,
     duplicateLimit: MAX_LISTED_DUPLICATES,
   });
@@ -80,7 +78,7 @@ async function admit(tx: Tx, args: EnterRaffleArgs, userId: string) {
 /**
  * One entry in as few round trips as its rules allow: the admission read (raffle lock, standing,
  * signal locks, duplicates), the requirement check when the raffle has requirements, then the
- * entry's writes sent together (decision 0009).
+ * entry's writes sent together (decision 0016).
  */
 async function enterIn(tx: Tx, args: EnterRaffleArgs, userId: string, now: Date): Promise<EnteredRaffle> {
   const { raffle, existingEntryId, walletSnapshot, spotsTaken, walletReuse, ipReuse, winnerIdentity } = await admit(tx, args, userId);
@@ -122,8 +120,10 @@ async function enterIn(tx: Tx, args: EnterRaffleArgs, userId: string, now: Date)
     return { entry, win: null, raffle };
   }
   // Arrival order is lock order: the raffle row is held exclusively, so positions never collide.
-  // Everything goes out in one pipeline, the entry's insert first (its win references it): the
-  // lock is held for one round trip and the commit.
+  // Everything goes out in one pipeline, the entry's insert first (its win references it):
+  // storeEntry's postgres.js statement is handed to the connection a microtask after the call,
+  // drizzle's insert of the win only after drizzle's own awaits. The lock is held for one round
+  // trip and the commit.
   const created = planWins(raffle, [{ entry, position: spotsTaken + 1, source: 'fcfs' }], now, new Map([[userId, winnerIdentity!]]));
   await Promise.all([storeEntry(tx, entry, input.evaluations), insertWins(tx, created.wins), appendEvents(tx, [...events, ...created.events]), alongside()]);
   const current = spotsTaken + 1 >= raffle.spots ? await closeStep(tx, raffle, now) : raffle;
