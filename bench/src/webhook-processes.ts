@@ -185,7 +185,13 @@ export async function startDispatcher(settings: DispatcherSettings): Promise<Chi
   return child;
 }
 
-export type Sinks = Child & { healthyUrls: string[]; deadUrls: string[]; report: () => Promise<Extract<SinkMessage, { type: 'report' }>> };
+export type Sinks = Child & {
+  healthyUrls: string[];
+  deadUrls: string[];
+  report: () => Promise<Extract<SinkMessage, { type: 'report' }>>;
+  /** Distinct (endpoint, webhook-id) pairs the healthy endpoints received so far. */
+  distinctReceived: () => Promise<number>;
+};
 
 /** The receivers (src/webhook-sink.ts) in their own process. */
 export async function startSinks(healthy: number, dead: number): Promise<Sinks> {
@@ -211,15 +217,20 @@ export async function startSinks(healthy: number, dead: number): Promise<Sinks> 
     ...child,
     healthyUrls: ready.healthy.map(url),
     deadUrls: ready.dead.map(url),
-    report: () =>
-      new Promise((resolve) => {
-        const onMessage = (message: SinkMessage) => {
-          if (message.type !== 'report') return;
-          proc.off('message', onMessage);
-          resolve(message);
-        };
-        proc.on('message', onMessage);
-        proc.send({ type: 'report' });
-      }),
+    report: () => ask(proc, 'report'),
+    distinctReceived: async () => (await ask(proc, 'count')).distinct,
   };
+}
+
+/** Sends the sink one request and resolves with its answer of the same type. */
+function ask<T extends 'report' | 'count'>(proc: ReturnType<typeof spawn>, type: T): Promise<Extract<SinkMessage, { type: T }>> {
+  return new Promise((resolve) => {
+    const onMessage = (message: SinkMessage) => {
+      if (message.type !== type) return;
+      proc.off('message', onMessage);
+      resolve(message as Extract<SinkMessage, { type: T }>);
+    };
+    proc.on('message', onMessage);
+    proc.send({ type });
+  });
 }

@@ -11,6 +11,9 @@ import type { AddressInfo } from 'node:net';
  * Protocol (IPC): the parent sends nothing to start; the child sends
  * { type: 'ready', healthy: port[], dead: port[] }. On { type: 'report' } it answers with
  * { type: 'report', endpoints: Receipts[], deadRequests, connections } (connections the healthy endpoints accepted).
+ * On { type: 'count' } it answers { type: 'count', distinct }: the (endpoint, webhook-id) pairs
+ * received so far, which is how the parent knows the deliveries drained without querying the
+ * database it is measuring.
  */
 
 export type Receipts = {
@@ -23,7 +26,8 @@ export type Receipts = {
 
 export type SinkMessage =
   | { type: 'ready'; healthy: number[]; dead: number[] }
-  | { type: 'report'; endpoints: Receipts[]; deadRequests: number; connections: number };
+  | { type: 'report'; endpoints: Receipts[]; deadRequests: number; connections: number }
+  | { type: 'count'; distinct: number };
 
 const healthyCount = Number(process.env.SINK_HEALTHY ?? 5);
 const deadCount = Number(process.env.SINK_DEAD ?? 0);
@@ -34,8 +38,14 @@ class Recorder {
   private batch = new Int32Array(1 << 16);
   private ids: string[] = [];
   private n = 0;
+  private readonly seen = new Set<string>();
+
+  get distinct(): number {
+    return this.seen.size;
+  }
 
   add(at: number, batch: number, id: string) {
+    this.seen.add(id);
     if (this.n === this.at.length) {
       const at2 = new Float64Array(this.n * 2);
       at2.set(this.at);
@@ -96,6 +106,10 @@ for (let i = 0; i < deadCount; i++) {
 }
 
 process.on('message', (message: { type?: string }) => {
+  if (message.type === 'count') {
+    process.send!({ type: 'count', distinct: recorders.reduce((n, r) => n + r.distinct, 0) } satisfies SinkMessage);
+    return;
+  }
   if (message.type !== 'report') return;
   const report: SinkMessage = { type: 'report', endpoints: recorders.map((r) => r.snapshot()), deadRequests, connections };
   process.send!(report);
