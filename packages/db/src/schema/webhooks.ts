@@ -52,8 +52,9 @@ export const webhookDeliveries = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
+    // Also serves every lookup by endpoint (its deliveries deleted, recovered, failed): a second
+    // index led by endpoint_id cost every delivery two more index entries (created, then settled).
     uniqueIndex('webhook_deliveries_endpoint_event_idx').on(t.endpointId, t.eventId),
-    index('webhook_deliveries_endpoint_page_idx').on(t.endpointId, t.id),
     index('webhook_deliveries_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
   ],
 );

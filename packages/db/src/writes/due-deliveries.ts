@@ -37,12 +37,18 @@ export async function claimDueDeliveries(
   const rooms = args.endpointRooms ?? [];
   // Row locks cannot be taken beside a window function: rank first, then lock what was picked
   // (SKIP LOCKED, and the conditions checked again on the locked row).
+  // Only the earliest due rows are ranked (the due index hands them over in order): ranking every
+  // due row cost each poll time in proportion to the backlog, and a backlog is when polls come
+  // often. Four times the limit leaves room for endpoints whose own room is small.
   const claimed = await sql<{ deliveryId: string; endpointId: string; eventId: string; eventType: string; attemptsMade: number }[]>`
-    with ranked as (
-      select id, endpoint_id, next_attempt_at, row_number() over (partition by endpoint_id order by next_attempt_at) as rank
-      from webhook_deliveries
+    with candidates as (
+      select id, endpoint_id, next_attempt_at from webhook_deliveries
       where status = 'pending' and next_attempt_at <= ${now}::timestamptz
-        ${args.skipEndpoints.length > 0 ? sql`and endpoint_id <> all(${args.skipEndpoints}::text[])` : sql``}),
+        ${args.skipEndpoints.length > 0 ? sql`and endpoint_id <> all(${args.skipEndpoints}::text[])` : sql``}
+      order by next_attempt_at limit ${String(args.limit * 4)}::int),
+    ranked as (
+      select id, endpoint_id, next_attempt_at, row_number() over (partition by endpoint_id order by next_attempt_at) as rank
+      from candidates),
     picked as (
       select r.id from ranked r
       left join unnest(${rooms.map((r) => r.id)}::text[], ${rooms.map((r) => String(r.room))}::text[]::int[]) as room(endpoint_id, n)

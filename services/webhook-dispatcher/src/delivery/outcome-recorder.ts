@@ -54,14 +54,18 @@ export function createOutcomeRecorder(options: RecorderOptions) {
     const gone = [...new Set(batch.filter((o) => o.gone).map((o) => o.endpointId))];
 
     const disabled = await sql.begin(async (tx) => {
-      await insertDeliveryAttempts(tx, batch);
-      await applyDeliveryAttemptResults(tx, batch);
-      await clearEndpointFailureStreaks(tx, recovered);
-      const expired = await extendEndpointFailureStreaks(tx, {
-        endpointIds: failing,
-        at: now,
-        expiredAt: new Date(now.getTime() - options.autoDisableAfterMs),
-      });
+      // Sent together, run in this order: one round trip instead of four while the batch's
+      // transaction is open (a failed one aborts the rest, and the batch is written again).
+      const [, , , expired] = await Promise.all([
+        insertDeliveryAttempts(tx, batch),
+        applyDeliveryAttemptResults(tx, batch),
+        clearEndpointFailureStreaks(tx, recovered),
+        extendEndpointFailureStreaks(tx, {
+          endpointIds: failing,
+          at: now,
+          expiredAt: new Date(now.getTime() - options.autoDisableAfterMs),
+        }),
+      ]);
       const toDisable = [
         ...gone.map((id) => ({ id, reason: 'The endpoint answered 410 Gone' })),
         ...expired.filter((id) => !gone.includes(id)).map((id) => ({ id, reason: 'Every delivery failed for 5 days' })),
