@@ -1,7 +1,7 @@
 import { createDatabase, insertUser, loadIdentitySnapshots, schema, type Database } from '@raffle/db';
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeRaffle, enterRaffle, isDomainError, userPrincipal } from '../src/index.js';
+import { closeRaffle, disqualifyWin, enterRaffle, isDomainError, userPrincipal } from '../src/index.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 import { createWorld, type World } from './support/world.js';
 
@@ -142,5 +142,66 @@ describe('FCFS under contention', () => {
     expect(wins.map((w) => w.position).sort((a, b) => a - b)).toEqual(Array.from({ length: wins.length }, (_, i) => i + 1));
     // Every spot was handed out while the raffle was open: each entrant saw it open under the lock.
     expect(entered.every((e) => e.raffle.status === 'open')).toBe(true);
+  });
+
+  it('a win disqualified while the raffle is open frees its position for the next entrant; the raffle fills with spots live wins', async () => {
+    const raffle = await world.openRaffle({ mechanic: 'fcfs', spots: 3 });
+    const enter = async () => enterRaffle(world.db, { raffle: { raffleId: raffle.id }, actor: userPrincipal((await world.user()).id), source: 'api' });
+    const first = await enter();
+    const second = await enter();
+    expect([first.win!.position, second.win!.position]).toEqual([1, 2]);
+
+    const target = { actor: world.team, workspaceId: world.workspace.id, raffleId: raffle.id };
+    await disqualifyWin(world.db, { ...target, winId: first.win!.id, reason: 'Wallet flagged' });
+    // Counting live wins handed out position 2 again, beside the live win there: a 500.
+    const third = await enter();
+    expect(third.win!.position).toBe(1);
+    expect(third.raffle.status).toBe('open');
+    const fourth = await enter();
+    expect(fourth.win!.position).toBe(3);
+    expect(fourth.raffle.status).toBe('closed');
+    await expect(enter()).rejects.toMatchObject({ code: 'RAFFLE_FULL' });
+
+    const wins = await world.db.select().from(schema.wins).where(eq(schema.wins.raffleId, raffle.id));
+    const byStatus = (status: string) => wins.filter((w) => w.status === status).map((w) => w.position).sort();
+    expect(byStatus('selected')).toEqual([1, 2, 3]);
+    // The disqualified win is replaced by the entrant who took its position, as a reroll leaves it.
+    expect(wins.find((w) => w.id === first.win!.id)).toMatchObject({ status: 'replaced', position: 1 });
+    const events = (await world.events()).filter((e) => e.type === 'winner.replaced');
+    expect(events.map((e) => e.payload.data.id)).toEqual([first.win!.id]);
+
+    const [row] = await world.db
+      .select({ taken: schema.raffles.positionsTaken, freed: schema.raffles.positionsFreed })
+      .from(schema.raffles)
+      .where(eq(schema.raffles.id, raffle.id));
+    expect(row).toEqual({ taken: 3, freed: 0 });
+  });
+
+  it('a disqualification racing a rush: every freed position is taken once, and the raffle closes with exactly spots live wins', async () => {
+    const SPOTS = 5;
+    const raffle = await world.openRaffle({ mechanic: 'fcfs', spots: SPOTS });
+    const users = await Promise.all(Array.from({ length: 40 }, () => world.user()));
+    const enter = (u: { id: string }) => enterRaffle(wide.db, { raffle: { raffleId: raffle.id }, actor: userPrincipal(u.id), source: 'api' });
+    const early = [await enter(users[0]!), await enter(users[1]!)];
+    const target = { actor: world.team, workspaceId: world.workspace.id, raffleId: raffle.id };
+    // The disqualifications go first, so most runs free positions while the rush is still on.
+    const outcomes = await Promise.allSettled([
+      ...early.map((e) => disqualifyWin(wide.db, { ...target, winId: e.win!.id, reason: 'Bot' })),
+      ...users.slice(2).map(enter),
+    ]);
+    for (const o of outcomes) if (o.status === 'rejected') expect(o.reason).toMatchObject({ code: 'RAFFLE_FULL' });
+
+    const wins = await world.db.select().from(schema.wins).where(eq(schema.wins.raffleId, raffle.id));
+    const positions = (status: string) => wins.filter((w) => w.status === status).map((w) => w.position);
+    // Each position is held once: by a live win, or (a disqualification that landed after the
+    // close, left to a reroll) by the disqualified one. A replaced win's position went on live.
+    expect([...positions('selected'), ...positions('disqualified')].sort()).toEqual([1, 2, 3, 4, 5]);
+    expect(positions('replaced').every((p) => positions('selected').includes(p))).toBe(true);
+    expect(positions('replaced').length + positions('disqualified').length).toBe(2);
+    // Every call fulfilled but the two disqualifications is an entrant who won.
+    const entered = outcomes.filter((o) => o.status === 'fulfilled').length - early.length;
+    expect(entered).toBe(SPOTS - 2 + positions('replaced').length);
+    const [row] = await world.db.select().from(schema.raffles).where(eq(schema.raffles.id, raffle.id));
+    expect(row!.status).toBe('closed');
   });
 });

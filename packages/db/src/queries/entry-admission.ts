@@ -16,8 +16,6 @@ export type AdmissionArgs = {
   ipHash: string | null;
   /** Mechanics whose entries take the raffle row exclusively (`FOR NO KEY UPDATE`); the others share it. */
   exclusiveMechanics: readonly string[];
-  /** Win statuses that hold an FCFS spot. */
-  liveWinStatuses: readonly string[];
   /** At most this many earlier entries are listed per shared signal. */
   duplicateLimit: number;
 };
@@ -35,7 +33,7 @@ export type Admission = {
   existingEntryId: string | null;
   /** The wallet the entry snapshots on the raffle's chain (a verified one first, then the oldest). */
   walletSnapshot: string | null;
-  /** Spots held: live wins of an FCFS raffle, valid entries of a collection raffle, 0 otherwise. */
+  /** Spots held: positions an FCFS raffle handed out and not freed, valid entries of a collection raffle, 0 otherwise. */
   spotsTaken: number;
   /** Earlier entries of the raffle sharing the wallet or the IP hash, in id order. */
   walletReuse: string[];
@@ -97,7 +95,7 @@ export async function readEntrantAdmission(tx: SqlOrTx, args: AdmissionArgs): Pr
         (select e.id from entries e where e.raffle_id = r.id and e.user_id = ${userId}) as existing_entry_id,
         ${wallet} as wallet_snapshot,
         case r.mechanic
-          when 'fcfs' then (select count(*) from wins x where x.raffle_id = r.id and x.status = any(${[...args.liveWinStatuses]}))
+          when 'fcfs' then r.positions_taken - r.positions_freed
           when 'collection' then (select count(*) from entries e where e.raffle_id = r.id and e.status = 'valid')
           else 0 end::int as spots_taken,
         -- An FCFS entry wins at once: its win snapshots the winner (identitySnapshotOf).

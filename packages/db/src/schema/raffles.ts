@@ -23,6 +23,13 @@ export const raffles = pgTable(
     visibility: text('visibility').notNull(),
     status: text('status').notNull(),
     spots: integer('spots').notNull(),
+    /**
+     * FCFS: the highest position handed out; a new one is the next. Kept under the raffle's lock
+     * so that an entry reads it instead of counting the raffle's wins (decision 0009).
+     */
+    positionsTaken: integer('positions_taken').notNull().default(0),
+    /** FCFS: positions whose win was disqualified while the raffle was open, for the next entrants to take. */
+    positionsFreed: integer('positions_freed').notNull().default(0),
     chain: text('chain'),
     allowAutoEntry: boolean('allow_auto_entry').notNull().default(false),
     requirements: jsonb('requirements').$type<RaffleRequirement[]>().notNull().default([]),

@@ -5,6 +5,7 @@ import {
   insertWins,
   rawTransactionOf,
   readEntrantAdmission,
+  recordFcfsPositions,
   storeEntry,
   type Db,
   type NewEvent,
@@ -19,7 +20,8 @@ import { closeStep } from '../raffles/lifecycle-steps.js';
 import type { RaffleRecord } from '../raffles/raffle-locks.js';
 import { evaluateRequirements } from '../requirements/evaluate.js';
 import { planWins } from '../wins/create-wins.js';
-import { LIVE_WIN_STATUSES, type WinRecord } from '../wins/win-transitions.js';
+import { nextFcfsPosition } from '../wins/fcfs-positions.js';
+import type { WinRecord } from '../wins/win-transitions.js';
 import { duplicateFlagsOf, flagEarlierEntries, MAX_LISTED_DUPLICATES } from './duplicate-check.js';
 import { entrantOf } from './entrant.js';
 import { SPOT_COUNTED_MECHANICS, type RaffleRef } from './find-entrable-raffle.js';
@@ -50,7 +52,7 @@ function assertAcceptingEntries(raffle: RaffleRecord, now: Date): void {
   if (raffle.endsAt && raffle.endsAt <= now) throw new DomainError('RAFFLE_NOT_OPEN', `entries closed at ${raffle.endsAt.toISOString()}`);
 }
 
-/** FCFS raffles count the spots their live wins hold, collection raffles their valid entries; the others have no limit here. */
+/** FCFS raffles count the positions they handed out, collection raffles their valid entries; the others have no limit here. */
 function assertSpotLeft(raffle: RaffleRecord, taken: number): void {
   if (SPOT_COUNTED_MECHANICS.includes(raffle.mechanic) && taken >= raffle.spots) throw new DomainError('RAFFLE_FULL', `all ${raffle.spots} spots are taken`);
 }
@@ -64,7 +66,6 @@ async function admit(tx: Tx, args: EnterRaffleArgs, userId: string) {
     // Spots are counted and handed out one entry at a time; other entries share the lock, so they
     // run in parallel yet never commit across a close.
     exclusiveMechanics: SPOT_COUNTED_MECHANICS,
-    liveWinStatuses: LIVE_WIN_STATUSES,
     duplicateLimit: MAX_LISTED_DUPLICATES,
   });
   if (!admission.raffle) throw new DomainError('RAFFLE_NOT_FOUND', 'no such raffle');
@@ -124,8 +125,15 @@ async function enterIn(tx: Tx, args: EnterRaffleArgs, userId: string, now: Date)
   // storeEntry's postgres.js statement is handed to the connection a microtask after the call,
   // drizzle's insert of the win only after drizzle's own awaits. The lock is held for one round
   // trip and the commit.
-  const created = planWins(raffle, [{ entry, position: spotsTaken + 1, source: 'fcfs' }], now, new Map([[userId, winnerIdentity!]]));
-  await Promise.all([storeEntry(tx, entry, input.evaluations), insertWins(tx, created.wins), appendEvents(tx, [...events, ...created.events]), alongside()]);
+  const { position, counts, replacing } = await nextFcfsPosition(tx, raffle, now);
+  const created = planWins(raffle, [{ entry, position, source: 'fcfs' }], now, new Map([[userId, winnerIdentity!]]));
+  await Promise.all([
+    storeEntry(tx, entry, input.evaluations),
+    recordFcfsPositions(tx, raffle.id, counts),
+    insertWins(tx, created.wins),
+    appendEvents(tx, [...events, ...replacing, ...created.events]),
+    alongside(),
+  ]);
   const current = spotsTaken + 1 >= raffle.spots ? await closeStep(tx, raffle, now) : raffle;
   return { entry, win: created.wins[0]!, raffle: current };
 }

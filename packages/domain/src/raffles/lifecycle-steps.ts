@@ -65,7 +65,7 @@ export async function cancelStep(tx: DbOrTx, raffle: RaffleRecord, now: Date): P
   const cancelled = await updateRaffle(tx, raffle.id, { status: 'cancelled', cancelledAt: now, updatedAt: now });
   const events: NewEvent[] = [raffleEvent('raffle.cancelled', cancelled!, now)];
   for (const win of await liveWinsOf(tx, raffle.id)) {
-    events.push(...(await disqualifyLiveWin(tx, win, raffle, 'The raffle was cancelled', now)).events);
+    events.push(...(await disqualifyLiveWin(tx, win, cancelled!, 'The raffle was cancelled', now)).events);
   }
   await appendEvents(tx, events);
   return cancelled!;

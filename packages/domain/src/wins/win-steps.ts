@@ -1,4 +1,4 @@
-import { updateWin, type DbOrTx, type NewEvent, type WinRaffleRow } from '@raffle/db';
+import { freeFcfsPosition, updateWin, type DbOrTx, type NewEvent, type WinRaffleRow } from '@raffle/db';
 import { winEvents } from '../events/resource-events.js';
 import { liveWinsOf, winRaffleOf, type WinRecord } from './win-transitions.js';
 
@@ -15,8 +15,18 @@ export async function finalizeSelectedWins(tx: DbOrTx, raffle: WinRaffleRow, at:
   return events;
 }
 
-/** selected | finalized → disqualified: the position is free for a reroll; nothing is delivered. */
-export async function disqualifyLiveWin(tx: DbOrTx, win: WinRecord, raffle: WinRaffleRow, reason: string, at: Date): Promise<{ win: WinRecord; events: NewEvent[] }> {
+/**
+ * selected | finalized → disqualified: nothing is delivered, and the position is free: for the
+ * next entrant while an FCFS raffle is still open, for a reroll once a raffle is drawn.
+ */
+export async function disqualifyLiveWin(
+  tx: DbOrTx,
+  win: WinRecord,
+  raffle: WinRaffleRow & { status: string },
+  reason: string,
+  at: Date,
+): Promise<{ win: WinRecord; events: NewEvent[] }> {
+  if (raffle.mechanic === 'fcfs' && raffle.status === 'open') await freeFcfsPosition(tx, raffle.id);
   const updated = await updateWin(tx, win.id, winRaffleOf(raffle), {
     status: 'disqualified',
     disqualifiedAt: at,
