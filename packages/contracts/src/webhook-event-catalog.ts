@@ -81,7 +81,7 @@ const described: { [T in WebhookEventType]: { description: string; payload: TSch
     payload: payloads.WinnerDisqualifiedEventSchema,
   },
   'winner.replaced': {
-    description: 'A disqualified winner was rerolled: `data` is the replaced winner; `winner.selected` follows for the replacement.',
+    description: "A disqualified winner's position was filled, by a reroll or, while an FCFS raffle is open, by the next entrant: `data` is the replaced winner; `winner.selected` follows for the one who took the position.",
     payload: payloads.WinnerReplacedEventSchema,
   },
   'winner.delivery_updated': {

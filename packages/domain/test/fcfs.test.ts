@@ -167,8 +167,11 @@ describe('FCFS under contention', () => {
     expect(byStatus('selected')).toEqual([1, 2, 3]);
     // The disqualified win is replaced by the entrant who took its position, as a reroll leaves it.
     expect(wins.find((w) => w.id === first.win!.id)).toMatchObject({ status: 'replaced', position: 1 });
-    const events = (await world.events()).filter((e) => e.type === 'winner.replaced');
-    expect(events.map((e) => e.payload.data.id)).toEqual([first.win!.id]);
+    // winner.replaced names the disqualified win; winner.selected for the one who took its position follows.
+    const events = (await world.events()).filter((e) => e.type === 'winner.replaced' || e.type === 'winner.selected');
+    const replacedAt = events.findIndex((e) => e.type === 'winner.replaced');
+    expect(events[replacedAt]!.payload.data.id).toBe(first.win!.id);
+    expect(events.slice(replacedAt + 1).map((e) => e.payload.data.id)).toEqual([third.win!.id, fourth.win!.id]);
 
     const [row] = await world.db
       .select({ taken: schema.raffles.positionsTaken, freed: schema.raffles.positionsFreed })

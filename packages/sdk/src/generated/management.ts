@@ -1370,7 +1370,7 @@ export type webhooks = {
         put?: never;
         /**
          * winner.replaced
-         * @description A disqualified winner was rerolled: `data` is the replaced winner; `winner.selected` follows for the replacement.
+         * @description A disqualified winner's position was filled, by a reroll or, while an FCFS raffle is open, by the next entrant: `data` is the replaced winner; `winner.selected` follows for the one who took the position.
          *
          *     Delivered to workspace endpoints subscribed to `winner.replaced`.
          */
