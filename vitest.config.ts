@@ -12,6 +12,7 @@ export default defineConfig({
       'services/*/vitest.config.ts',
       'services/*/vitest.resilience.config.ts',
       'scripts/readme-test/vitest.config.ts',
+      'infra/vitest.config.ts',
       'tooling/*/vitest.config.ts',
     ],
   },
