@@ -28,19 +28,20 @@ RUN pnpm build
 
 FROM build AS deploy
 ARG SERVICE
-# pnpm 10's `deploy` needs inject-workspace-packages=true unless --legacy is given; this
-# workspace links its packages, so --legacy. It copies @raffle/* workspace dependencies
-# (their dist and migrations) into the output, with production dependencies only. Legacy
-# deploy resolves those packages' dependencies again against the registry, so this step
-# needs the network and is not frozen like the install (see infra/README.md).
+# Production dependencies only, from the lockfile alone: a fresh virtual store holding what the
+# workspace's packages need at run time, installed offline from the store `pnpm fetch` filled.
+# (`pnpm deploy --legacy` resolved versions again against the registry; its lockfile-based mode
+# needs inject-workspace-packages, which would change how this workspace links its packages.)
+# Every service's dist stays; the image runs the one SERVICE names.
 RUN case "${SERVICE}" in \
       data-plane|management|webhook-dispatcher) ;; \
       *) echo "SERVICE must be data-plane, management or webhook-dispatcher (got '${SERVICE}')" >&2; exit 1 ;; \
     esac \
- && pnpm --filter "@raffle/${SERVICE}" --prod deploy --legacy /out/app \
- && test -f /out/app/dist/server.js \
- && test -f /out/app/node_modules/@raffle/db/dist/cli/migrate.js \
- && test -d /out/app/node_modules/@raffle/db/migrations
+ && rm -rf node_modules packages/*/node_modules services/*/node_modules bench/node_modules \
+ && pnpm install --prod --frozen-lockfile --offline \
+ && test -f "services/${SERVICE}/dist/server.js" \
+ && test -f "services/${SERVICE}/node_modules/@raffle/db/dist/cli/migrate.js" \
+ && test -d packages/db/migrations
 
 FROM ${NODE_IMAGE} AS runtime
 ARG SERVICE
@@ -48,9 +49,10 @@ LABEL org.opencontainers.image.title="raffle-${SERVICE}"
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=3000
-WORKDIR /app
-# Owned by root: the `node` user can read the app but not change it.
-COPY --from=deploy /out/app ./
+# Owned by root: the `node` user can read the app but not change it. The workspace keeps its
+# layout (packages are linked from services/*/node_modules), so the service runs from its folder.
+COPY --from=deploy /repo /app
+WORKDIR /app/services/${SERVICE}
 USER node
 EXPOSE 3000
 # Slim images have no curl; Node 20's global fetch does the probe.
