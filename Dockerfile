@@ -4,7 +4,10 @@
 #   docker build --build-arg SERVICE=webhook-dispatcher -t raffle/webhook-dispatcher .
 # The same image applies database migrations when run with
 #   node node_modules/@raffle/db/dist/cli/migrate.js
-# (see the `migrate` service in docker-compose.yml and infra/k8s/migrate/migrate-job.yaml).
+# (see the `migrate` service in docker-compose.yml and infra/k8s/setup/migrate-job.yaml), and the
+# dispatcher's image creates the JetStream stream and consumer with
+#   node dist/cli/setup-stream.js
+# (infra/k8s/setup/jetstream-setup-job.yaml).
 
 ARG NODE_IMAGE=node:20-bookworm-slim
 
@@ -41,7 +44,8 @@ RUN case "${SERVICE}" in \
  && pnpm install --prod --frozen-lockfile --offline \
  && test -f "services/${SERVICE}/dist/server.js" \
  && test -f "services/${SERVICE}/node_modules/@raffle/db/dist/cli/migrate.js" \
- && test -d packages/db/migrations
+ && test -d packages/db/migrations \
+ && test -f services/webhook-dispatcher/dist/cli/setup-stream.js
 
 FROM ${NODE_IMAGE} AS runtime
 ARG SERVICE

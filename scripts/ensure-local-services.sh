@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Starts the local Postgres, NATS (JetStream) and Redis the tests talk to, when they are not
-# already listening, and Chromium for the console's browser tests when it is missing. On machines
-# where they run as system services and Chromium is installed this does nothing.
+# already listening, and installs Chromium (the console's browser tests) and kubectl (the manifest
+# checks) when they are missing. On machines where all of that is in place this does nothing.
 set -u
 
 listening() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
@@ -41,6 +41,19 @@ if [ -z "${CHROMIUM_PATH:-}" ] && [ ! -x /usr/bin/chromium ]; then
     } || { echo "could not install chromium (set CHROMIUM_PATH to a Chromium binary)" >&2; exit 1; }
   else
     echo "no /usr/bin/chromium and no apt-get: install Chromium and set CHROMIUM_PATH" >&2
+    exit 1
+  fi
+fi
+
+# The Kubernetes manifests are rendered with `kubectl kustomize` (infra/test/k8s.test.ts).
+if ! command -v kubectl >/dev/null 2>&1; then
+  echo "installing kubectl (Debian's kubernetes-client) to render the Kubernetes manifests"
+  if command -v apt-get >/dev/null 2>&1; then
+    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends kubernetes-client >/dev/null || {
+      apt-get update >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends kubernetes-client >/dev/null
+    } || { echo "could not install kubectl: install it to run the manifest checks" >&2; exit 1; }
+  else
+    echo "no kubectl and no apt-get: install kubectl to run the manifest checks" >&2
     exit 1
   fi
 fi

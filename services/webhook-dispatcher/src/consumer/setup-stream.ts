@@ -1,0 +1,26 @@
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
+import { DISPATCHER_CONSUMER, RAFFLE_EVENTS_STREAM, RAFFLE_EVENTS_SUBJECT_PREFIX } from '@raffle/contracts';
+import { ensureStream, type StreamNames } from './stream-setup.js';
+
+/**
+ * Creates the JetStream stream and the dispatcher's durable consumer when missing (what the
+ * dispatcher does at start with NATS_ENSURE_STREAM), on a connection of its own. The setup Job of
+ * infra/k8s/setup runs it through `src/cli/setup-stream.ts` before the services roll out. Reads
+ * NATS_URL, NATS_STREAM, NATS_SUBJECT_PREFIX and NATS_CONSUMER with the dispatcher's defaults, and
+ * nothing else: it needs no database and no secret.
+ */
+export async function setupStream(env: Record<string, string | undefined>): Promise<StreamNames> {
+  const names: StreamNames = {
+    stream: env.NATS_STREAM || RAFFLE_EVENTS_STREAM,
+    subjectPrefix: env.NATS_SUBJECT_PREFIX || RAFFLE_EVENTS_SUBJECT_PREFIX,
+    consumer: env.NATS_CONSUMER || DISPATCHER_CONSUMER,
+  };
+  const nc = await connect({ servers: env.NATS_URL || 'nats://127.0.0.1:4222', name: 'raffle-setup-stream', timeout: 10_000 });
+  try {
+    await ensureStream(await jetstreamManager(nc), names);
+  } finally {
+    await nc.close();
+  }
+  return names;
+}
