@@ -51,6 +51,11 @@ export type Database = {
   /** drizzle over the same pool: used by writes and everything that is not hot. */
   db: Db;
   close: () => Promise<void>;
+  /**
+   * The pool now: queries waiting for a connection, queries running on one (those sent through
+   * the pool; a transaction's statements run on the connection it holds), and its size.
+   */
+  poolStats: () => { waiting: number; running: number; size: number };
 };
 
 /** A refused connection fails at once; this bounds the silent kind (a dropped route, a full backlog). */
@@ -81,12 +86,13 @@ export function createDatabase(options: DatabaseOptions): Database {
     connect_timeout: (options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS) / 1000,
     backoff: reconnectDelaySeconds,
   });
-  const sql = boundConnectionWaits(
+  const max = options.max ?? 10;
+  const { sql, queryCounts } = boundConnectionWaits(
     pool,
     options.connectionWaitTimeoutMs ?? DEFAULT_CONNECTION_WAIT_TIMEOUT_MS,
     options.busyPoolWaitTimeoutMs ?? DEFAULT_BUSY_POOL_WAIT_TIMEOUT_MS,
   );
   const db = drizzle(sql, { schema });
   wakeRelayAfterCommits(db, sql);
-  return { sql, db, close: () => sql.end({ timeout: 5 }) };
+  return { sql, db, close: () => sql.end({ timeout: 5 }), poolStats: () => ({ ...queryCounts(), size: max }) };
 }

@@ -56,6 +56,19 @@ class WaitingQueries {
     private readonly busyTimeoutMs: number,
   ) {}
 
+  /** Queries in the pool now: not yet on a connection (waiting), or on one (running). */
+  counts(): { waiting: number; running: number } {
+    let waiting = 0;
+    let running = 0;
+    for (let i = this.head; i < this.queue.length; i++) {
+      const query = this.queue[i]!.query;
+      if (query === null || query.cancelled) continue;
+      if (query.state === null) waiting++;
+      else running++;
+    }
+    return { waiting, running };
+  }
+
   add(query: PooledQuery): void {
     const waiting: Waiting = { query, enteredAt: performance.now() };
     const { resolve, reject } = query;
@@ -144,9 +157,14 @@ class WaitingQueries {
  *
  * Covers what enters through the returned `sql` (tagged queries) and `sql.unsafe` (drizzle, and
  * `sql.begin`'s own BEGIN); queries inside a transaction or a `reserve()`d connection run on a
- * connection they already hold. `sql.reserve()` itself is not bounded.
+ * connection they already hold. `sql.reserve()` itself is not bounded. `queryCounts` tells how
+ * many of the watched queries wait for a connection and how many run on one (the metrics).
  */
-export function boundConnectionWaits(sql: postgres.Sql, timeoutMs: number, busyTimeoutMs: number): postgres.Sql {
+export function boundConnectionWaits(
+  sql: postgres.Sql,
+  timeoutMs: number,
+  busyTimeoutMs: number,
+): { sql: postgres.Sql; queryCounts: () => { waiting: number; running: number } } {
   const waiting = new WaitingQueries(timeoutMs, Math.max(busyTimeoutMs, timeoutMs));
   // Every query of this pool carries the same entry function; an unexecuted one shows it.
   const poolEntry = (sql`` as unknown as PooledQuery).handler;
@@ -171,5 +189,5 @@ export function boundConnectionWaits(sql: postgres.Sql, timeoutMs: number, busyT
   // about a third of its CPU per request on a 50-row page (bench/, `pnpm bench`).
   const bounded = ((...args: Parameters<typeof sql>) => watch(sql(...args))) as unknown as postgres.Sql;
   Object.defineProperties(bounded, Object.getOwnPropertyDescriptors(sql));
-  return bounded;
+  return { sql: bounded, queryCounts: () => waiting.counts() };
 }

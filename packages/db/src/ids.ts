@@ -68,3 +68,15 @@ export function isIdOf(kind: IdKind, value: string): boolean {
   const prefix = `${ID_PREFIXES[kind]}_`;
   return value.startsWith(prefix) && ID_BODY.test(value.slice(prefix.length));
 }
+
+/** The creation time (epoch ms) an id of `composeId` carries in its first ten characters after the prefix. */
+export function timeOfId(id: string): number {
+  const time = id.slice(id.indexOf('_') + 1, id.indexOf('_') + 11);
+  let ms = 0;
+  for (const char of time) {
+    const digit = CROCKFORD.indexOf(char);
+    if (digit < 0) return Number.NaN;
+    ms = ms * 32 + digit;
+  }
+  return ms;
+}

@@ -63,6 +63,25 @@ async function enter(raffleId: string, clock: Clock, count: number) {
 }
 
 describe('runDueTransitions', () => {
+  it('reports each transition with how long after its deadline it ran (the scheduler lag metric)', async () => {
+    const clock = manualClock(T0);
+    const r = await published(clock, { startsIn: HOUR, endsIn: 2 * HOUR, settings: { autoDraw: true, autoFinalize: true } });
+    const seen: [string, number][] = [];
+    const onTransition = (name: string, lagMs: number) => seen.push([name, lagMs]);
+    // Late by 90 s for the open; the close, draw and finalize then follow in the same pass at 2 h + 30 s.
+    clock.set(at(HOUR + 90_000));
+    await runDueTransitions(world.db, { clock, onTransition });
+    await enter(r.id, clock, 2);
+    clock.set(at(2 * HOUR + 30_000));
+    await runDueTransitions(world.db, { clock, onTransition });
+    expect(seen).toEqual([
+      ['opened', 90_000],
+      ['closed', 30_000],
+      ['drawn', 0],
+      ['finalized', 0],
+    ]);
+  });
+
   it('opens at startsAt and closes at endsAt, and does nothing a millisecond before either', async () => {
     const clock = manualClock(T0);
     const r = await published(clock, { startsIn: HOUR, endsIn: 2 * HOUR });

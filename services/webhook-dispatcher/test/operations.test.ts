@@ -1,3 +1,4 @@
+import { missingMetrics } from '@raffle/service-kit/testing/metric-exports';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DispatcherApp } from '../src/app.js';
 import { buildTestApp, isolatedStreamNames } from './support/app.js';
@@ -61,7 +62,11 @@ describe('/metrics', () => {
     expect(sample(metrics, 'webhook_attempts_total', { outcome: 'success', service: 'webhook-dispatcher' })).toBe(1);
     expect(sample(metrics, 'webhook_attempts_total', { outcome: 'http_status', service: 'webhook-dispatcher' })).toBe(1);
     expect(metrics).toMatch(/^webhook_attempt_duration_seconds_count\{[^}]*\} 2$/m);
-    expect(metrics).toMatch(/^outbox_backlog\{[^}]*\} 0$/m);
+    expect(missingMetrics('webhook-dispatcher', metrics)).toEqual([]);
+    expect(metrics).toMatch(/^outbox_unpublished_events\{[^}]*\} 0$/m);
+    expect(metrics).toMatch(/^outbox_oldest_unpublished_age_seconds\{[^}]*\} 0$/m);
+    expect(metrics).toMatch(/^webhook_delivery_lag_seconds_count\{[^}]*attempt="first"[^}]*\} 2$/m);
+    expect(metrics).toMatch(/^jetstream_consumer_pending_messages\{[^}]*state="pending"[^}]*\} 0$/m);
     await sink.close();
   });
 });

@@ -15,6 +15,14 @@ export async function lockUnpublishedOutboxRows(tx: SqlTx, limit: number): Promi
     for update skip locked`;
 }
 
+/** Rows waiting to be relayed, and how long the oldest has waited (0 when none waits). */
+export async function readOutboxBacklog(sql: SqlOrTx): Promise<{ events: number; oldestAgeSeconds: number }> {
+  const [row] = await sql<{ events: number; age: number | null }[]>`
+    select count(*)::int as events, extract(epoch from now() - min(created_at))::float8 as age
+    from event_outbox where published_at is null`;
+  return { events: row?.events ?? 0, oldestAgeSeconds: Math.max(0, row?.age ?? 0) };
+}
+
 /** Rows waiting to be relayed. */
 export async function countUnpublishedOutboxRows(sql: SqlOrTx): Promise<number> {
   const [row] = await sql<{ n: number }[]>`select count(*)::int as n from event_outbox where published_at is null`;

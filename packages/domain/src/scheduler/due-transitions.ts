@@ -10,14 +10,16 @@ import type { RaffleRecord } from '../raffles/raffle-locks.js';
 type DueTransition = {
   name: DueRaffleKind;
   apply: (tx: Tx, actor: Principal, raffle: RaffleRecord, now: Date) => Promise<RaffleRecord>;
+  /** When the raffle became due: how late the scheduler moved it is measured from here. */
+  dueAt: (raffle: RaffleRecord) => Date | null;
 };
 
 /** In the order a missed stretch of time would have run them: one pass catches a raffle all the way up. */
 export const DUE_TRANSITIONS: DueTransition[] = [
-  { name: 'opened', apply: openRaffleIn },
-  { name: 'closed', apply: closeRaffleIn },
-  { name: 'drawn', apply: (tx, actor, raffle, now) => drawRaffleIn(tx, actor, raffle, now) },
-  { name: 'finalized', apply: finalizeRaffleIn },
+  { name: 'opened', apply: openRaffleIn, dueAt: (r) => r.startsAt },
+  { name: 'closed', apply: closeRaffleIn, dueAt: (r) => r.endsAt },
+  { name: 'drawn', apply: (tx, actor, raffle, now) => drawRaffleIn(tx, actor, raffle, now), dueAt: (r) => r.closedAt },
+  { name: 'finalized', apply: finalizeRaffleIn, dueAt: (r) => r.drawnAt },
 ];
 
 export type SchedulerPass = Record<DueTransition['name'], number> & { failed: { raffleId: string; reason: string }[] };
@@ -29,13 +31,21 @@ export type SchedulerPass = Record<DueTransition['name'], number> & { failed: { 
  * transition fails is logged and skipped for the rest of the pass, never retried in a hot loop.
  * Every transition runs as the SCHEDULER principal.
  */
-export async function runDueTransitions(db: Db, options: { clock: Clock; onError?: (raffleId: string, error: unknown) => void }): Promise<SchedulerPass> {
+export async function runDueTransitions(
+  db: Db,
+  options: {
+    clock: Clock;
+    onError?: (raffleId: string, error: unknown) => void;
+    /** A raffle moved, `lagMs` after it became due (the metrics). */
+    onTransition?: (name: DueRaffleKind, lagMs: number) => void;
+  },
+): Promise<SchedulerPass> {
   const pass: SchedulerPass = { opened: 0, closed: 0, drawn: 0, finalized: 0, failed: [] };
   for (const transition of DUE_TRANSITIONS) {
     const skip: string[] = [];
     for (;;) {
       const now = options.clock.now();
-      let picked: string | null = null;
+      let picked: RaffleRecord | null = null;
       let attempted: string | null = null;
       try {
         picked = await db.transaction(async (tx) => {
@@ -43,7 +53,7 @@ export async function runDueTransitions(db: Db, options: { clock: Clock; onError
           if (!raffle) return null;
           attempted = raffle.id;
           await transition.apply(tx, SCHEDULER, raffle, now);
-          return raffle.id;
+          return raffle;
         });
       } catch (error) {
         if (attempted === null) throw error;
@@ -55,6 +65,8 @@ export async function runDueTransitions(db: Db, options: { clock: Clock; onError
       }
       if (picked === null) break;
       pass[transition.name] += 1;
+      const dueAt = transition.dueAt(picked);
+      if (dueAt) options.onTransition?.(transition.name, Math.max(0, options.clock.now().getTime() - dueAt.getTime()));
     }
   }
   return pass;

@@ -1,4 +1,4 @@
-import type { Db } from '@raffle/db';
+import type { Db, DueRaffleKind } from '@raffle/db';
 import type { Clock } from '../clock.js';
 import { runDueTransitions, type SchedulerPass } from './due-transitions.js';
 
@@ -19,6 +19,7 @@ export function startRaffleScheduler(options: {
   intervalMs: number;
   onPass?: (pass: SchedulerPass) => void;
   onError?: (raffleId: string | null, error: unknown) => void;
+  onTransition?: (name: DueRaffleKind, lagMs: number) => void;
 }): RaffleScheduler {
   let running: Promise<SchedulerPass> | null = null;
   let timer: NodeJS.Timeout | null = null;
@@ -26,7 +27,7 @@ export function startRaffleScheduler(options: {
 
   const tick = async (): Promise<SchedulerPass> => {
     while (running) await running.catch(() => undefined);
-    running = runDueTransitions(options.db, { clock: options.clock, onError: options.onError });
+    running = runDueTransitions(options.db, { clock: options.clock, onError: options.onError, onTransition: options.onTransition });
     try {
       const pass = await running;
       options.onPass?.(pass);

@@ -33,7 +33,9 @@ function createErrorHandler(app: FastifyInstance, errors: ServiceErrors) {
     // An unmatched request whose body failed to parse is still an unknown route (404/405).
     if (request.is404) return app.answerUnmatched(request, reply);
     if (errors.isRefusal(error)) {
-      if (errors.statusOf[error.code] === 401) reply.header('www-authenticate', 'Bearer');
+      const status = errors.statusOf[error.code];
+      if (status === 401) reply.header('www-authenticate', 'Bearer');
+      if (status === 401 || status === 403) app.serviceMetrics?.authFailures.inc({ code: error.code });
       return sendErrorAnswer(errors, request, reply, { code: error.code, message: error.message, failedRequirements: error.failedRequirements });
     }
     if (error.validation) {

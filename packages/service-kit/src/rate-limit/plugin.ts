@@ -127,7 +127,10 @@ async function rateLimitPlugin(app: FastifyInstance, options: RateLimitPluginOpt
     }
     verdictsOf.set(request, verdicts);
     setRateLimitHeaders(reply, verdicts);
-    if (refusal) throw options.tooManyRequests(request, refusal);
+    if (refusal) {
+      app.serviceMetrics?.rateLimitRejections.inc({ bucket: refusal.policy });
+      throw options.tooManyRequests(request, refusal);
+    }
   };
 
   app.addHook('onRequest', async (request, reply) => {

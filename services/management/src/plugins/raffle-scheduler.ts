@@ -1,6 +1,7 @@
 import { startRaffleScheduler, systemClock, type RaffleScheduler } from '@raffle/domain';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { Counter, Gauge, Histogram } from 'prom-client';
 import { configOf } from '../decorations.js';
 
 /**
@@ -14,6 +15,9 @@ async function raffleSchedulerPlugin(app: FastifyInstance) {
   let running: RaffleScheduler | null = null;
   // `raffleScheduler`: the running scheduler, null when SCHEDULER_ENABLED is false (or before ready); see ManagementApp.
   app.decorate('raffleScheduler', { getter: () => running });
+  // Exported by every instance: one with the scheduler off shows no pass (0), so the stall alert
+  // fires when no instance runs it.
+  const metrics = schedulerMetrics(app);
   if (!config.SCHEDULER_ENABLED) return;
   const log = app.log.child({ component: 'raffle-scheduler' });
 
@@ -23,10 +27,14 @@ async function raffleSchedulerPlugin(app: FastifyInstance) {
       clock: systemClock,
       intervalMs: config.SCHEDULER_INTERVAL_MS,
       onPass: (pass) => {
+        metrics.passes.inc();
+        metrics.lastPass.setToCurrentTime();
+        metrics.failed.inc(pass.failed.length);
         const moved = pass.opened + pass.closed + pass.drawn + pass.finalized;
         if (moved > 0 || pass.failed.length > 0) log.info({ pass }, 'raffle scheduler pass');
       },
       onError: (raffleId, error) => log.error({ err: error, raffleId }, 'raffle scheduler transition failed'),
+      onTransition: (transition, lagMs) => metrics.lag.observe({ transition }, lagMs / 1000),
     });
   });
 
@@ -37,4 +45,21 @@ async function raffleSchedulerPlugin(app: FastifyInstance) {
   });
 }
 
-export default fp(raffleSchedulerPlugin, { name: 'raffle-scheduler', dependencies: ['config', 'database'] });
+/** What operators watch of the scheduler (infra/prometheus/alerts.yaml, the Grafana dashboard). */
+function schedulerMetrics(app: FastifyInstance) {
+  const registers = [app.metricsRegistry];
+  return {
+    passes: new Counter({ name: 'scheduler_passes_total', help: 'Scheduler passes completed by this instance', registers }),
+    lastPass: new Gauge({ name: 'scheduler_last_pass_timestamp_seconds', help: 'When this instance last completed a scheduler pass (unix seconds)', registers }),
+    failed: new Counter({ name: 'scheduler_failed_transitions_total', help: 'Due transitions that failed (retried at the next pass)', registers }),
+    lag: new Histogram({
+      name: 'scheduler_transition_lag_seconds',
+      help: 'How long after a raffle became due (startsAt, endsAt, its close, its draw) the scheduler moved it, by transition',
+      labelNames: ['transition'] as const,
+      buckets: [0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 300],
+      registers,
+    }),
+  };
+}
+
+export default fp(raffleSchedulerPlugin, { name: 'raffle-scheduler', dependencies: ['config', 'database', 'metrics'] });

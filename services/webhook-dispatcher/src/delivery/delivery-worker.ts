@@ -18,7 +18,7 @@ export type DeliveryWorkerOptions = {
   timeoutMs: number;
   leaseMs: number;
   log: Logger;
-  onAttempt?: (outcome: AttemptOutcome, result: SendResult) => void;
+  onAttempt?: (outcome: AttemptOutcome, result: SendResult, job: DeliveryJob) => void;
 };
 
 /**
@@ -108,7 +108,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
     if (abandoned) return;
     const outcome = outcomeOf(job, result, options.now());
     options.recorder.record(outcome);
-    options.onAttempt?.(outcome, result);
+    options.onAttempt?.(outcome, result, job);
   };
 
   const pump = () => {

@@ -2,7 +2,6 @@ import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { createDeliveryAgent, parseAllowedHosts, AUTO_DISABLE_AFTER_MS, type SendResult } from '@raffle/webhooks';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { Counter, Gauge, Histogram } from 'prom-client';
 import type { Agent } from 'undici';
 import { startEventConsumer, type EventConsumer } from '../consumer/event-consumer.js';
 import { ensureStream } from '../consumer/stream-setup.js';
@@ -11,6 +10,7 @@ import { createDeliveryWorker, type DeliveryWorker } from '../delivery/delivery-
 import { createEndpointDirectory } from '../delivery/endpoint-directory.js';
 import { createOutcomeRecorder, type AttemptOutcome } from '../delivery/outcome-recorder.js';
 import { startRelayLoop, type RelayLoop } from '../relay/relay-loop.js';
+import { dispatcherMetrics } from './dispatcher-metrics.js';
 
 export type DispatcherDependencies = {
   /** The clock deliveries are scheduled by; tests pass one they move by hand. */
@@ -30,24 +30,6 @@ export type Dispatcher = {
   pollDue(): Promise<number>;
 };
 
-function deliveryMetrics(app: FastifyInstance) {
-  const registers = [app.metricsRegistry];
-  const attempts = new Counter({ name: 'webhook_attempts_total', help: 'Delivery attempts by outcome', labelNames: ['outcome'] as const, registers });
-  const latency = new Histogram({
-    name: 'webhook_attempt_duration_seconds',
-    help: 'Time from sending a delivery to its response (or failure)',
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 15],
-    registers,
-  });
-  return {
-    attempts,
-    latency,
-    observe(outcome: AttemptOutcome, result: SendResult) {
-      attempts.inc({ outcome: result.kind === 'success' ? 'success' : result.failureKind });
-      latency.observe(outcome.latencyMs / 1000);
-    },
-  };
-}
 
 /**
  * The dispatcher's three loops: the outbox relay (Postgres → JetStream), the event consumer
@@ -65,8 +47,8 @@ async function dispatcherPlugin(app: FastifyInstance, deps: DispatcherDependenci
   // hung path hold every connection its siblings need. The fair queue caps each endpoint already.
   const agent = deps.agent ?? createDeliveryAgent(policy, { connections: config.DELIVERY_CONCURRENCY });
   const sql = app.database.sql;
-  const metrics = deliveryMetrics(app);
   const names = { stream: config.NATS_STREAM, subjectPrefix: config.NATS_SUBJECT_PREFIX, consumer: config.NATS_CONSUMER };
+  const metrics = dispatcherMetrics(app, names);
 
   const recorder = createOutcomeRecorder({ sql, log, autoDisableAfterMs: AUTO_DISABLE_AFTER_MS });
   const directory = createEndpointDirectory(sql, { ttlMs: 1000, now });
@@ -82,7 +64,7 @@ async function dispatcherPlugin(app: FastifyInstance, deps: DispatcherDependenci
     timeoutMs: config.DELIVERY_TIMEOUT_MS,
     leaseMs: config.DELIVERY_LEASE_MS,
     log,
-    onAttempt: (outcome, result) => metrics.observe(outcome, result),
+    onAttempt: (outcome, result, job) => metrics.observe(outcome, result, job),
   });
 
   let relay: RelayLoop | null = null;
@@ -103,9 +85,6 @@ async function dispatcherPlugin(app: FastifyInstance, deps: DispatcherDependenci
       log,
       afterPublish: deps.afterRelayPublish,
     });
-    new Gauge({ name: 'outbox_backlog', help: 'Outbox rows waiting, as of the relay’s last failed round', registers: [app.metricsRegistry], collect() {
-      this.set(relay?.backlog() ?? 0);
-    } });
   }
 
   let consumer: EventConsumer | null = null;

@@ -6,8 +6,6 @@ export type RelayLoop = {
   /** Runs rounds until the outbox is empty (tests and shutdown use it). */
   drainNow(): Promise<number>;
   stop(): Promise<void>;
-  /** Rows waiting, as of the last round; for /metrics. */
-  backlog(): number;
 };
 
 const MAX_BACKOFF_MS = 5000;
@@ -119,6 +117,5 @@ export async function startRelayLoop(options: {
       await listener.unlisten().catch(() => undefined);
       while (running) await running;
     },
-    backlog: () => lastBacklog,
   };
 }
