@@ -13,6 +13,7 @@ export default defineConfig({
       'services/*/vitest.resilience.config.ts',
       'scripts/readme-test/vitest.config.ts',
       'infra/vitest.config.ts',
+      'scripts/replica-test/vitest.config.ts',
       'tooling/*/vitest.config.ts',
     ],
   },

@@ -1,0 +1,1 @@
+export { setupTemplateDatabase as default } from '@raffle/service-kit/testing';

@@ -1,0 +1,18 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Two replicas of every service on one Postgres, NATS and Redis, playing the whole product, then
+ * one of each killed with SIGKILL mid-run (issue 14). Service processes: the resilience stage.
+ */
+export default defineConfig({
+  resolve: { conditions: ['development'] },
+  ssr: { resolve: { conditions: ['development'] } },
+  test: {
+    name: 'replicas-resilience',
+    include: ['*.test.ts'],
+    globalSetup: ['./global-setup.ts'],
+    testTimeout: 180_000,
+    hookTimeout: 180_000,
+    pool: 'forks',
+  },
+});
