@@ -26,6 +26,8 @@ export type RelayedEvent = {
   /** Set when the event is for one endpoint only (`webhook.test`). */
   endpointId: string | null;
   payload: string;
+  /** The W3C `traceparent` of the request that wrote the event (tracing on); deliveries continue its trace. */
+  traceContext?: string | null;
 };
 
 /** Postgres NOTIFY channel: outbox writers signal it once their transaction commits (packages/db outbox-wake.ts), so the relay wakes without waiting for its poll. */

@@ -16,6 +16,8 @@ export { pathString } from './path-params.js';
 export { serializeError } from './logging/error-serializer.js';
 export { ConfigError, readConfig } from './config.js';
 export { serve } from './serve.js';
+export { startTracing, TracingSettings } from './tracing/start-tracing.js';
+export { default as httpSpansPlugin } from './tracing/http-spans.js';
 export { createClientErrorHandler, PARSER_FAILURE_CODES, type ClientErrorBody, type ParserFailure } from './client-error.js';
 export { managementErrorBody } from './management-error-body.js';
 export { default as rateLimitPlugin, type RateLimitBucket, type RateLimitPluginOptions, type RateLimitRefusal } from './rate-limit/plugin.js';

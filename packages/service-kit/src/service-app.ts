@@ -13,6 +13,7 @@ import { loggerOptions } from './logging/logger-options.js';
 import databasePlugin from './plugins/database.js';
 import healthPlugin from './plugins/health.js';
 import metricsPlugin from './plugins/metrics.js';
+import httpSpansPlugin from './tracing/http-spans.js';
 import natsPlugin from './plugins/nats.js';
 import notFoundPlugin from './plugins/not-found.js';
 import openApiPlugin, { type OpenApiDocumentOptions } from './plugins/openapi.js';
@@ -96,6 +97,7 @@ export async function createServiceApp<C extends ServiceConfig>(options: Service
     body: (request, status, message) => errors.body(request, status, { code: status === 405 ? 'METHOD_NOT_ALLOWED' : 'ROUTE_NOT_FOUND', message }),
   });
   await app.register(requestIdPlugin);
+  await app.register(httpSpansPlugin);
   await app.register(storableTextPlugin);
   await app.register(databasePlugin, { url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, applicationName: options.name, database: options.database });
   await app.register(natsPlugin, { url: config.NATS_URL, name: options.name });

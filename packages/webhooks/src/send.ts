@@ -48,6 +48,8 @@ export function sendWebhook(args: {
   url: string;
   headers: SignedHeaders;
   body: string;
+  /** The W3C `traceparent` of the delivery's span (tracing on): the receiver may continue the trace. */
+  traceparent?: string;
   timeoutMs?: number;
   now?: () => number;
 }): Promise<SendResult> {
@@ -102,7 +104,7 @@ export function sendWebhook(args: {
           origin,
           path,
           method: 'POST',
-          headers: { ...args.headers, 'content-type': 'application/json', 'user-agent': USER_AGENT },
+          headers: { ...args.headers, ...(args.traceparent ? { traceparent: args.traceparent } : {}), 'content-type': 'application/json', 'user-agent': USER_AGENT },
           body: args.body,
           headersTimeout: timeoutMs,
           bodyTimeout: timeoutMs,

@@ -1,11 +1,12 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { ConfigError, HttpServerSettings, readConfig } from '@raffle/service-kit';
+import { ConfigError, HttpServerSettings, readConfig, TracingSettings } from '@raffle/service-kit';
 
 const DEV_CURSOR_SECRET = 'development-only-cursor-secret-change-me';
 const DEV_IP_HASH_SECRET = 'development-only-ip-hash-secret-change-me';
 
 export const ConfigSchema = Type.Object({
   ...HttpServerSettings,
+  ...TracingSettings,
   NODE_ENV: Type.Union([Type.Literal('development'), Type.Literal('production'), Type.Literal('test')], {
     default: 'development',
   }),

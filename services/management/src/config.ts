@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { ConfigError, HttpServerSettings, readConfig } from '@raffle/service-kit';
+import { ConfigError, HttpServerSettings, readConfig, TracingSettings } from '@raffle/service-kit';
 
 /** Outside production only: lets `pnpm start` and the token CLI work with no setup. */
 export const DEV_JWT_SECRET = 'development-only-jwt-secret-never-use-in-production';
@@ -12,6 +12,7 @@ export const DEV_IP_HASH_SECRET = 'development-only-ip-hash-secret-change-me';
 
 export const ConfigSchema = Type.Object({
   ...HttpServerSettings,
+  ...TracingSettings,
   NODE_ENV: Type.Union([Type.Literal('development'), Type.Literal('production'), Type.Literal('test')], {
     default: 'development',
   }),

@@ -1,9 +1,10 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DISPATCHER_CONSUMER, RAFFLE_EVENTS_STREAM, RAFFLE_EVENTS_SUBJECT_PREFIX } from '@raffle/contracts';
-import { ConfigError, HttpServerSettings, readConfig } from '@raffle/service-kit';
+import { ConfigError, HttpServerSettings, readConfig, TracingSettings } from '@raffle/service-kit';
 
 export const ConfigSchema = Type.Object({
   ...HttpServerSettings,
+  ...TracingSettings,
   NODE_ENV: Type.Union([Type.Literal('development'), Type.Literal('production'), Type.Literal('test')], { default: 'development' }),
   HOST: Type.String({ default: '127.0.0.1' }),
   /** Health and metrics only: the dispatcher serves no API. */

@@ -9,7 +9,7 @@ import type { Sql, SqlOrTx, SqlTx } from '../client.js';
  */
 export async function lockUnpublishedOutboxRows(tx: SqlTx, limit: number): Promise<RelayedEvent[]> {
   return tx<RelayedEvent[]>`
-    select id, type, user_id as "userId", workspace_id as "workspaceId", endpoint_id as "endpointId", payload
+    select id, type, user_id as "userId", workspace_id as "workspaceId", endpoint_id as "endpointId", payload, trace_context as "traceContext"
     from event_outbox where published_at is null
     order by seq limit ${limit}
     for update skip locked`;

@@ -21,6 +21,11 @@ export const eventOutbox = pgTable(
     endpointId: idColumn('endpoint_id'),
     /** The `{ type, timestamp, data }` envelope as it is delivered. */
     payload: text('payload').notNull(),
+    /**
+     * The W3C `traceparent` of the request that wrote the event, when tracing is on: the relay
+     * and the webhook deliveries continue that trace.
+     */
+    traceContext: text('trace_context'),
     createdAt: createdAt(),
     publishedAt: timestampColumn('published_at'),
   },

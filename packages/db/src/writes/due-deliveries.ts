@@ -10,6 +10,8 @@ export type DeliveryJob = {
   eventId: string;
   eventType: string;
   payload: string;
+  /** The W3C `traceparent` its event was written under, when tracing was on. */
+  traceContext?: string | null;
   /** Attempts already made; the next is attemptsMade + 1. */
   attemptsMade: number;
 };
@@ -64,15 +66,17 @@ export async function claimDueDeliveries(
     returning d.id as "deliveryId", d.endpoint_id as "endpointId", d.event_id as "eventId", d.event_type as "eventType",
               d.attempt_count as "attemptsMade"`;
   if (claimed.length === 0) return [];
-  const payloads = await sql<{ id: string; payload: string }[]>`
-    select id, payload from event_outbox where id = any(${claimed.map((c) => c.eventId)})`;
-  const byEvent = new Map(payloads.map((p) => [p.id, p.payload]));
+  const events = await sql<{ id: string; payload: string; traceContext: string | null }[]>`
+    select id, payload, trace_context as "traceContext" from event_outbox where id = any(${claimed.map((c) => c.eventId)})`;
+  const byEvent = new Map(events.map((e) => [e.id, e]));
   const orphaned = claimed.filter((c) => !byEvent.has(c.eventId)).map((c) => c.deliveryId);
   if (orphaned.length > 0) {
     // Its event outlived the outbox's retention: nothing is left to send.
     await sql`update webhook_deliveries set status = 'failed', next_attempt_at = null where id = any(${orphaned})`;
   }
-  return claimed.filter((c) => byEvent.has(c.eventId)).map((c) => ({ ...c, payload: byEvent.get(c.eventId)! }));
+  return claimed
+    .filter((c) => byEvent.has(c.eventId))
+    .map((c) => ({ ...c, payload: byEvent.get(c.eventId)!.payload, traceContext: byEvent.get(c.eventId)!.traceContext }));
 }
 
 /** Hands deliveries back (not started here): due again at `at`, for whichever instance polls first. */

@@ -1,3 +1,4 @@
+import { context, propagation } from '@opentelemetry/api';
 import { OUTBOX_NOTIFY_CHANNEL, type WebhookEventType } from '@raffle/contracts';
 import { sql } from 'drizzle-orm';
 import { rawTransactionOf, type DbOrTx } from '../client.js';
@@ -25,6 +26,7 @@ export type NewEvent = {
  */
 export async function appendEvents(tx: DbOrTx, events: NewEvent[]): Promise<string[]> {
   if (events.length === 0) return [];
+  const traceContext = activeTraceparent();
   const rows = events.map((e) => {
     const data = typeof e.data === 'string' ? e.data : JSON.stringify(e.data);
     return {
@@ -41,8 +43,8 @@ export async function appendEvents(tx: DbOrTx, events: NewEvent[]): Promise<stri
   // appends its events, and drizzle's builder cost more CPU than the insert (issue 13).
   const raw = rawTransactionOf(tx);
   // Timestamps go as text: drizzle switches postgres.js's serialising of timestamp arrays off.
-  await raw`insert into event_outbox (id, type, user_id, workspace_id, endpoint_id, payload, created_at)
-    select id, type, user_id, workspace_id, endpoint_id, payload, created_at::timestamptz
+  await raw`insert into event_outbox (id, type, user_id, workspace_id, endpoint_id, payload, created_at, trace_context)
+    select id, type, user_id, workspace_id, endpoint_id, payload, created_at::timestamptz, ${traceContext}::text
     from unnest(${rows.map((r) => r.id)}::text[], ${rows.map((r) => r.type)}::text[], ${rows.map((r) => r.userId)}::text[],
       ${rows.map((r) => r.workspaceId)}::text[], ${rows.map((r) => r.endpointId)}::text[], ${rows.map((r) => r.payload)}::text[],
       ${rows.map((r) => r.createdAt.toISOString())}::text[]) as e(id, type, user_id, workspace_id, endpoint_id, payload, created_at)`;
@@ -50,4 +52,11 @@ export async function appendEvents(tx: DbOrTx, events: NewEvent[]): Promise<stri
   // commit where the transaction allows it (outbox-wake.ts), otherwise by a NOTIFY delivered at commit.
   if (!noteEventsAppended(tx)) await tx.execute(sql`select pg_notify(${OUTBOX_NOTIFY_CHANNEL}, '')`);
   return rows.map((r) => r.id);
+}
+
+/** The active trace as a W3C `traceparent`, or null when tracing is off or nothing is traced. */
+function activeTraceparent(): string | null {
+  const carrier: { traceparent?: string } = {};
+  propagation.inject(context.active(), carrier);
+  return carrier.traceparent ?? null;
 }

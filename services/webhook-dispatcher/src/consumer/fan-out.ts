@@ -2,7 +2,7 @@ import type { RelayedEvent } from '@raffle/contracts';
 import { insertFanOutDeliveries, listFanOutTargets, newId, type Sql } from '@raffle/db';
 
 /** A delivery just created and claimed by this instance: its first attempt is due now. */
-export type NewDelivery = { deliveryId: string; endpointId: string; eventId: string; eventType: string; payload: string };
+export type NewDelivery = { deliveryId: string; endpointId: string; eventId: string; eventType: string; payload: string; traceContext: string | null };
 
 /**
  * Turns relayed events into deliveries: one per enabled endpoint that subscribes to the event's
@@ -28,10 +28,18 @@ export async function fanOut(
     const event = events[t.eventIndex - 1]!;
     const room = left.get(t.endpointId) ?? roomFor(t.endpointId);
     left.set(t.endpointId, room - 1);
-    return { id: newId('webhookDelivery', now.getTime()), endpointId: t.endpointId, eventId: event.id, eventType: event.type, payload: event.payload, leased: room > 0 };
+    return {
+      id: newId('webhookDelivery', now.getTime()),
+      endpointId: t.endpointId,
+      eventId: event.id,
+      eventType: event.type,
+      payload: event.payload,
+      traceContext: event.traceContext ?? null,
+      leased: room > 0,
+    };
   });
   const created = new Set(await insertFanOutDeliveries(sql, { deliveries, now, leasedUntil: new Date(now.getTime() + leaseMs) }));
   return deliveries
     .filter((d) => d.leased && created.has(d.id))
-    .map((d) => ({ deliveryId: d.id, endpointId: d.endpointId, eventId: d.eventId, eventType: d.eventType, payload: d.payload }));
+    .map((d) => ({ deliveryId: d.id, endpointId: d.endpointId, eventId: d.eventId, eventType: d.eventType, payload: d.payload, traceContext: d.traceContext }));
 }

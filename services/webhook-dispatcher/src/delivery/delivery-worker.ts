@@ -3,6 +3,7 @@ import { delayBeforeNextAttempt, sendWebhook, signWebhook, type SendResult } fro
 import type { FastifyBaseLogger as Logger } from 'fastify';
 import type { Agent } from 'undici';
 import type { EndpointDirectory } from './endpoint-directory.js';
+import { startDeliverySpan } from './delivery-span.js';
 import { FairQueue } from './fair-queue.js';
 import type { AttemptOutcome, OutcomeRecorder } from './outcome-recorder.js';
 
@@ -102,7 +103,9 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
       timestampSeconds: Math.floor(options.now().getTime() / 1000),
       body: job.payload,
     });
-    const result = await sendWebhook({ agent: options.agent, url: endpoint.url, headers, body: job.payload, timeoutMs: options.timeoutMs });
+    const span = startDeliverySpan(job);
+    const result = await sendWebhook({ agent: options.agent, url: endpoint.url, headers, body: job.payload, traceparent: span.traceparent, timeoutMs: options.timeoutMs });
+    span.end(result);
     // Cut off by a shutdown that stopped waiting, not answered by the endpoint: nothing to record;
     // the delivery's lease hands it to another instance.
     if (abandoned) return;

@@ -21,4 +21,4 @@ const afterRelayPublish =
       }
     : undefined;
 
-await serve(loadConfig, (config) => buildApp(config, { afterRelayPublish }));
+await serve(loadConfig, (config) => buildApp(config, { afterRelayPublish }), { service: 'webhook-dispatcher' });
