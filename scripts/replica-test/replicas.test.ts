@@ -161,6 +161,20 @@ const attemptsOf = (metrics: string) => [...metrics.matchAll(/^webhook_attempts_
 const raffleStatus = async (id: string, origin: string) =>
   String((await call(origin, 'GET', `/api/dashboard/workspaces/${workspaceId}/raffles/${id}`, ownerToken)).body.status);
 
+/**
+ * Waits for the raffle to be finalized on its own and checks each scheduled transition happened
+ * exactly once; then waits (up to `deliveryMs`) for every subscribed workspace event to reach the
+ * receiver, and returns the tally.
+ */
+async function settled(raffleId: string, origin: string, deliveryMs: number) {
+  await until('the raffle to be finalized', async () => (await raffleStatus(raffleId, origin)) === 'finalized', 30_000);
+  const counts = await eventCounts(raffleId);
+  for (const type of TRANSITIONS) expect(counts[type], type).toBe(1);
+  const expected = await workspaceEventIds();
+  await until('every subscribed event at the endpoint', async () => receiver.tally(expected).lost === 0, deliveryMs);
+  return { tally: receiver.tally(expected), expected };
+}
+
 describe('two replicas of every service', () => {
   it('keys, revocation, scheduled transitions, entries and webhooks hold across replicas', async () => {
     const endpoint = await call(managements[0]!.origin, 'POST', `/api/developer/workspaces/${workspaceId}/webhook-endpoints`, ownerToken, {
@@ -193,14 +207,7 @@ describe('two replicas of every service', () => {
     expect(answers.map((a) => a.status)).toEqual(answers.map(() => 201));
     const entryIds = answers.map((a) => a.body.id as string);
     expect(await storedEntries(entryIds)).toBe(ENTRANTS);
-    await until('the raffle to be finalized', async () => (await raffleStatus(raffle.id, managements[0]!.origin)) === 'finalized', 30_000);
-
-    const counts = await eventCounts(raffle.id);
-    for (const type of TRANSITIONS) expect(counts[type], type).toBe(1);
-
-    const expected = await workspaceEventIds();
-    await until('every subscribed event at the endpoint', async () => receiver.tally(expected).lost === 0, 20_000);
-    const tally = receiver.tally(expected);
+    const { tally, expected } = await settled(raffle.id, managements[0]!.origin, 20_000);
     expect(tally).toEqual({ arrived: expected.length, lost: 0, duplicates: 0 });
     const attempts = await Promise.all(dispatchers.map(async (d) => attemptsOf(await (await fetch(`${d.origin}/metrics`)).text())));
     report.push(
@@ -225,13 +232,8 @@ describe('two replicas of every service', () => {
     expect(answers.map((a) => a.status)).toEqual(answers.map(() => 201));
     expect(await storedEntries(answers.map((a) => a.body.id as string))).toBe(late.length);
 
-    await until('the raffle to be finalized by the surviving scheduler', async () => (await raffleStatus(raffle.id, managements[1]!.origin)) === 'finalized', 30_000);
-    const counts = await eventCounts(raffle.id);
-    for (const type of TRANSITIONS) expect(counts[type], type).toBe(1);
-
-    const expected = await workspaceEventIds();
-    await until('every subscribed event at the endpoint', async () => receiver.tally(expected).lost === 0, 60_000);
-    const tally = receiver.tally(expected);
+    // Finalized by the surviving scheduler.
+    const { tally } = await settled(raffle.id, managements[1]!.origin, 60_000);
     expect(tally.lost).toBe(0);
     report.push(
       `one of each killed with SIGKILL: ${late.length} entries (${late.length} stored), each transition once, ${tally.arrived} webhook events delivered in all, ${tally.lost} lost, ${tally.duplicates} duplicates`,

@@ -23,12 +23,6 @@ export async function readOutboxBacklog(sql: SqlOrTx): Promise<{ events: number;
   return { events: row?.events ?? 0, oldestAgeSeconds: Math.max(0, row?.age ?? 0) };
 }
 
-/** Rows waiting to be relayed. */
-export async function countUnpublishedOutboxRows(sql: SqlOrTx): Promise<number> {
-  const [row] = await sql<{ n: number }[]>`select count(*)::int as n from event_outbox where published_at is null`;
-  return row?.n ?? 0;
-}
-
 /**
  * Calls `onAppend` whenever a transaction that appended events commits (`appendEvents` notifies
  * the channel). Needs a connection of its own: postgres.js holds one for listening.

@@ -1,6 +1,5 @@
 import { jetstreamManager } from '@nats-io/jetstream';
-import type { DeliveryJob } from '@raffle/db';
-import { readOutboxBacklog, timeOfId } from '@raffle/db';
+import { readOutboxBacklog, timeOfId, type DeliveryJob } from '@raffle/db';
 import type { SendResult } from '@raffle/webhooks';
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram } from 'prom-client';
@@ -33,24 +32,25 @@ export function dispatcherMetrics(app: FastifyInstance, names: StreamNames) {
     buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 1800, 7200, 36000],
     registers,
   });
-  if (app.database) {
-    new Gauge({
-      name: 'outbox_unpublished_events',
-      help: 'Outbox rows not yet relayed to JetStream',
-      registers,
-      async collect() {
-        this.set((await readOutboxBacklog(app.database.sql)).events);
-      },
-    });
-    new Gauge({
-      name: 'outbox_oldest_unpublished_age_seconds',
-      help: 'How long the oldest outbox row not yet relayed has waited (0 when none waits)',
-      registers,
-      async collect() {
-        this.set((await readOutboxBacklog(app.database.sql)).oldestAgeSeconds);
-      },
-    });
-  }
+  // A scrape collects every gauge at once: the two outbox gauges share one read of the outbox.
+  let reading: ReturnType<typeof readOutboxBacklog> | null = null;
+  const backlog = () => (reading ??= readOutboxBacklog(app.database.sql).finally(() => (reading = null)));
+  new Gauge({
+    name: 'outbox_unpublished_events',
+    help: 'Outbox rows not yet relayed to JetStream',
+    registers,
+    async collect() {
+      this.set((await backlog()).events);
+    },
+  });
+  new Gauge({
+    name: 'outbox_oldest_unpublished_age_seconds',
+    help: 'How long the oldest outbox row not yet relayed has waited (0 when none waits)',
+    registers,
+    async collect() {
+      this.set((await backlog()).oldestAgeSeconds);
+    },
+  });
   new Gauge({
     name: 'jetstream_consumer_pending_messages',
     help: "The dispatchers' durable consumer: messages not yet delivered (pending) and delivered but not acked (ack_pending)",

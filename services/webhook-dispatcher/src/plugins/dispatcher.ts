@@ -1,5 +1,5 @@
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
-import { createDeliveryAgent, parseAllowedHosts, AUTO_DISABLE_AFTER_MS, type SendResult } from '@raffle/webhooks';
+import { createDeliveryAgent, parseAllowedHosts, AUTO_DISABLE_AFTER_MS } from '@raffle/webhooks';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Agent } from 'undici';
@@ -8,7 +8,7 @@ import { ensureStream } from '../consumer/stream-setup.js';
 import { configOf } from '../decorations.js';
 import { createDeliveryWorker, type DeliveryWorker } from '../delivery/delivery-worker.js';
 import { createEndpointDirectory } from '../delivery/endpoint-directory.js';
-import { createOutcomeRecorder, type AttemptOutcome } from '../delivery/outcome-recorder.js';
+import { createOutcomeRecorder } from '../delivery/outcome-recorder.js';
 import { startRelayLoop, type RelayLoop } from '../relay/relay-loop.js';
 import { dispatcherMetrics } from './dispatcher-metrics.js';
 

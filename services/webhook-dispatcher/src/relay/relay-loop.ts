@@ -1,4 +1,4 @@
-import { countUnpublishedOutboxRows, listenForOutboxAppends, pruneOutbox, type Sql } from '@raffle/db';
+import { listenForOutboxAppends, pruneOutbox, readOutboxBacklog, type Sql } from '@raffle/db';
 import type { FastifyBaseLogger as Logger } from 'fastify';
 import { relayOutboxBatch, type PublishEvent } from './outbox-relay.js';
 
@@ -49,7 +49,7 @@ export async function startRelayLoop(options: {
   };
 
   const countBacklog = async () => {
-    lastBacklog = await countUnpublishedOutboxRows(options.sql);
+    lastBacklog = (await readOutboxBacklog(options.sql)).events;
   };
 
   const run = async (): Promise<number> => {
