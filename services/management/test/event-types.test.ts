@@ -122,7 +122,7 @@ describe('the OpenAPI document', () => {
     expect(res.statusCode).toBe(200);
     const document = res.json() as {
       paths: Record<string, Record<string, { operationId?: string }>>;
-      webhooks: Record<string, { post: { requestBody: { content: Record<string, { schema: { $ref: string } }> }; parameters: Array<{ name: string; in: string }>; responses: Record<string, unknown> } }>;
+      webhooks: Record<string, { post: { requestBody: { content: Record<string, { schema: { $ref: string } }> }; parameters: Array<{ name: string; in: string; required: boolean }>; responses: Record<string, unknown> } }>;
       components: { schemas: Record<string, unknown> };
     };
     expect(document.paths[URL]?.get?.operationId).toBe('listWebhookEventTypes');
@@ -131,7 +131,10 @@ describe('the OpenAPI document', () => {
       const payloadId = String((WEBHOOK_EVENT_CATALOG[type as keyof typeof WEBHOOK_EVENT_CATALOG].payload as { $id: string }).$id);
       expect(item.post.requestBody.content['application/json']!.schema.$ref).toBe(`#/components/schemas/${payloadId}`);
       expect(document.components.schemas[payloadId]).toBeDefined();
-      expect(item.post.parameters.filter((p) => p.in === 'header').map((p) => p.name)).toEqual(['webhook-id', 'webhook-timestamp', 'webhook-signature']);
+      const headers = item.post.parameters.filter((p) => p.in === 'header');
+      expect(headers.filter((p) => p.required).map((p) => p.name)).toEqual(['webhook-id', 'webhook-timestamp', 'webhook-signature']);
+      // Sent only when the platform runs with tracing on.
+      expect(headers.filter((p) => !p.required).map((p) => p.name)).toEqual(['traceparent']);
       expect(Object.keys(item.post.responses)).toEqual(['2XX']);
     }
   });

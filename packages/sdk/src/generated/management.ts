@@ -16860,6 +16860,8 @@ export interface operations {
                 "webhook-timestamp": string;
                 /** @description Standard Webhooks: space-separated `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}">`, keyed with the base64-decoded part of the endpoint's `whsec_` secret. Two signatures while a rotated-out secret is still valid; accept the request if any matches. */
                 "webhook-signature": string;
+                /** @description W3C Trace Context of this delivery attempt, sent when the platform runs with tracing on: the trace of the request that caused the event. Not part of the signature. */
+                traceparent?: string;
             };
             path?: never;
             cookie?: never;
@@ -16889,6 +16891,8 @@ export interface operations {
                 "webhook-timestamp": string;
                 /** @description Standard Webhooks: space-separated `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}">`, keyed with the base64-decoded part of the endpoint's `whsec_` secret. Two signatures while a rotated-out secret is still valid; accept the request if any matches. */
                 "webhook-signature": string;
+                /** @description W3C Trace Context of this delivery attempt, sent when the platform runs with tracing on: the trace of the request that caused the event. Not part of the signature. */
+                traceparent?: string;
             };
             path?: never;
             cookie?: never;
@@ -16918,6 +16922,8 @@ export interface operations {
                 "webhook-timestamp": string;
                 /** @description Standard Webhooks: space-separated `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}">`, keyed with the base64-decoded part of the endpoint's `whsec_` secret. Two signatures while a rotated-out secret is still valid; accept the request if any matches. */
                 "webhook-signature": string;
+                /** @description W3C Trace Context of this delivery attempt, sent when the platform runs with tracing on: the trace of the request that caused the event. Not part of the signature. */
+                traceparent?: string;
             };
             path?: never;
             cookie?: never;
@@ -16947,6 +16953,8 @@ export interface operations {
                 "webhook-timestamp": string;
                 /** @description Standard Webhooks: space-separated `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}">`, keyed with the base64-decoded part of the endpoint's `whsec_` secret. Two signatures while a rotated-out secret is still valid; accept the request if any matches. */
                 "webhook-signature": string;
+                /** @description W3C Trace Context of this delivery attempt, sent when the platform runs with tracing on: the trace of the request that caused the event. Not part of the signature. */
+                traceparent?: string;
             };
             path?: never;
             cookie?: never;
@@ -16976,6 +16984,8 @@ export interface operations {
                 "webhook-timestamp": string;
                 /** @description Standard Webhooks: space-separated `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}">`, keyed with the base64-decoded part of the endpoint's `whsec_` secret. Two signatures while a rotated-out secret is still valid; accept the request if any matches. */
                 "webhook-signature": string;
+                /** @description W3C Trace Context of this delivery attempt, sent when the platform runs with tracing on: the trace of the request that caused the event. Not part of the signature. */
+                traceparent?: string;
             };
             path?: never;
             cookie?: never;
@@ -17005,6 +17015,8 @@ export interface operations {
                 "webhook-timestamp": string;
                 /** @description Standard Webhooks: space-separated `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}">`, keyed with the base64-decoded part of the endpoint's `whsec_` secret. Two signatures while a rotated-out secret is still valid; accept the request if any matches. */
                 "webhook-signature": string;
+                /** @description W3C Trace Context of this delivery attempt, sent when the platform runs with tracing on: the trace of the request that caused the event. Not part of the signature. */
+                traceparent?: string;
             };
             path?: never;
             cookie?: never;
@@ -17034,6 +17046,8 @@ export interface operations {
                 "webhook-timestamp": string;
                 /** @description Standard Webhooks: space-separated `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}">`, keyed with the base64-decoded part of the endpoint's `whsec_` secret. Two signatures while a rotated-out secret is still valid; accept the request if any matches. */
                 "webhook-signature": string;
+                /** @description W3C Trace Context of this delivery attempt, sent when the platform runs with tracing on: the trace of the request that caused the event. Not part of the signature. */
+                traceparent?: string;
             };
             path?: never;
             cookie?: never;
@@ -17063,6 +17077,8 @@ export interface operations {
                 "webhook-timestamp": string;
                 /** @description Standard Webhooks: space-separated `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}">`, keyed with the base64-decoded part of the endpoint's `whsec_` secret. Two signatures while a rotated-out secret is still valid; accept the request if any matches. */
                 "webhook-signature": string;
+                /** @description W3C Trace Context of this delivery attempt, sent when the platform runs with tracing on: the trace of the request that caused the event. Not part of the signature. */
+                traceparent?: string;
             };
             path?: never;
             cookie?: never;
@@ -17092,6 +17108,8 @@ export interface operations {
                 "webhook-timestamp": string;
                 /** @description Standard Webhooks: space-separated `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}">`, keyed with the base64-decoded part of the endpoint's `whsec_` secret. Two signatures while a rotated-out secret is still valid; accept the request if any matches. */
                 "webhook-signature": string;
+                /** @description W3C Trace Context of this delivery attempt, sent when the platform runs with tracing on: the trace of the request that caused the event. Not part of the signature. */
+                traceparent?: string;
             };
             path?: never;
             cookie?: never;
@@ -17121,6 +17139,8 @@ export interface operations {
                 "webhook-timestamp": string;
                 /** @description Standard Webhooks: space-separated `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}">`, keyed with the base64-decoded part of the endpoint's `whsec_` secret. Two signatures while a rotated-out secret is still valid; accept the request if any matches. */
                 "webhook-signature": string;
+                /** @description W3C Trace Context of this delivery attempt, sent when the platform runs with tracing on: the trace of the request that caused the event. Not part of the signature. */
+                traceparent?: string;
             };
             path?: never;
             cookie?: never;
@@ -17150,6 +17170,8 @@ export interface operations {
                 "webhook-timestamp": string;
                 /** @description Standard Webhooks: space-separated `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}">`, keyed with the base64-decoded part of the endpoint's `whsec_` secret. Two signatures while a rotated-out secret is still valid; accept the request if any matches. */
                 "webhook-signature": string;
+                /** @description W3C Trace Context of this delivery attempt, sent when the platform runs with tracing on: the trace of the request that caused the event. Not part of the signature. */
+                traceparent?: string;
             };
             path?: never;
             cookie?: never;
@@ -17179,6 +17201,8 @@ export interface operations {
                 "webhook-timestamp": string;
                 /** @description Standard Webhooks: space-separated `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}">`, keyed with the base64-decoded part of the endpoint's `whsec_` secret. Two signatures while a rotated-out secret is still valid; accept the request if any matches. */
                 "webhook-signature": string;
+                /** @description W3C Trace Context of this delivery attempt, sent when the platform runs with tracing on: the trace of the request that caused the event. Not part of the signature. */
+                traceparent?: string;
             };
             path?: never;
             cookie?: never;
@@ -17208,6 +17232,8 @@ export interface operations {
                 "webhook-timestamp": string;
                 /** @description Standard Webhooks: space-separated `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}">`, keyed with the base64-decoded part of the endpoint's `whsec_` secret. Two signatures while a rotated-out secret is still valid; accept the request if any matches. */
                 "webhook-signature": string;
+                /** @description W3C Trace Context of this delivery attempt, sent when the platform runs with tracing on: the trace of the request that caused the event. Not part of the signature. */
+                traceparent?: string;
             };
             path?: never;
             cookie?: never;
@@ -17237,6 +17263,8 @@ export interface operations {
                 "webhook-timestamp": string;
                 /** @description Standard Webhooks: space-separated `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}">`, keyed with the base64-decoded part of the endpoint's `whsec_` secret. Two signatures while a rotated-out secret is still valid; accept the request if any matches. */
                 "webhook-signature": string;
+                /** @description W3C Trace Context of this delivery attempt, sent when the platform runs with tracing on: the trace of the request that caused the event. Not part of the signature. */
+                traceparent?: string;
             };
             path?: never;
             cookie?: never;
@@ -17266,6 +17294,8 @@ export interface operations {
                 "webhook-timestamp": string;
                 /** @description Standard Webhooks: space-separated `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}">`, keyed with the base64-decoded part of the endpoint's `whsec_` secret. Two signatures while a rotated-out secret is still valid; accept the request if any matches. */
                 "webhook-signature": string;
+                /** @description W3C Trace Context of this delivery attempt, sent when the platform runs with tracing on: the trace of the request that caused the event. Not part of the signature. */
+                traceparent?: string;
             };
             path?: never;
             cookie?: never;
@@ -17295,6 +17325,8 @@ export interface operations {
                 "webhook-timestamp": string;
                 /** @description Standard Webhooks: space-separated `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}">`, keyed with the base64-decoded part of the endpoint's `whsec_` secret. Two signatures while a rotated-out secret is still valid; accept the request if any matches. */
                 "webhook-signature": string;
+                /** @description W3C Trace Context of this delivery attempt, sent when the platform runs with tracing on: the trace of the request that caused the event. Not part of the signature. */
+                traceparent?: string;
             };
             path?: never;
             cookie?: never;
@@ -17324,6 +17356,8 @@ export interface operations {
                 "webhook-timestamp": string;
                 /** @description Standard Webhooks: space-separated `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}">`, keyed with the base64-decoded part of the endpoint's `whsec_` secret. Two signatures while a rotated-out secret is still valid; accept the request if any matches. */
                 "webhook-signature": string;
+                /** @description W3C Trace Context of this delivery attempt, sent when the platform runs with tracing on: the trace of the request that caused the event. Not part of the signature. */
+                traceparent?: string;
             };
             path?: never;
             cookie?: never;
@@ -17353,6 +17387,8 @@ export interface operations {
                 "webhook-timestamp": string;
                 /** @description Standard Webhooks: space-separated `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}">`, keyed with the base64-decoded part of the endpoint's `whsec_` secret. Two signatures while a rotated-out secret is still valid; accept the request if any matches. */
                 "webhook-signature": string;
+                /** @description W3C Trace Context of this delivery attempt, sent when the platform runs with tracing on: the trace of the request that caused the event. Not part of the signature. */
+                traceparent?: string;
             };
             path?: never;
             cookie?: never;
@@ -17382,6 +17418,8 @@ export interface operations {
                 "webhook-timestamp": string;
                 /** @description Standard Webhooks: space-separated `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}">`, keyed with the base64-decoded part of the endpoint's `whsec_` secret. Two signatures while a rotated-out secret is still valid; accept the request if any matches. */
                 "webhook-signature": string;
+                /** @description W3C Trace Context of this delivery attempt, sent when the platform runs with tracing on: the trace of the request that caused the event. Not part of the signature. */
+                traceparent?: string;
             };
             path?: never;
             cookie?: never;
@@ -17411,6 +17449,8 @@ export interface operations {
                 "webhook-timestamp": string;
                 /** @description Standard Webhooks: space-separated `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}">`, keyed with the base64-decoded part of the endpoint's `whsec_` secret. Two signatures while a rotated-out secret is still valid; accept the request if any matches. */
                 "webhook-signature": string;
+                /** @description W3C Trace Context of this delivery attempt, sent when the platform runs with tracing on: the trace of the request that caused the event. Not part of the signature. */
+                traceparent?: string;
             };
             path?: never;
             cookie?: never;
@@ -17440,6 +17480,8 @@ export interface operations {
                 "webhook-timestamp": string;
                 /** @description Standard Webhooks: space-separated `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}">`, keyed with the base64-decoded part of the endpoint's `whsec_` secret. Two signatures while a rotated-out secret is still valid; accept the request if any matches. */
                 "webhook-signature": string;
+                /** @description W3C Trace Context of this delivery attempt, sent when the platform runs with tracing on: the trace of the request that caused the event. Not part of the signature. */
+                traceparent?: string;
             };
             path?: never;
             cookie?: never;

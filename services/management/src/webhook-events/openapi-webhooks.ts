@@ -42,6 +42,14 @@ const headerParameters = [
       'Standard Webhooks: space-separated `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}">`, keyed with the base64-decoded part of the endpoint\'s `whsec_` secret. Two signatures while a rotated-out secret is still valid; accept the request if any matches.',
     schema: { type: 'string' },
   },
+  {
+    name: 'traceparent',
+    in: 'header',
+    required: false,
+    description:
+      'W3C Trace Context of this delivery attempt, sent when the platform runs with tracing on: the trace of the request that caused the event. Not part of the signature.',
+    schema: { type: 'string', pattern: '^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$' },
+  },
 ];
 
 const pascal = (type: string) => type.split(/[._]/).map((part) => part.charAt(0).toUpperCase() + part.slice(1)).join('');
