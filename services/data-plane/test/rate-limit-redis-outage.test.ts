@@ -86,11 +86,40 @@ async function redisPid(): Promise<number> {
   return Number(/process_id:(\d+)/.exec(info)![1]);
 }
 
+/** Keeps Redis busy (a script runs alone) for ARGV[1] milliseconds. */
+const BUSY_SCRIPT = `
+local started = redis.call('TIME')
+local startMs = started[1] * 1000 + math.floor(started[2] / 1000)
+while true do
+  local now = redis.call('TIME')
+  if now[1] * 1000 + math.floor(now[2] / 1000) - startMs >= tonumber(ARGV[1]) then return 1 end
+end
+`;
+
 describe('data-plane rate limits through Redis outages', () => {
   it('shares one key\'s count across instances while Redis answers', async () => {
     const key = freshKey();
     expect([await send(0, key), await send(1, key), await send(0, key)].map((s) => s.r)).toEqual([MAX - 1, MAX - 2, MAX - 3]);
     expect(await degraded()).toEqual([0, 0]);
+  });
+
+  it('one command slower than the timeout on a healthy Redis does not switch counting to memory', async () => {
+    const key = freshKey();
+    expect((await send(0, key)).r).toBe(MAX - 1);
+    // Redis busy for longer than the command timeout, once: what CPU contention does to a healthy server.
+    const blocker = new Redis(redis.url);
+    const busy = blocker.eval(BUSY_SCRIPT, 0, String(COMMAND_TIMEOUT_MS * 2));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const slow = await send(0, key);
+    await busy;
+    blocker.disconnect();
+    expect(slow.ms, 'the slow command ran into the timeout').toBeGreaterThanOrEqual(COMMAND_TIMEOUT_MS - 10);
+    expect(slow.r, 'decided by what this instance counted').toBe(MAX - 2);
+    expect(await degraded()).toEqual([0, 0]);
+    expect(await metricValue(instances[0]!.app, 'rate_limit_store_outages_total')).toBe(0);
+    expect(linesOf(instances[0]!.log, UNREACHABLE)).toEqual([]);
+    // Redis counted the slow command too, when it got to it: the next answer comes from Redis again.
+    expect((await send(1, key)).r).toBe(MAX - 3);
   });
 
   it('answers within the command timeout while Redis hangs, counting in memory', async () => {
@@ -102,9 +131,10 @@ describe('data-plane rate limits through Redis outages', () => {
       for (let k = 0; k < MAX + 1; k++) seen.push(await send(0, key));
       expect(seen.map((s) => s.status === 429)).toEqual([false, false, false, false, false, true]);
       expect(seen.map((s) => s.r)).toEqual([MAX - 1, MAX - 2, MAX - 3, MAX - 4, 0, 0]);
-      // One request waits out the timeout; the rest skip Redis for a second instead of each waiting.
+      // Three requests wait out the timeout (one slow command is not a hang); the rest skip Redis
+      // for a second instead of each waiting.
       expect(Math.max(...seen.map((s) => s.ms))).toBeLessThan(COMMAND_TIMEOUT_MS + 500);
-      expect(seen.filter((s) => s.ms >= COMMAND_TIMEOUT_MS).length).toBeLessThanOrEqual(1);
+      expect(seen.filter((s) => s.ms >= COMMAND_TIMEOUT_MS).length).toBeLessThanOrEqual(3);
       expect((await degraded())[0]).toBe(1);
     } finally {
       process.kill(pid, 'SIGCONT');
@@ -113,7 +143,15 @@ describe('data-plane rate limits through Redis outages', () => {
   });
 
   it('counts per instance while Redis is down (logged once per outage, in metrics, headers truthful, never 5xx) and shares again after its restart', async () => {
+    // A key that spent its budget through Redis on instance 0 ...
+    const spent = freshKey();
+    for (let k = 0; k < MAX; k++) expect((await send(0, spent)).status).toBe(200);
+
     await redis.stop('SIGKILL');
+    // ... gets no fresh budget there when counting falls back to memory; the other instance, which
+    // never saw it, allows its own limit: while Redis is down a key gets at most MAX per instance.
+    expect((await send(0, spent)).status).toBe(429);
+    expect((await send(1, spent)).r).toBe(MAX - 1);
     const key = freshKey();
     const onFirst = [];
     for (let k = 0; k < MAX + 1; k++) onFirst.push(await send(0, key));
