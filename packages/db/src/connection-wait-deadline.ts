@@ -97,8 +97,17 @@ class WaitingQueries {
   private isDue(waitedMs: number, now: number): boolean {
     if (waitedMs >= this.busyTimeoutMs) return true;
     const stalled = now - this.lastCompletedAt >= this.timeoutMs;
-    const failing = now - this.lastConnectionErrorAt < OUTAGE_EVIDENCE_MS;
-    return waitedMs >= this.timeoutMs && stalled && failing;
+    return waitedMs >= this.timeoutMs && stalled && this.isFailing(now);
+  }
+
+  /**
+   * Connections are failing: one failed recently and nothing has completed since. A completion
+   * after the failure is proof the database is reachable, so one late error (a connection that
+   * only now reports the shutdown it saw during an outage that ended minutes ago, issue 22) does
+   * not make a pool that is briefly saturated afterwards shed its queue as if cut off.
+   */
+  private isFailing(now: number): boolean {
+    return this.lastConnectionErrorAt > this.lastCompletedAt && now - this.lastConnectionErrorAt < OUTAGE_EVIDENCE_MS;
   }
 
   private arm(delayMs: number): NodeJS.Timeout {
