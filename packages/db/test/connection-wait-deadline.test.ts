@@ -38,7 +38,8 @@ describe('a saturated but healthy pool', () => {
 
 /** Runs a query on the pool's one connection and terminates its backend under it; resolves to the query's error. */
 async function terminateUnderQuery(database: Database, admin: Database): Promise<unknown> {
-  const [{ pid }] = await database.sql<{ pid: number }[]>`select pg_backend_pid() as pid`;
+  const [row] = await database.sql<{ pid: number }[]>`select pg_backend_pid() as pid`;
+  const pid = row!.pid;
   const killed = database.sql`select pg_sleep(5)`.then(
     () => null,
     (error: unknown) => error,
