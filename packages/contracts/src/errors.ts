@@ -55,6 +55,7 @@ export const ERROR_CODES = {
   RAFFLE_FULL: 409,
   ENTRY_NOT_WITHDRAWABLE: 409,
   IDEMPOTENCY_KEY_REUSED: 409,
+  /** Another request with the key is running, or failed and is being released: answered with Retry-After. */
   IDEMPOTENCY_KEY_IN_PROGRESS: 409,
   PAYLOAD_TOO_LARGE: 413,
   RANGE_NOT_SATISFIABLE: 416,

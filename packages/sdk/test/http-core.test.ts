@@ -91,6 +91,32 @@ describe('which requests repeat', () => {
   });
 });
 
+describe('a key in progress on the server', () => {
+  const inProgress = () =>
+    new Response('{"statusCode":409,"code":"IDEMPOTENCY_KEY_IN_PROGRESS","message":"still being processed"}', { status: 409, headers: { 'retry-after': '1' } });
+  const clientAnswering = (answer: (call: number) => Response) => {
+    const sentAt: number[] = [];
+    const fetchFn = (async () => {
+      sentAt.push(performance.now());
+      return answer(sentAt.length - 1);
+    }) as typeof fetch;
+    return { sentAt, http: createHttpClient({ baseUrl: 'http://api.test', authorization: 'Bearer k', errorCodeSource: 'body', fetch: fetchFn }) };
+  };
+
+  it('sends the same keyed write again after the Retry-After of a 409 IDEMPOTENCY_KEY_IN_PROGRESS, not after a backoff', async () => {
+    const { sentAt, http } = clientAnswering((call) => (call === 0 ? inProgress() : new Response('{"id":"ent_1"}', { status: 201 })));
+    await expect(http.request({ method: 'POST', path: '/x', idempotencyKey: 'k' })).resolves.toEqual({ id: 'ent_1' });
+    expect(sentAt).toHaveLength(2);
+    expect(sentAt[1]! - sentAt[0]!).toBeGreaterThanOrEqual(950);
+  });
+
+  it('hands over the 409 with its retryAfter once the retries are spent', async () => {
+    const { sentAt, http } = clientAnswering(inProgress);
+    await expect(http.request({ method: 'POST', path: '/x', idempotencyKey: 'k' })).rejects.toMatchObject({ status: 409, code: 'IDEMPOTENCY_KEY_IN_PROGRESS', retryAfter: 1 });
+    expect(sentAt).toHaveLength(3);
+  });
+});
+
 describe('errors from answers', () => {
   it('takes the code from the body on the data plane', () => {
     const error = errorFromResponse(404, new Headers({ 'x-request-id': 'hdr' }), { code: 'RAFFLE_NOT_FOUND', message: 'no raffle', requestId: 'req_1' }, 'body');

@@ -1,8 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpClient } from '../src/http/create-http-client.js';
 import { RaffleApiError, RaffleClient, RaffleConnectionError, RaffleTimeoutError } from '../src/index.js';
+// The data plane's own fault support, by path as data-plane-service.ts explains.
+import { holdRaffles, waitForLockWaits } from '../../../services/data-plane/test/support/held-raffles.js';
 import { collectAll, newTestDatabase, seedDataPlaneTenant, startDataPlane, type DataPlane, type Tenant } from './support/data-plane-service.js';
 
 let dataPlane: DataPlane;
@@ -12,7 +15,7 @@ let tenant: Tenant;
 beforeAll(async () => {
   const testDb = await newTestDatabase();
   // Open public raffles, one per write test: a withdrawn entry cannot enter the same raffle again.
-  tenant = await seedDataPlaneTenant(testDb, { publicRaffles: 4 });
+  tenant = await seedDataPlaneTenant(testDb, { publicRaffles: 5 });
   dataPlane = await startDataPlane(testDb);
   // The same database behind a second instance with a tiny per-key limit: 2 requests a second.
   limited = await startDataPlane(testDb, { RATE_LIMIT_PERSONAL_MAX: '2', RATE_LIMIT_WINDOW_MS: '1000' });
@@ -119,6 +122,51 @@ describe('idempotent writes', () => {
     const client = new RaffleClient({ apiKey: tenant.keys.personal, baseUrl: dataPlane.baseUrl, fetch: faulty.fetch });
     await expect(client.raffles.withdraw(tenant.entrable.slug)).rejects.toMatchObject({ status: 503 });
     expect(faulty.calls).toHaveLength(1);
+  });
+});
+
+describe('a key still in progress on the server (a real 409 IDEMPOTENCY_KEY_IN_PROGRESS)', () => {
+  it('waits the Retry-After the server sends, not a backoff, and then gets the first attempt\'s entry replayed', async () => {
+    const raffle = tenant.publicRaffles[5]!;
+    const idempotencyKey = randomUUID();
+    // An earlier attempt with the key (its answer lost to the caller) is still inside its transaction: the test holds the raffle's row.
+    const hold = await holdRaffles(dataPlane.testDb.url, [raffle.slug]);
+    const earlier = globalThis.fetch(`${dataPlane.baseUrl}/api/v1/raffles/${raffle.slug}/entries`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tenant.keys.personal}`, 'idempotency-key': idempotencyKey },
+    });
+    const answeredAt: number[] = [];
+    const sentAt: number[] = [];
+    const answers: Response[] = [];
+    try {
+      await waitForLockWaits(dataPlane.testDb.url, 'raffle', 1);
+      const faulty = faultyFetch(async (attempt, send) => {
+        sentAt.push(performance.now());
+        const response = await send();
+        answers.push(response.clone());
+        // Once told the key is in progress, the earlier attempt is let finish.
+        if (attempt === 0) {
+          await hold.release();
+          await earlier;
+        }
+        answeredAt.push(performance.now());
+        return response;
+      });
+      const client = new RaffleClient({ apiKey: tenant.keys.personal, baseUrl: dataPlane.baseUrl, fetch: faulty.fetch });
+      const entry = await client.raffles.enter(raffle.slug, { idempotencyKey });
+
+      expect(answers.map((a) => a.status)).toEqual([409, 201]);
+      expect(((await answers[0]!.json()) as { code: string }).code).toBe('IDEMPOTENCY_KEY_IN_PROGRESS');
+      expect(answers[0]!.headers.get('retry-after')).toBe('1');
+      // The backoff alone would have sent it again within half a second.
+      expect(sentAt[1]! - answeredAt[0]!).toBeGreaterThanOrEqual(950);
+      expect(answers[1]!.headers.get('idempotent-replayed')).toBe('true');
+      expect(entry).toEqual(await (await earlier).json());
+    } finally {
+      await hold.release();
+    }
+    const mine = await collectAll(new RaffleClient({ apiKey: tenant.keys.personal, baseUrl: dataPlane.baseUrl }).entries.list());
+    expect(mine.filter((e) => e.raffleId === raffle.id)).toHaveLength(1);
   });
 });
 

@@ -103,6 +103,8 @@ describe('the error codes of each operation', () => {
     );
     expect(operation.responses['422']['x-error-codes']).toEqual(['REQUIREMENTS_NOT_MET']);
     expect(operation.responses['201'].headers['Idempotent-Replayed']).toBeDefined();
+    // IDEMPOTENCY_KEY_IN_PROGRESS says when to send the request again.
+    expect(operation.responses['409'].headers['Retry-After']).toEqual({ $ref: '#/components/headers/Retry-After' });
   });
 
   it('management: error responses list their codes, and bodies keep no `code` field', () => {

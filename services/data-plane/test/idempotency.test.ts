@@ -7,11 +7,13 @@ import { buildTestApp } from './support/app.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 import { responseViolations } from './support/error-invariants.js';
 import { createLifecycleWorld, type LifecycleWorld } from './support/lifecycle.js';
+import { withLostReplies } from './support/lost-replies.js';
 
 /**
  * `Idempotency-Key` on POST /api/v1/raffles/{slug}/entries: a retry replays the first answer
  * (success or refusal) byte for byte, a key cannot be reused for another request, concurrent
- * requests with one key enter once, and a failure frees the key for a retry.
+ * requests with one key enter once, and a failure frees the key for a retry, also when the
+ * database failed under it (the faults stage does the same with real outages: faults/idempotent-retries).
  */
 
 let db: TestDatabase;
@@ -29,13 +31,17 @@ afterAll(async () => {
 });
 
 type Headers = Record<string, string>;
-const enter = (slug: string, headers: Headers, payload?: string) =>
-  app.inject({
+const enterThrough = (target: FastifyInstance, slug: string, headers: Headers, payload?: string) =>
+  target.inject({
     method: 'POST',
     url: `/api/v1/raffles/${slug}/entries`,
     headers: payload === undefined ? headers : { 'content-type': 'application/json', ...headers },
     ...(payload === undefined ? {} : { payload }),
   });
+const enter = (slug: string, headers: Headers, payload?: string) => enterThrough(app, slug, headers, payload);
+
+/** A request's hold on a key, as the plugin makes it: the scope and a token of its own. */
+const heldKey = (apiKeyId: string, key: string = randomUUID()) => ({ apiKeyId, key, claimToken: randomUUID() });
 
 const entryCount = async (raffleId: string) => {
   const [row] = await db.database.sql<{ n: number }[]>`select count(*)::int as n from entries where raffle_id = ${raffleId}`;
@@ -126,17 +132,20 @@ describe('conflicts', () => {
     expect(await entryCount(other.id)).toBe(0);
   });
 
-  it('answers 409 IDEMPOTENCY_KEY_IN_PROGRESS while the first request with the key is still running', async () => {
+  it('answers 409 IDEMPOTENCY_KEY_IN_PROGRESS with Retry-After while the first request with the key is still running', async () => {
     const raffle = await world.open();
     const me = await world.entrant();
     const key = randomUUID();
     const store = createIdempotencyStore(db.database.sql);
     const fingerprint = requestFingerprint({ method: 'POST', route: '/api/v1/raffles/:slug/entries', params: { slug: raffle.slug }, body: {} });
-    expect(await store.claim({ apiKeyId: me.keyId, key }, { method: 'POST', path: `/api/v1/raffles/${raffle.slug}/entries`, fingerprint })).toEqual({ outcome: 'run' });
+    expect(await store.claim(heldKey(me.keyId, key), { method: 'POST', path: `/api/v1/raffles/${raffle.slug}/entries`, fingerprint })).toEqual({ outcome: 'run' });
 
     const res = await enter(raffle.slug, { ...me.headers, 'idempotency-key': key });
     expect(res.statusCode).toBe(409);
     expect(res.json().code).toBe('IDEMPOTENCY_KEY_IN_PROGRESS');
+    // The SDK, and any client, sends the same request again after this many seconds.
+    expect(res.headers['retry-after']).toBe('1');
+    expect(responseViolations(res, { method: 'POST' })).toEqual([]);
     expect(await entryCount(raffle.id)).toBe(0);
   });
 
@@ -225,6 +234,57 @@ describe('failures and expiry', () => {
     expect(retried.headers['idempotent-replayed']).toBeUndefined();
   });
 
+  it('a claim whose insert committed with its answer lost (a connection cut) is released by its token: 503, and the retry runs at once', async () => {
+    const raffle = await world.open();
+    const me = await world.entrant();
+    const headers = { ...me.headers, 'idempotency-key': randomUUID() };
+    const cut = withLostReplies(db.database, { matches: (statement) => statement.includes('insert into idempotency_records'), times: 1, ran: true });
+    const cutApp = await buildTestApp(cut.database, db.url);
+    try {
+      const failed = await enterThrough(cutApp, raffle.slug, headers);
+      expect(failed.statusCode, failed.body).toBe(503);
+      expect(failed.headers['retry-after']).toBe('1');
+      expect(cut.lost()).toBe(1);
+      const retried = await enterThrough(cutApp, raffle.slug, headers);
+      expect(retried.statusCode, retried.body).toBe(201);
+      expect(retried.headers['idempotent-replayed']).toBeUndefined();
+    } finally {
+      await cutApp.close();
+    }
+    expect(await entryCount(raffle.id)).toBe(1);
+  });
+
+  it('a release the database cannot take now is written once it can: the key is free again long before it would count as abandoned', async () => {
+    const raffle = await world.open();
+    const me = await world.entrant();
+    const key = randomUUID();
+    const headers = { ...me.headers, 'idempotency-key': key };
+    // The entry fails as when the database goes away mid-transaction (a connection-class SQLSTATE: 503), and so do the first releases.
+    const fn = `outage_entries_${me.user.id.toLowerCase().replace(/[^a-z0-9]/g, '')}`;
+    await db.database.sql.unsafe(`
+      create function ${fn}() returns trigger language plpgsql as $$ begin raise exception 'injected outage' using errcode = '08006'; end $$;
+      create trigger ${fn} before insert on entries for each row when (new.user_id = '${me.user.id}') execute function ${fn}();`);
+    const isRelease = (statement: string) => /delete from idempotency_records\s+where/.test(statement) && statement.includes("'in_progress'");
+    const cut = withLostReplies(db.database, { matches: isRelease, times: 3, ran: false });
+    const cutApp = await buildTestApp(cut.database, db.url);
+    try {
+      try {
+        const failed = await enterThrough(cutApp, raffle.slug, headers);
+        expect(failed.statusCode, failed.body).toBe(503);
+      } finally {
+        await db.database.sql.unsafe(`drop trigger ${fn} on entries; drop function ${fn}();`);
+      }
+      // Nobody retries yet: the instance releases the key on its own once the database takes it.
+      await expect.poll(() => record(me.keyId, key), { timeout: 10_000, interval: 100 }).toBeNull();
+      expect(cut.lost()).toBe(3);
+      const retried = await enterThrough(cutApp, raffle.slug, headers);
+      expect(retried.statusCode, retried.body).toBe(201);
+    } finally {
+      await cutApp.close();
+    }
+    expect(await entryCount(raffle.id)).toBe(1);
+  });
+
   it('treats an expired record as absent: the key runs again (and the old record is gone)', async () => {
     const raffle = await world.open({ requirements: [{ id: 'email', type: 'email_verified', label: 'Verify your email', params: {} }] });
     const me = await world.entrant();
@@ -244,7 +304,7 @@ describe('failures and expiry', () => {
     const key = randomUUID();
     const store = createIdempotencyStore(db.database.sql);
     const fingerprint = requestFingerprint({ method: 'POST', route: '/api/v1/raffles/:slug/entries', params: { slug: raffle.slug }, body: {} });
-    await store.claim({ apiKeyId: me.keyId, key }, { method: 'POST', path: '/x', fingerprint });
+    await store.claim(heldKey(me.keyId, key), { method: 'POST', path: '/x', fingerprint });
     await db.database.sql`update idempotency_records set created_at = now() - interval '10 minutes' where api_key_id = ${me.keyId} and key = ${key}`;
     const res = await enter(raffle.slug, { ...me.headers, 'idempotency-key': key });
     expect(res.statusCode, res.body).toBe(201);
@@ -277,18 +337,37 @@ describe('the store on its own', () => {
   it('claims once, replays after completion, refuses another request, and frees the key on release', async () => {
     const store = createIdempotencyStore(db.database.sql);
     const { keyId } = await world.entrant();
-    const scope = { apiKeyId: keyId, key: randomUUID() };
+    const first = heldKey(keyId);
+    const another = () => ({ ...first, claimToken: randomUUID() });
     const request = { method: 'POST', path: '/p', fingerprint: 'f1' };
-    expect(await store.claim(scope, request)).toEqual({ outcome: 'run' });
-    expect(await store.claim(scope, request)).toEqual({ outcome: 'in_progress' });
-    expect(await store.claim(scope, { ...request, fingerprint: 'f2' })).toEqual({ outcome: 'reused' });
-    await store.release(scope);
-    expect(await store.claim(scope, request)).toEqual({ outcome: 'run' });
-    await store.complete(scope, { status: 201, body: '{"ok":true}' });
-    expect(await store.claim(scope, request)).toEqual({ outcome: 'replay', response: { status: 201, body: '{"ok":true}' } });
+    expect(await store.claim(first, request)).toEqual({ outcome: 'run' });
+    expect(await store.claim(another(), request)).toEqual({ outcome: 'in_progress' });
+    expect(await store.claim(another(), { ...request, fingerprint: 'f2' })).toEqual({ outcome: 'reused' });
+    await store.release(first);
+    const second = another();
+    expect(await store.claim(second, request)).toEqual({ outcome: 'run' });
+    await store.complete(second, { status: 201, body: '{"ok":true}' });
+    expect(await store.claim(another(), request)).toEqual({ outcome: 'replay', response: { status: 201, body: '{"ok":true}' } });
     // A late release (of a request that lost its key) never deletes a completed record.
-    await store.release(scope);
-    expect(await store.claim(scope, request)).toMatchObject({ outcome: 'replay' });
+    await store.release(second);
+    expect(await store.claim(another(), request)).toMatchObject({ outcome: 'replay' });
+  });
+
+  it('settles only its own claim: a late release or response of a request whose claim was taken over leaves the new holder alone', async () => {
+    const store = createIdempotencyStore(db.database.sql);
+    const { keyId } = await world.entrant();
+    const slow = heldKey(keyId);
+    const request = { method: 'POST', path: '/p', fingerprint: 'f1' };
+    expect(await store.claim(slow, request)).toEqual({ outcome: 'run' });
+    await db.database.sql`update idempotency_records set created_at = now() - interval '10 minutes' where api_key_id = ${keyId} and key = ${slow.key}`;
+    const takeover = { ...slow, claimToken: randomUUID() };
+    expect(await store.claim(takeover, request)).toEqual({ outcome: 'run' });
+
+    await store.release(slow);
+    await store.complete(slow, { status: 500, body: '{"late":true}' });
+    expect(await store.claim({ ...slow, claimToken: randomUUID() }, request)).toEqual({ outcome: 'in_progress' });
+    await store.release(takeover);
+    expect(await store.claim({ ...slow, claimToken: randomUUID() }, request)).toEqual({ outcome: 'run' });
   });
 
   it('sweeps expired records in bounded batches and leaves live ones', async () => {
@@ -297,8 +376,8 @@ describe('the store on its own', () => {
     const { keyId } = await world.entrant();
     const request = { method: 'POST', path: '/p', fingerprint: 'f' };
     const keys = Array.from({ length: 3 }, () => randomUUID());
-    for (const key of keys) await expired.claim({ apiKeyId: keyId, key }, request);
-    const kept = { apiKeyId: keyId, key: randomUUID() };
+    for (const key of keys) await expired.claim(heldKey(keyId, key), request);
+    const kept = heldKey(keyId);
     await live.claim(kept, request);
     const count = async () => (await db.database.sql`select count(*)::int as n from idempotency_records where api_key_id = ${keyId}`)[0]!.n as number;
     expect(await count()).toBe(4);
@@ -306,6 +385,6 @@ describe('the store on its own', () => {
     expect(await live.sweepExpired(2)).toBe(1);
     expect(await live.sweepExpired(2)).toBe(0);
     expect(await count()).toBe(1);
-    expect(await live.claim(kept, request)).toEqual({ outcome: 'in_progress' });
+    expect(await live.claim({ ...kept, claimToken: randomUUID() }, request)).toEqual({ outcome: 'in_progress' });
   });
 });

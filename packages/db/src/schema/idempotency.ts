@@ -1,4 +1,4 @@
-import { index, integer, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { index, integer, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, idColumn, timestampColumn } from './columns.js';
 
 /** The first response to an `Idempotency-Key`, replayed for the same key and body. */
@@ -13,6 +13,12 @@ export const idempotencyRecords = pgTable(
     requestHash: text('request_hash').notNull(),
     /** in_progress | completed */
     state: text('state').notNull(),
+    /**
+     * The request holding an in_progress record, a random value it made before claiming: a request
+     * that failed releases its own claim and never one taken over since, even when it never learned
+     * whether its claim committed. Null on records claimed before tokens existed.
+     */
+    claimToken: uuid('claim_token'),
     responseStatus: integer('response_status'),
     responseBody: text('response_body'),
     createdAt: createdAt(),

@@ -754,7 +754,7 @@ export type components = {
         "RateLimit-Policy": string;
         /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
         RateLimit: string;
-        /** @description Seconds to wait before retrying: on a 429 the longest wait among the exhausted rate-limit policies, on a 503 how soon the service expects to answer again. */
+        /** @description Seconds to wait before retrying: on a 429 the longest wait among the exhausted rate-limit policies, on a 503 how soon the service expects to answer again, and on a 409 `IDEMPOTENCY_KEY_IN_PROGRESS` (routes that take an `Idempotency-Key`) how soon the request holding the key is expected to be done, when the same request replays its answer or runs. */
         "Retry-After": number;
         /** @description `true` when this response is the stored answer to an earlier request with the same `Idempotency-Key`; absent on a first answer. */
         "Idempotent-Replayed": "true";
@@ -2876,7 +2876,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Optional; 1 to 255 printable ASCII characters, unique per intended operation (a UUID is a good choice). A retry with the same key and the same request, within 24 hours, replays the first response with `Idempotent-Replayed: true`; the same key for a different request is 409 `IDEMPOTENCY_KEY_REUSED`, and while the first is still running 409 `IDEMPOTENCY_KEY_IN_PROGRESS`.
+                 * @description Optional; 1 to 255 printable ASCII characters, unique per intended operation (a UUID is a good choice). A retry with the same key and the same request, within 24 hours, replays the first response with `Idempotent-Replayed: true`; the same key for a different request is 409 `IDEMPOTENCY_KEY_REUSED`, and while the first is still running 409 `IDEMPOTENCY_KEY_IN_PROGRESS` with `Retry-After`: send the same request again after that many seconds. A first request that failed (5xx) does not keep the key: its retry runs.
                  * @example 5f0c9a3e-1b7d-4c2e-9f4a-8d6b2e1c7a90
                  */
                 "Idempotency-Key"?: string;
@@ -3044,6 +3044,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -18,7 +18,9 @@ export const isRetryableRequest = (spec: RequestSpec): boolean => spec.method ==
 
 /**
  * Answers worth sending again: overload and gateway errors, and 409 IDEMPOTENCY_KEY_IN_PROGRESS,
- * which a retry meets when the attempt whose answer was lost is still running on the server.
+ * which a retry meets when the attempt whose answer was lost is still running on the server, or
+ * has failed and its key is about to be released. The server says when to come back (Retry-After),
+ * and `delayAfterStatus` waits that long, so a key in progress is not spent on quick backoffs.
  */
 export const isRetryableAnswer = (status: number, code: string | null): boolean =>
   RETRYABLE_STATUSES.has(status) || (status === 409 && code === 'IDEMPOTENCY_KEY_IN_PROGRESS');

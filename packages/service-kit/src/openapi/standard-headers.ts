@@ -19,7 +19,9 @@ export const RESPONSE_HEADERS: Record<string, { description: string; schema: Jso
     schema: { type: 'string', examples: ['"key";r=599;t=60, "ip";r=1199;t=60'] },
   },
   'Retry-After': {
-    description: 'Seconds to wait before retrying: on a 429 the longest wait among the exhausted rate-limit policies, on a 503 how soon the service expects to answer again.',
+    description:
+      'Seconds to wait before retrying: on a 429 the longest wait among the exhausted rate-limit policies, on a 503 how soon the service expects to answer again, ' +
+      'and on a 409 `IDEMPOTENCY_KEY_IN_PROGRESS` (routes that take an `Idempotency-Key`) how soon the request holding the key is expected to be done, when the same request replays its answer or runs.',
     schema: { type: 'integer', minimum: 1, examples: [30] },
   },
   'Idempotent-Replayed': {
@@ -48,8 +50,9 @@ const takesIdempotencyKey = (operation: JsonObject) =>
 
 /**
  * Every response gains `X-Request-Id` (the request-id plugin sets it on every answer); responses
- * of routes that take an `Idempotency-Key` gain `Idempotent-Replayed`. Each known header is then
- * a reference to its `components.headers` entry, unless the route described ETag or Cache-Control.
+ * of routes that take an `Idempotency-Key` gain `Idempotent-Replayed`, and their 409 `Retry-After`
+ * (sent with `IDEMPOTENCY_KEY_IN_PROGRESS`). Each known header is then a reference to its
+ * `components.headers` entry, unless the route described ETag or Cache-Control.
  */
 export function documentStandardHeaders(document: OpenApiDocumentJson) {
   const used = new Set<string>();
@@ -58,6 +61,7 @@ export function documentStandardHeaders(document: OpenApiDocumentJson) {
     for (const [status, response] of Object.entries<JsonObject>(operation.responses ?? {})) {
       const headers: JsonObject = { 'X-Request-Id': {}, ...response.headers };
       if (idempotent && isReplayable(status)) headers['Idempotent-Replayed'] = {};
+      if (idempotent && status === '409') headers['Retry-After'] = {};
       for (const name of Object.keys(headers)) {
         if (!RESPONSE_HEADERS[name]) continue;
         // What ETag and Cache-Control promise differs by route: a route's own description stays.

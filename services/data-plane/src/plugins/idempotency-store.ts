@@ -6,6 +6,7 @@ import {
   storeIdempotentResponse,
   sweepExpiredIdempotencyRecords,
   takeOverAbandonedIdempotencyClaim,
+  type IdempotencyClaimKey,
   type IdempotencyRecordKey,
   type Sql,
 } from '@raffle/db';
@@ -23,12 +24,19 @@ export const ABANDONED_AFTER_MS = 60_000;
 /** Records are per API key: two keys (or two users) never see each other's keys. */
 export type IdempotencyScope = IdempotencyRecordKey;
 
+/**
+ * A key as one request claims it: the scope and a random token of that request's own, made before
+ * the claim is tried, so the request can settle exactly its own claim even when it never learned
+ * whether the claim's insert committed.
+ */
+export type HeldIdempotencyKey = IdempotencyClaimKey;
+
 export type IdempotentRequest = { method: string; path: string; fingerprint: string };
 
 export type StoredResponse = { status: number; body: string };
 
 export type IdempotencyClaim =
-  /** This request holds the key: run it, then `complete` or `release`. */
+  /** This request holds the key under its token: run it, then `complete` or `release`. */
   | { outcome: 'run' }
   | { outcome: 'replay'; response: StoredResponse }
   /** The key was first used for a different request. */
@@ -45,11 +53,12 @@ export function createIdempotencyStore(sql: Sql, options: { ttlMs?: number; aban
   const ttlSeconds = (options.ttlMs ?? IDEMPOTENCY_TTL_MS) / 1000;
   const abandonedAfterSeconds = (options.abandonedAfterMs ?? ABANDONED_AFTER_MS) / 1000;
 
-  async function claim(scope: IdempotencyScope, request: IdempotentRequest): Promise<IdempotencyClaim> {
+  async function claim(held: HeldIdempotencyKey, request: IdempotentRequest): Promise<IdempotencyClaim> {
+    const scope: IdempotencyScope = { apiKeyId: held.apiKeyId, key: held.key };
     // A few rounds at most: a record can vanish between our insert and read (released after a
     // failure, or expired and deleted), and then the key is free again.
     for (let round = 0; round < 3; round++) {
-      const claimed = await insertIdempotencyClaim(sql, { ...scope, method: request.method, path: request.path, requestHash: request.fingerprint, ttlSeconds });
+      const claimed = await insertIdempotencyClaim(sql, { ...held, method: request.method, path: request.path, requestHash: request.fingerprint, ttlSeconds });
       if (claimed) return { outcome: 'run' };
 
       const row = await findIdempotencyRecord(sql, { ...scope, abandonedAfterSeconds });
@@ -60,7 +69,7 @@ export function createIdempotencyStore(sql: Sql, options: { ttlMs?: number; aban
       }
       if (row.requestHash !== request.fingerprint) return { outcome: 'reused' };
       if (row.state === 'completed' && row.status !== null && row.body !== null) return { outcome: 'replay', response: { status: row.status, body: row.body } };
-      if (row.state === 'in_progress' && row.abandoned && (await takeOverAbandonedIdempotencyClaim(sql, { ...scope, abandonedAfterSeconds }))) {
+      if (row.state === 'in_progress' && row.abandoned && (await takeOverAbandonedIdempotencyClaim(sql, { ...held, abandonedAfterSeconds }))) {
         return { outcome: 'run' };
       }
       return { outcome: 'in_progress' };
@@ -69,13 +78,13 @@ export function createIdempotencyStore(sql: Sql, options: { ttlMs?: number; aban
   }
 
   /** Stores the response a held key's request produced; retries replay it from now on. */
-  async function complete(scope: IdempotencyScope, response: StoredResponse): Promise<void> {
-    await storeIdempotentResponse(sql, { ...scope, ...response });
+  async function complete(held: HeldIdempotencyKey, response: StoredResponse): Promise<void> {
+    await storeIdempotentResponse(sql, { ...held, ...response });
   }
 
-  /** Frees a held key without a response (the request failed unexpectedly), so a retry runs it. */
-  async function release(scope: IdempotencyScope): Promise<void> {
-    await releaseIdempotencyClaim(sql, scope);
+  /** Frees a held key without a response (the request failed), so a retry runs it; a claim under another token stays. */
+  async function release(held: HeldIdempotencyKey): Promise<void> {
+    await releaseIdempotencyClaim(sql, held);
   }
 
   /**

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -5,7 +6,8 @@ import { pathOf } from '@raffle/service-kit';
 import { DomainError } from '@raffle/domain';
 import { callerOf, heldIdempotencyOf } from '../decorations.js';
 import { sendRenderedJson } from '../routes/send-json.js';
-import { createIdempotencyStore, type IdempotencyScope } from './idempotency-store.js';
+import { createClaimSettlements } from './claim-settlements.js';
+import { createIdempotencyStore, type HeldIdempotencyKey, type IdempotencyClaim } from './idempotency-store.js';
 import { requestFingerprint } from './request-fingerprint.js';
 
 declare module 'fastify' {
@@ -22,6 +24,13 @@ const KEY_PATTERN = /^[ -~]{1,255}$/;
 
 const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
 
+/**
+ * The `Retry-After` of 409 IDEMPOTENCY_KEY_IN_PROGRESS: the request holding the key is either still
+ * running (entries take well under a second) or over and its claim waits to be settled, which
+ * happens within moments of the database answering again (claim-settlements.ts).
+ */
+export const IN_PROGRESS_RETRY_AFTER_SECONDS = 1;
+
 const IdempotencyKeyHeader = Type.String({
   minLength: 1,
   maxLength: 255,
@@ -29,7 +38,8 @@ const IdempotencyKeyHeader = Type.String({
   description:
     'Optional; 1 to 255 printable ASCII characters, unique per intended operation (a UUID is a good choice). ' +
     'A retry with the same key and the same request, within 24 hours, replays the first response with `Idempotent-Replayed: true`; ' +
-    'the same key for a different request is 409 `IDEMPOTENCY_KEY_REUSED`, and while the first is still running 409 `IDEMPOTENCY_KEY_IN_PROGRESS`.',
+    'the same key for a different request is 409 `IDEMPOTENCY_KEY_REUSED`, and while the first is still running 409 `IDEMPOTENCY_KEY_IN_PROGRESS` with `Retry-After`: ' +
+    'send the same request again after that many seconds. A first request that failed (5xx) does not keep the key: its retry runs.',
 });
 
 /**
@@ -47,7 +57,9 @@ const isKept = (status: number) => (status >= 200 && status < 300) || (status > 
  */
 async function idempotencyPlugin(app: FastifyInstance) {
   const store = createIdempotencyStore(app.database.sql);
+  const settlements = createClaimSettlements(store, app.log);
   app.decorateRequest('idempotency', null);
+  app.addHook('onClose', async () => settlements.close());
 
   // Keys are only looked up by (key id, key), so expired ones would otherwise stay for good.
   const sweeper = setInterval(() => {
@@ -75,12 +87,28 @@ async function idempotencyPlugin(app: FastifyInstance) {
     if (typeof key !== 'string' || !KEY_PATTERN.test(key)) {
       throw new DomainError('INVALID_IDEMPOTENCY_KEY', 'Idempotency-Key must be 1 to 255 printable ASCII characters');
     }
-    const scope = { apiKeyId: caller.keyId, key };
+    const held: HeldIdempotencyKey = { apiKeyId: caller.keyId, key, claimToken: randomUUID() };
     const fingerprint = requestFingerprint({ method: request.method, route: request.routeOptions.url ?? '', params: request.params, body: request.body });
-    const claim = await store.claim(scope, { method: request.method, path: pathOf(request.url), fingerprint });
+    const idempotentRequest = { method: request.method, path: pathOf(request.url), fingerprint };
+    // Asked before claiming: a settlement that lands meanwhile is gone from the list, but its claim was what we met.
+    const earlierAttemptUnsettled = settlements.holds(held);
+    let claim: IdempotencyClaim;
+    try {
+      claim = await store.claim(held, idempotentRequest);
+      // A retry on this instance may meet its own earlier attempt's claim, still to be released: settle it now and claim again.
+      if (claim.outcome === 'in_progress' && earlierAttemptUnsettled) {
+        await settlements.land(held);
+        claim = await store.claim(held, idempotentRequest);
+      }
+    } catch (error) {
+      // The claim's insert may have committed with its answer lost (a connection cut): whatever
+      // happened, release this request's token once the database answers, so the retry is not refused.
+      settlements.settleLater({ held, response: null });
+      throw error;
+    }
     switch (claim.outcome) {
       case 'run':
-        request.setDecorator<IdempotencyScope | null>('idempotency', scope);
+        request.setDecorator<HeldIdempotencyKey | null>('idempotency', held);
         return;
       case 'replay':
         reply.header(REPLAYED_HEADER, 'true').status(claim.response.status);
@@ -88,30 +116,29 @@ async function idempotencyPlugin(app: FastifyInstance) {
       case 'reused':
         throw new DomainError('IDEMPOTENCY_KEY_REUSED', 'this Idempotency-Key was already used for a different request; use a new key for a new request');
       case 'in_progress':
+        reply.header('retry-after', String(IN_PROGRESS_RETRY_AFTER_SECONDS));
         throw new DomainError('IDEMPOTENCY_KEY_IN_PROGRESS', 'a request with this Idempotency-Key is still being processed; retry shortly');
     }
   });
 
+  // The outcome stands and is answered whatever happens here: a settlement the database cannot take now is written once it can.
   app.addHook('onSend', async (request, reply, payload) => {
-    const scope = heldIdempotencyOf(request);
-    if (!scope) return payload;
+    const held = heldIdempotencyOf(request);
+    if (!held) return payload;
     request.setDecorator('idempotency', null);
-    try {
-      if (isKept(reply.statusCode) && typeof payload === 'string') await store.complete(scope, { status: reply.statusCode, body: payload });
-      else await store.release(scope);
-    } catch (error) {
-      // The outcome stands and is answered; the record stays in progress until it is taken over as abandoned.
-      request.log.error({ err: error }, 'could not record the idempotent response');
-    }
+    const response = isKept(reply.statusCode) && typeof payload === 'string' ? { status: reply.statusCode, body: payload } : null;
+    // A 503 is the database (or a dependency) failing the request: its 503 is not held up by a release that would likely fail too.
+    if (reply.statusCode === 503) settlements.settleLater({ held, response });
+    else await settlements.settle({ held, response });
     return payload;
   });
 
   // A safety net: a request that ended without passing onSend must not hold its key until it is abandoned.
   app.addHook('onResponse', async (request) => {
-    const scope = heldIdempotencyOf(request);
-    if (!scope) return;
+    const held = heldIdempotencyOf(request);
+    if (!held) return;
     request.setDecorator('idempotency', null);
-    await store.release(scope).catch((error: unknown) => request.log.error({ err: error }, 'could not release an idempotency key'));
+    await settlements.settle({ held, response: null });
   });
 }
 

@@ -17,3 +17,12 @@ export async function entriesWithCreatedEvents(sql: Sql, ids: string[]): Promise
     where type = 'entry.created' and user_id is not null and payload::jsonb -> 'data' ->> 'id' = any(${ids})`;
   return row!.n;
 }
+
+/** The entries of one raffle, by entrant: an entrant with two is an idempotent write that ran twice. */
+export async function entryIdsByEntrant(sql: Sql, raffleSlug: string): Promise<Map<string, string[]>> {
+  const rows = await sql<{ userId: string; id: string }[]>`
+    select e.user_id as "userId", e.id from entries e join raffles r on r.id = e.raffle_id where r.slug = ${raffleSlug} order by e.id`;
+  const byEntrant = new Map<string, string[]>();
+  for (const row of rows) byEntrant.set(row.userId, [...(byEntrant.get(row.userId) ?? []), row.id]);
+  return byEntrant;
+}
