@@ -5,7 +5,8 @@ import type { Agent } from 'undici';
 import type { EndpointDirectory } from './endpoint-directory.js';
 import { startDeliverySpan } from './delivery-span.js';
 import { FairQueue } from './fair-queue.js';
-import type { AttemptOutcome, OutcomeRecorder } from './outcome-recorder.js';
+import type { AttemptOutcome } from './attempt-outcome.js';
+import type { OutcomeRecorder } from './outcome-recorder.js';
 
 export type DeliveryWorkerOptions = {
   sql: Sql;
@@ -110,7 +111,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
     // the delivery's lease hands it to another instance.
     if (abandoned) return;
     const outcome = outcomeOf(job, result, options.now());
-    options.recorder.record(outcome);
+    void options.recorder.record(outcome);
     options.onAttempt?.(outcome, result, job);
   };
 
