@@ -75,7 +75,7 @@ const startDispatcher = () =>
       NATS_URL: deps().nats.url,
       DELIVERY_POLL_INTERVAL_MS: '250',
       // A delivery the killed dispatcher had claimed is sent again by the other once its lease runs
-      // out: 5 s here instead of production's 5 minutes, so the test sees it within its window.
+      // out: 5 s here instead of production's 15 s, so the test sees it within its window.
       DELIVERY_LEASE_MS: '5000',
       ...LOCAL_WEBHOOKS,
     },

@@ -27,8 +27,12 @@ export const ConfigSchema = Type.Object({
   DELIVERY_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 15_000 }),
   /** How often due retries (and deliveries a crashed instance held) are looked for. */
   DELIVERY_POLL_INTERVAL_MS: Type.Integer({ minimum: 10, default: 500 }),
-  /** How long a claimed delivery is ours before another instance may take it over. */
-  DELIVERY_LEASE_MS: Type.Integer({ minimum: 1000, default: 300_000 }),
+  /**
+   * How long a claimed delivery stays ours without a renewal. The worker renews it every third of
+   * it while it holds the delivery, so it need not outlast a queue or a POST: it is how soon the
+   * deliveries of an instance that died are sent by another.
+   */
+  DELIVERY_LEASE_MS: Type.Integer({ minimum: 1000, default: 15_000 }),
   RELAY_ENABLED: Type.Boolean({ default: true }),
   /** The relay wakes on NOTIFY at every commit; this poll is the fallback. */
   RELAY_POLL_INTERVAL_MS: Type.Integer({ minimum: 10, default: 1000 }),

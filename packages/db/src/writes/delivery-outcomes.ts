@@ -25,24 +25,33 @@ export type DeliveryAttemptResult = {
   at: Date;
 };
 
-/** Appends attempts to the attempt log, in one statement. */
+/**
+ * Appends attempts to the attempt log, in one statement, skipping those whose delivery no longer
+ * exists: an endpoint deleted while its POSTs were in flight took their deliveries with it, and
+ * their outcomes have nothing left to record (their rows would break the foreign key and fail
+ * the whole statement). The deliveries are locked FOR KEY SHARE as they are read, so one deleted
+ * meanwhile is either skipped or waits for this transaction; never a violation.
+ */
 export async function insertDeliveryAttempts(tx: SqlOrTx, attempts: readonly DeliveryAttemptRecord[]): Promise<void> {
   if (attempts.length === 0) return;
   await tx`
     insert into webhook_delivery_attempts
       (id, delivery_id, endpoint_id, attempt_number, response_status, failure_kind, latency_ms, response_body, created_at)
-    select * from unnest(
+    select v.* from unnest(
       ${attempts.map((o) => newId('webhookAttempt', o.at.getTime()))}::text[], ${attempts.map((o) => o.deliveryId)}::text[],
       ${attempts.map((o) => o.endpointId)}::text[], ${attempts.map((o) => String(o.attemptNumber))}::int[], ${attempts.map((o) => (o.responseStatus === null ? null : String(o.responseStatus)))}::int[],
       ${attempts.map((o) => o.failureKind)}::text[], ${attempts.map((o) => String(Math.round(o.latencyMs)))}::int[], ${attempts.map((o) => o.responseBody)}::text[],
-      ${attempts.map((o) => o.at.toISOString())}::text[]::timestamptz[])`;
+      ${attempts.map((o) => o.at.toISOString())}::text[]::timestamptz[])
+      as v(id, delivery_id, endpoint_id, attempt_number, response_status, failure_kind, latency_ms, response_body, created_at)
+    join webhook_deliveries d on d.id = v.delivery_id
+    for key share of d`;
 }
 
 /**
- * Moves each delivery to what its attempt decided, in one statement. A failure that would
- * schedule another attempt fails the delivery instead when its endpoint is disabled meanwhile (a
- * 410 or the 5-day rule answered by a POST that was in flight alongside): a disabled endpoint
- * keeps no pending deliveries.
+ * Moves each delivery to what its attempt decided, in one statement (a delivery deleted meanwhile
+ * is simply not there to update). A failure that would schedule another attempt fails the
+ * delivery instead when its endpoint is disabled meanwhile (a 410 or the 5-day rule answered by a
+ * POST that was in flight alongside): a disabled endpoint keeps no pending deliveries.
  */
 export async function applyDeliveryAttemptResults(tx: SqlOrTx, results: readonly DeliveryAttemptResult[]): Promise<void> {
   if (results.length === 0) return;

@@ -19,7 +19,8 @@ export type DeliveryJob = {
 /**
  * Claims pending deliveries whose attempt is due — retries, manual retries and recoveries, and
  * deliveries a crashed instance held past their lease — by pushing their lease forward, so no
- * other instance takes them meanwhile. Endpoints whose queue here is already full are skipped;
+ * other instance takes them meanwhile (the claimant renews it while it holds them:
+ * renewDeliveryLeases). Endpoints whose queue here is already full are skipped;
  * of any other, at most its room (`endpointRooms`, else `perEndpointLimit`) is claimed, oldest first.
  */
 export async function claimDueDeliveries(
@@ -83,6 +84,23 @@ export async function claimDueDeliveries(
 export async function releaseDeliveries(sql: Sql, deliveryIds: readonly string[], at: Date): Promise<void> {
   if (deliveryIds.length === 0) return;
   await sql`update webhook_deliveries set next_attempt_at = ${at.toISOString()}::timestamptz where id = any(${deliveryIds}::text[]) and status = 'pending'`;
+}
+
+/**
+ * Pushes the lease of deliveries still held by their claimant forward to `leasedUntil` (the
+ * claimant's heartbeat), never back. A delivery whose attempt count moved since the claim had its
+ * outcome recorded, and its next attempt's time is the schedule's, not a lease: it is left alone,
+ * as is one no longer pending.
+ */
+export async function renewDeliveryLeases(
+  sql: Sql,
+  args: { leases: readonly { deliveryId: string; attemptsMade: number }[]; leasedUntil: Date },
+): Promise<void> {
+  if (args.leases.length === 0) return;
+  await sql`
+    update webhook_deliveries d set next_attempt_at = greatest(d.next_attempt_at, ${args.leasedUntil.toISOString()}::timestamptz)
+    from unnest(${args.leases.map((l) => l.deliveryId)}::text[], ${args.leases.map((l) => String(l.attemptsMade))}::text[]::int[]) as v(id, attempts_made)
+    where d.id = v.id and d.status = 'pending' and d.attempt_count = v.attempts_made`;
 }
 
 /**

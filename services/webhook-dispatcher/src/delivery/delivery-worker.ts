@@ -1,11 +1,13 @@
 import { claimDueDeliveries, failDeliveryOfDisabledEndpoint, releaseDeliveries, type DeliveryJob, type Sql } from '@raffle/db';
-import { delayBeforeNextAttempt, sendWebhook, signWebhook, type SendResult } from '@raffle/webhooks';
+import { delayBeforeNextAttempt, RETRY_SCHEDULE_MS, sendWebhook, signWebhook, type SendResult } from '@raffle/webhooks';
 import type { FastifyBaseLogger as Logger } from 'fastify';
 import type { Agent } from 'undici';
 import type { EndpointDirectory } from './endpoint-directory.js';
 import { startDeliverySpan } from './delivery-span.js';
 import { FairQueue } from './fair-queue.js';
-import type { AttemptOutcome, OutcomeRecorder } from './outcome-recorder.js';
+import { createLeaseKeeper } from './lease-keeper.js';
+import type { AttemptOutcome } from './attempt-outcome.js';
+import type { OutcomeRecorder } from './outcome-recorder.js';
 
 export type DeliveryWorkerOptions = {
   sql: Sql;
@@ -17,6 +19,7 @@ export type DeliveryWorkerOptions = {
   concurrency: number;
   perEndpointConcurrency: number;
   timeoutMs: number;
+  /** How long a claim lasts unrenewed; renewed every third of it while held (lease-keeper.ts). */
   leaseMs: number;
   log: Logger;
   onAttempt?: (outcome: AttemptOutcome, result: SendResult, job: DeliveryJob) => void;
@@ -31,11 +34,19 @@ export type DeliveryWorkerOptions = {
 const QUEUED_PER_RUNNING_SLOT = 8;
 
 /**
+ * A crashed attempt (Postgres failed a lookup, say) sent nothing and says nothing about the
+ * endpoint: its delivery is handed back due at the schedule's first retry slot, soon enough that
+ * one error costs seconds, late enough that a delivery crashing every time is not spun on.
+ */
+const CRASH_RETRY_DELAY_MS = RETRY_SCHEDULE_MS[1]!;
+
+/**
  * Sends deliveries: a fair queue per endpoint, `concurrency` POSTs at once over all of them and at
  * most `perEndpointConcurrency` to any one, every POST signed afresh (new timestamp, same
  * webhook-id), every outcome recorded in batches. An endpoint that cannot keep up holds a bounded
  * queue here; the rest of its deliveries wait in Postgres, so memory and the healthy endpoints'
- * latency do not depend on it.
+ * latency do not depend on it. Every delivery held here keeps its lease renewed until its outcome
+ * is recorded; a failed attempt hands its delivery back at once.
  */
 export function createDeliveryWorker(options: DeliveryWorkerOptions) {
   const queue = new FairQueue<DeliveryJob>(options.perEndpointConcurrency);
@@ -45,11 +56,27 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
   /** Set when a drain stops waiting for the POSTs still in flight. */
   let abandoned = false;
   const idleWaiters: (() => void)[] = [];
+  const leases = createLeaseKeeper({ sql: options.sql, leaseMs: options.leaseMs, now: options.now, log: options.log });
+  leases.start();
 
   options.recorder.onEndpointDisabled((endpointId) => {
     options.directory.forget(endpointId);
-    queue.drain(endpointId);
+    // The recorder failed their deliveries as it disabled the endpoint.
+    for (const job of queue.drain(endpointId)) leases.letGo(job.deliveryId);
   });
+
+  /**
+   * Stops holding deliveries and makes them due at `at`, for whichever instance polls first. Let go
+   * first, so that no heartbeat pushes the lease forward again over the release.
+   */
+  const handBack = async (deliveryIds: string[], at: Date, why: string) => {
+    for (const id of deliveryIds) leases.letGo(id);
+    try {
+      await releaseDeliveries(options.sql, deliveryIds, at);
+    } catch (error) {
+      options.log.warn({ err: error, deliveries: deliveryIds.length }, `could not hand back ${why} deliveries; their lease returns them`);
+    }
+  };
 
   const settleIdle = () => {
     if (running === 0 && queue.size === 0) for (const resolve of idleWaiters.splice(0)) resolve();
@@ -80,21 +107,26 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
     };
   };
 
-  const attempt = async (job: DeliveryJob) => {
+  /**
+   * Sends the delivery; resolves once sent, with the recording of its outcome when there is one
+   * (wrapped: an async function returning a promise would wait for it, holding the POST's slot
+   * until Postgres had written the outcome).
+   */
+  const attempt = async (job: DeliveryJob): Promise<{ recording: Promise<void> } | undefined> => {
     let endpoint = (await options.directory.get([job.endpointId])).get(job.endpointId);
     // Deleted: its deliveries went with it.
-    if (!endpoint) return;
+    if (!endpoint) return undefined;
     if (!endpoint.enabled) {
       // Disabled: nothing is sent, and the delivery must not stay pending (it would be claimed again
       // every lease, forever). The cache may be a moment stale, so look again before failing it.
       options.directory.forget(job.endpointId);
       endpoint = (await options.directory.get([job.endpointId])).get(job.endpointId);
-      if (!endpoint) return;
+      if (!endpoint) return undefined;
       if (!endpoint.enabled) {
         if (!(await failDeliveryOfDisabledEndpoint(options.sql, job.deliveryId, options.now()))) {
           await releaseDeliveries(options.sql, [job.deliveryId], options.now());
         }
-        return;
+        return undefined;
       }
     }
     const headers = signWebhook({
@@ -108,45 +140,58 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
     span.end(result);
     // Cut off by a shutdown that stopped waiting, not answered by the endpoint: nothing to record;
     // the delivery's lease hands it to another instance.
-    if (abandoned) return;
+    if (abandoned) return undefined;
     const outcome = outcomeOf(job, result, options.now());
-    options.recorder.record(outcome);
+    const recording = options.recorder.record(outcome);
     options.onAttempt?.(outcome, result, job);
+    return { recording };
   };
+
+  /** Runs one job; its delivery stays held (its lease renewed) until the outcome is recorded. */
+  const run = (job: DeliveryJob): Promise<void> =>
+    attempt(job).then(
+      (sent) => {
+        if (sent) void sent.recording.then(() => leases.letGo(job.deliveryId));
+        else leases.letGo(job.deliveryId);
+      },
+      (error: unknown) => {
+        options.log.error({ err: error, deliveryId: job.deliveryId }, `delivery attempt crashed; handed back for a retry in ${CRASH_RETRY_DELAY_MS / 1000} s`);
+        void handBack([job.deliveryId], new Date(options.now().getTime() + CRASH_RETRY_DELAY_MS), 'crashed');
+      },
+    );
 
   const pump = () => {
     while (running < options.concurrency) {
       const job = queue.take();
       if (!job) break;
       running += 1;
-      attempt(job)
-        .catch((error: unknown) => options.log.error({ err: error, deliveryId: job.deliveryId }, 'delivery attempt crashed; it is retried after its lease'))
-        .finally(() => {
-          running -= 1;
-          queue.done(job.endpointId);
-          pump();
-          settleIdle();
-        });
+      void run(job).finally(() => {
+        running -= 1;
+        queue.done(job.endpointId);
+        pump();
+        settleIdle();
+      });
     }
     settleIdle();
   };
 
-  /** Queues jobs this instance claimed; what does not fit an endpoint's bounded queue goes back to Postgres. */
+  /**
+   * Queues jobs this instance claimed; what does not fit an endpoint's bounded queue goes back to
+   * Postgres. A job already held here (claimed again after its lease lapsed while Postgres was
+   * away, its attempt under way or its outcome unrecorded) is not queued twice.
+   */
   const submit = (jobs: DeliveryJob[]) => {
+    const fresh = jobs.filter((job) => leases.hold(job.deliveryId, job.attemptsMade));
     if (!accepting) {
-      void releaseDeliveries(options.sql, jobs.map((j) => j.deliveryId), options.now());
+      void handBack(fresh.map((j) => j.deliveryId), options.now(), 'unstarted');
       return;
     }
     const parked: string[] = [];
-    for (const job of jobs) {
+    for (const job of fresh) {
       if (queue.queuedFor(job.endpointId) >= perEndpointQueueCap) parked.push(job.deliveryId);
       else queue.push(job);
     }
-    if (parked.length > 0) {
-      void releaseDeliveries(options.sql, parked, options.now()).catch((error: unknown) =>
-        options.log.warn({ err: error }, 'could not hand back parked deliveries; their lease returns them'),
-      );
-    }
+    if (parked.length > 0) void handBack(parked, options.now(), 'parked');
     pump();
   };
 
@@ -176,7 +221,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
       submit(jobs);
       return jobs.length;
     },
-    stats: () => ({ running, queued: queue.size }),
+    stats: () => ({ running, queued: queue.size, held: leases.size }),
     /** Resolves once nothing is queued or running here (tests). */
     idle(): Promise<void> {
       if (running === 0 && queue.size === 0) return Promise.resolve();
@@ -184,18 +229,20 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
     },
     /**
      * Graceful drain: stop taking work, hand queued jobs back (due now, for the other instances),
-     * let in-flight POSTs finish within `timeoutMs`, and write their outcomes. POSTs still in
-     * flight after it are abandoned (the caller then destroys the agent): their leases hand them
-     * to another instance, so they are sent again rather than recorded as failures of ours.
+     * let in-flight POSTs finish within `timeoutMs`, and write their outcomes, renewing leases
+     * all the while. POSTs still in flight after it are abandoned (the caller then destroys the
+     * agent): their leases, no longer renewed, hand them to another instance, so they are sent
+     * again rather than recorded as failures of ours.
      */
     async drain(timeoutMs: number): Promise<void> {
       accepting = false;
-      await releaseDeliveries(options.sql, queue.drain().map((j) => j.deliveryId), options.now()).catch(() => undefined);
+      await handBack(queue.drain().map((j) => j.deliveryId), options.now(), 'queued');
       const deadline = () => new Promise<false>((resolve) => setTimeout(() => resolve(false), timeoutMs).unref());
       const finished = await Promise.race([this.idle().then(() => true), deadline()]);
       if (!finished) abandoned = true;
       // Bounded too: with Postgres gone, an unrecorded attempt is simply sent again after its lease.
       await Promise.race([options.recorder.flush(), deadline()]);
+      await leases.stop();
     },
   };
 }

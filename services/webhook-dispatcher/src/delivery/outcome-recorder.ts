@@ -1,84 +1,105 @@
-import {
-  applyDeliveryAttemptResults,
-  clearEndpointFailureStreaks,
-  disableFailingEndpoint,
-  extendEndpointFailureStreaks,
-  failPendingDeliveriesOfEndpoint,
-  insertDeliveryAttempts,
-  type Sql,
-} from '@raffle/db';
+import { isConnectionError, isTransientTransactionFailure, type Sql } from '@raffle/db';
 import type { FastifyBaseLogger as Logger } from 'fastify';
+import type { AttemptOutcome } from './attempt-outcome.js';
+import { writeOutcomeBatch } from './outcome-batch.js';
 
-/** One attempt's result and what it decides for its delivery. */
-export type AttemptOutcome = {
-  deliveryId: string;
-  endpointId: string;
-  attemptNumber: number;
-  succeeded: boolean;
-  responseStatus: number | null;
-  failureKind: string | null;
-  latencyMs: number;
-  responseBody: string | null;
-  at: Date;
-  /** What follows: done, another attempt at `nextAttemptAt`, or given up. */
-  deliveryStatus: 'succeeded' | 'pending' | 'failed';
-  nextAttemptAt: Date | null;
-  /** The endpoint answered 410 Gone: it is disabled at once. */
-  gone: boolean;
+export type RecorderOptions = {
+  sql: Sql;
+  log: Logger;
+  autoDisableAfterMs: number;
+  maxBatch?: number;
+  flushDelayMs?: number;
+  /** Batches written at once; one waiting out a failure leaves the others their turn. */
+  maxConcurrentWrites?: number;
 };
 
-export type RecorderOptions = { sql: Sql; log: Logger; autoDisableAfterMs: number; maxBatch?: number; flushDelayMs?: number };
+/** Buffered outcomes and the promise their batch settles (written, or dropped) with. */
+type Pending = { outcomes: AttemptOutcome[]; settled: Promise<void>; settle: () => void };
+
+const pending = (): Pending => {
+  let settle!: () => void;
+  const settled = new Promise<void>((resolve) => (settle = resolve));
+  return { outcomes: [], settled, settle };
+};
+
+/** Postgres away, or a deadlock it broke: any batch would have failed; this one is written again. */
+const failsAnyBatch = (error: unknown) => isConnectionError(error) || isTransientTransactionFailure(error);
+
+const retryDelayMs = (tries: number) => Math.min(5000, 200 * 2 ** tries);
 
 /**
- * Writes attempts in batches: one transaction inserts every attempt of the batch, updates their
- * deliveries, and moves each endpoint's failure streak (cleared by a success, started by a
- * failure; five days of it, or one 410, disables the endpoint and fails what it still had
- * pending). Batching is what lets thousands of deliveries a second cost a few statements.
+ * Writes attempts in batches (outcome-batch.ts): batching is what lets thousands of deliveries a
+ * second cost a few statements. What a failure means decides what follows:
+ * - Postgres unreachable, or a deadlock or serialization failure: the batch is written again after
+ *   a backoff, for as long as it takes (the attempts happened; their record is the retry schedule).
+ * - Anything else is the batch's own (a value Postgres refuses): written again it would fail again,
+ *   forever. The batch is split in halves, each written on its own, down to the one outcome that
+ *   fails, which is dropped with one log line. Its delivery stays pending under its lease, so it
+ *   is sent again once the lease runs out: twice rather than never.
+ * Batches are written side by side, up to `maxConcurrentWrites`: one waiting out a failure of its
+ * own holds no other (they used to form one chain, and one bad batch held every later outcome
+ * unrecorded while their leases ran out and sent them again). Two batches may so land out of
+ * order; the only state they share is an endpoint's failure streak, which the next outcome puts
+ * right.
  */
 export function createOutcomeRecorder(options: RecorderOptions) {
   const maxBatch = options.maxBatch ?? 500;
   const flushDelayMs = options.flushDelayMs ?? 10;
-  let buffer: AttemptOutcome[] = [];
+  // Two: one batch waiting out a failure of its own (a connection that died under it) leaves the
+  // next its turn, while the pool keeps connections for fan-out and the poll.
+  const maxConcurrentWrites = options.maxConcurrentWrites ?? 2;
+  let buffer = pending();
   let timer: NodeJS.Timeout | null = null;
-  let flushing: Promise<void> = Promise.resolve();
+  const writing = new Set<Promise<void>>();
+  let writers = 0;
+  const slotWaiters: (() => void)[] = [];
   const disabledListeners: ((endpointId: string) => void)[] = [];
 
-  const write = async (batch: AttemptOutcome[]) => {
-    const { sql } = options;
-    const now = batch[batch.length - 1]!.at;
-    // The last outcome per endpoint decides its streak.
-    const lastByEndpoint = new Map<string, AttemptOutcome>();
-    for (const o of batch) lastByEndpoint.set(o.endpointId, o);
-    const recovered = [...lastByEndpoint.values()].filter((o) => o.succeeded).map((o) => o.endpointId);
-    const failing = [...lastByEndpoint.values()].filter((o) => !o.succeeded).map((o) => o.endpointId);
-    const gone = [...new Set(batch.filter((o) => o.gone).map((o) => o.endpointId))];
+  const withWriteSlot = async <T>(fn: () => Promise<T>): Promise<T> => {
+    if (writers >= maxConcurrentWrites) await new Promise<void>((resolve) => slotWaiters.push(resolve));
+    else writers += 1;
+    try {
+      return await fn();
+    } finally {
+      // The slot passes straight to a waiter, if any, so the count stays right.
+      const next = slotWaiters.shift();
+      if (next) next();
+      else writers -= 1;
+    }
+  };
 
-    const disabled = await sql.begin(async (tx) => {
-      // Sent together, run in this order: one round trip instead of four while the batch's
-      // transaction is open (a failed one aborts the rest, and the batch is written again).
-      const [, , , expired] = await Promise.all([
-        insertDeliveryAttempts(tx, batch),
-        applyDeliveryAttemptResults(tx, batch),
-        clearEndpointFailureStreaks(tx, recovered),
-        extendEndpointFailureStreaks(tx, {
-          endpointIds: failing,
-          at: now,
-          expiredAt: new Date(now.getTime() - options.autoDisableAfterMs),
-        }),
-      ]);
-      const toDisable = [
-        ...gone.map((id) => ({ id, reason: 'The endpoint answered 410 Gone' })),
-        ...expired.filter((id) => !gone.includes(id)).map((id) => ({ id, reason: 'Every delivery failed for 5 days' })),
-      ];
-      for (const { id, reason } of toDisable) {
-        // A disabled endpoint keeps no pending deliveries.
-        if (await disableFailingEndpoint(tx, { endpointId: id, reason, at: now })) {
-          await failPendingDeliveriesOfEndpoint(tx, { endpointId: id, at: now });
-        }
+  /** Writes the batch, again and again while the failure is not the batch's fault; throws when it is. */
+  const writeRetrying = async (batch: readonly AttemptOutcome[]): Promise<void> => {
+    for (let tries = 0; ; tries++) {
+      try {
+        const disabled = await writeOutcomeBatch(options.sql, batch, options.autoDisableAfterMs);
+        for (const id of disabled) for (const listener of disabledListeners) listener(id);
+        return;
+      } catch (error) {
+        if (!failsAnyBatch(error)) throw error;
+        options.log.warn({ err: error, attempts: batch.length, tries: tries + 1 }, 'recording delivery attempts failed; retrying');
+        await new Promise((resolve) => setTimeout(resolve, retryDelayMs(tries)));
       }
-      return toDisable.map((d) => d.id);
-    });
-    for (const id of disabled) for (const listener of disabledListeners) listener(id);
+    }
+  };
+
+  /** Writes the batch, isolating and dropping the outcomes Postgres refuses. */
+  const writeIsolating = async (batch: readonly AttemptOutcome[]): Promise<void> => {
+    try {
+      await writeRetrying(batch);
+    } catch (error) {
+      if (batch.length === 1) {
+        const [outcome] = batch;
+        options.log.error(
+          { err: error, deliveryId: outcome!.deliveryId, endpointId: outcome!.endpointId, attemptNumber: outcome!.attemptNumber },
+          'a delivery attempt could not be recorded; dropped (its lease sends the delivery again)',
+        );
+        return;
+      }
+      const half = Math.ceil(batch.length / 2);
+      await writeIsolating(batch.slice(0, half));
+      await writeIsolating(batch.slice(half));
+    }
   };
 
   const flush = (): Promise<void> => {
@@ -86,30 +107,30 @@ export function createOutcomeRecorder(options: RecorderOptions) {
       clearTimeout(timer);
       timer = null;
     }
-    if (buffer.length === 0) return flushing;
-    const batch = buffer;
-    buffer = [];
-    flushing = flushing.then(async () => {
-      for (let attempt = 0; ; attempt++) {
-        try {
-          await write(batch);
-          return;
-        } catch (error) {
-          // The attempts happened; losing their record would lose the retry schedule. Keep trying.
-          options.log.error({ err: error, attempts: batch.length }, 'recording delivery attempts failed; retrying');
-          await new Promise((resolve) => setTimeout(resolve, Math.min(5000, 200 * 2 ** attempt)));
-        }
-      }
-    });
-    return flushing;
+    if (buffer.outcomes.length > 0) {
+      const batch = buffer;
+      buffer = pending();
+      const written: Promise<void> = withWriteSlot(() => writeIsolating(batch.outcomes))
+        .catch((error: unknown) => options.log.error({ err: error, attempts: batch.outcomes.length }, 'recording delivery attempts failed; dropped'))
+        .finally(() => {
+          writing.delete(written);
+          batch.settle();
+        });
+      writing.add(written);
+    }
+    return Promise.all(writing).then(() => undefined);
   };
 
   return {
-    record(outcome: AttemptOutcome) {
-      buffer.push(outcome);
-      if (buffer.length >= maxBatch) void flush();
+    /** Buffers the outcome; resolves once it is written, or dropped as one Postgres refuses. */
+    record(outcome: AttemptOutcome): Promise<void> {
+      const { settled } = buffer;
+      buffer.outcomes.push(outcome);
+      if (buffer.outcomes.length >= maxBatch) void flush();
       else if (!timer) timer = setTimeout(() => void flush(), flushDelayMs);
+      return settled;
     },
+    /** Writes what is buffered; resolves once every batch so far has settled. */
     flush,
     onEndpointDisabled(listener: (endpointId: string) => void) {
       disabledListeners.push(listener);

@@ -4,7 +4,7 @@ import type { SendResult } from '@raffle/webhooks';
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram } from 'prom-client';
 import type { StreamNames } from '../consumer/stream-setup.js';
-import type { AttemptOutcome } from '../delivery/outcome-recorder.js';
+import type { AttemptOutcome } from '../delivery/attempt-outcome.js';
 
 /** A scrape waits this long for JetStream's consumer info before keeping the last value. */
 const CONSUMER_INFO_TIMEOUT_MS = 2000;

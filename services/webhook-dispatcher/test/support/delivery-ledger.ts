@@ -2,7 +2,7 @@ import type { Sql } from '@raffle/db';
 import { Webhook } from 'standardwebhooks';
 import type { createOwners } from './fixtures.js';
 import { registerSecret } from './log-scan.js';
-import { startSink, type Received } from './sink.js';
+import { startSink, type Received, type SinkAnswer } from './sink.js';
 
 type Sink = Awaited<ReturnType<typeof startSink>>;
 export type LedgerEndpoint = { id: string; secret: string; sink: Sink };
@@ -11,7 +11,7 @@ export type LedgerEndpoint = { id: string; secret: string; sink: Sink };
 export async function sinkEndpoints(
   owners: Awaited<ReturnType<typeof createOwners>>,
   count: number,
-  respond: (request: Received) => { status: number; delayMs?: number },
+  respond: (request: Received) => SinkAnswer,
 ): Promise<LedgerEndpoint[]> {
   const endpoints: LedgerEndpoint[] = [];
   for (let i = 0; i < count; i++) {

@@ -22,7 +22,9 @@ export type DispatcherProcess = {
 
 /**
  * The dispatcher as a child process (sources through tsx), so a test can SIGKILL it. The
- * environment is exactly what the test states, on top of a test-friendly baseline.
+ * environment is exactly what the test states, on top of a test-friendly baseline. The baseline
+ * keeps the production delivery lease: how soon a dead or failing worker's deliveries come back
+ * is what these scenarios measure, and a lease shortened for the test would measure nothing.
  */
 export async function startDispatcherProcess(name: string, env: Record<string, string>): Promise<DispatcherProcess> {
   const child = spawn(process.execPath, ['--conditions=development', '--import', 'tsx', ENTRY], {
@@ -38,7 +40,6 @@ export async function startDispatcherProcess(name: string, env: Record<string, s
       WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
       DELIVERY_POLL_INTERVAL_MS: '100',
       RELAY_POLL_INTERVAL_MS: '100',
-      DELIVERY_LEASE_MS: '3000',
       DELIVERY_TIMEOUT_MS: '5000',
       DRAIN_TIMEOUT_MS: '2000',
       DATABASE_POOL_SIZE: '4',

@@ -11,6 +11,7 @@ export async function startSink(respond: (request: Received) => SinkAnswer = () 
   const received: Received[] = [];
   const waiters: { count: number; resolve: () => void }[] = [];
   const held: ServerResponse[] = [];
+  let abandoned = 0;
   const timers = new Set<NodeJS.Timeout>();
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -25,6 +26,10 @@ export async function startSink(respond: (request: Received) => SinkAnswer = () 
       const answer = respond(request);
       if (answer === 'hold') {
         held.push(res);
+        // The sender hung up before an answer came (its timeout, or its process died).
+        res.once('close', () => {
+          if (!res.writableEnded) abandoned += 1;
+        });
         return;
       }
       const send = () => {
@@ -43,6 +48,8 @@ export async function startSink(respond: (request: Received) => SinkAnswer = () 
     received,
     /** Requests still held open. */
     held: () => held.length,
+    /** Held requests whose sender hung up without an answer. */
+    abandoned: () => abandoned,
     /** Answers every held request with `status`. */
     release(status = 204) {
       for (const res of held.splice(0)) if (!res.destroyed) res.writeHead(status).end();
