@@ -1145,7 +1145,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `code`: `SERVICE_UNAVAILABLE`. */
+            /** @description A dependency is unavailable or did not answer in time, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `code`: `SERVICE_UNAVAILABLE`. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1431,7 +1431,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `code`: `SERVICE_UNAVAILABLE`. */
+            /** @description A dependency is unavailable or did not answer in time, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `code`: `SERVICE_UNAVAILABLE`. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1715,7 +1715,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `code`: `SERVICE_UNAVAILABLE`. */
+            /** @description A dependency is unavailable or did not answer in time, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `code`: `SERVICE_UNAVAILABLE`. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1995,7 +1995,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `code`: `SERVICE_UNAVAILABLE`. */
+            /** @description A dependency is unavailable or did not answer in time, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `code`: `SERVICE_UNAVAILABLE`. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2283,7 +2283,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `code`: `SERVICE_UNAVAILABLE`. */
+            /** @description A dependency is unavailable or did not answer in time, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `code`: `SERVICE_UNAVAILABLE`. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2561,7 +2561,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `code`: `SERVICE_UNAVAILABLE`. */
+            /** @description A dependency is unavailable or did not answer in time, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `code`: `SERVICE_UNAVAILABLE`. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2842,7 +2842,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `code`: `SERVICE_UNAVAILABLE`. */
+            /** @description A dependency is unavailable or did not answer in time, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `code`: `SERVICE_UNAVAILABLE`. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3145,7 +3145,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `code`: `SERVICE_UNAVAILABLE`. */
+            /** @description A dependency is unavailable or did not answer in time, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `code`: `SERVICE_UNAVAILABLE`. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3433,7 +3433,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `code`: `SERVICE_UNAVAILABLE`. */
+            /** @description A dependency is unavailable or did not answer in time, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `code`: `SERVICE_UNAVAILABLE`. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3723,7 +3723,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `code`: `SERVICE_UNAVAILABLE`. */
+            /** @description A dependency is unavailable or did not answer in time, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `code`: `SERVICE_UNAVAILABLE`. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4011,7 +4011,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `code`: `SERVICE_UNAVAILABLE`. */
+            /** @description A dependency is unavailable or did not answer in time, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `code`: `SERVICE_UNAVAILABLE`. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4306,7 +4306,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `code`: `SERVICE_UNAVAILABLE`. */
+            /** @description A dependency is unavailable or did not answer in time, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `code`: `SERVICE_UNAVAILABLE`. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4592,7 +4592,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `code`: `SERVICE_UNAVAILABLE`. */
+            /** @description A dependency is unavailable or did not answer in time, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `code`: `SERVICE_UNAVAILABLE`. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4884,7 +4884,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `code`: `SERVICE_UNAVAILABLE`. */
+            /** @description A dependency is unavailable or did not answer in time, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `code`: `SERVICE_UNAVAILABLE`. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5162,7 +5162,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `code`: `SERVICE_UNAVAILABLE`. */
+            /** @description A dependency is unavailable or did not answer in time, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `code`: `SERVICE_UNAVAILABLE`. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5368,7 +5368,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `code`: `SERVICE_UNAVAILABLE`. */
+            /** @description A dependency is unavailable or did not answer in time, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `code`: `SERVICE_UNAVAILABLE`. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
