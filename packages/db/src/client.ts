@@ -2,7 +2,9 @@ import { drizzle, type PostgresJsDatabase } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 import { boundConnectionWaits } from './connection-wait-deadline.js';
 import { wakeRelayAfterCommits } from './outbox-wake.js';
+import { pingDatabase } from './queries/database-ping.js';
 import * as schema from './schema/index.js';
+import { sessionSettingsOf, type StatementBounds } from './statement-bounds.js';
 
 export type Schema = typeof schema;
 export type Db = PostgresJsDatabase<Schema>;
@@ -29,6 +31,11 @@ export type DatabaseOptions = {
   connectionWaitTimeoutMs?: number;
   /** The same bound for a pool that is completing queries but saturated (a drop); default 15000. */
   busyPoolWaitTimeoutMs?: number;
+  /**
+   * Every statement's bound unless its transaction sets another (`boundTransaction`): the
+   * services pass STATEMENT_BOUNDS.request. Unbounded when absent (seeding, benchmarks).
+   */
+  statementBounds?: StatementBounds;
 };
 
 /**
@@ -56,12 +63,20 @@ export type Database = {
    * the pool; a transaction's statements run on the connection it holds), and its size.
    */
   poolStats: () => { waiting: number; running: number; size: number };
+  /**
+   * `select 1` on a connection of its own, outside the pool: whether the database answers this
+   * instance, whatever the pool's connections are waiting for (a locked table holds every one of
+   * them). Rejects after `PING_TIMEOUT_MS` at most once connected.
+   */
+  ping: () => Promise<void>;
 };
 
 /** A refused connection fails at once; this bounds the silent kind (a dropped route, a full backlog). */
 const DEFAULT_CONNECT_TIMEOUT_MS = 3000;
 const DEFAULT_CONNECTION_WAIT_TIMEOUT_MS = 500;
 const DEFAULT_BUSY_POOL_WAIT_TIMEOUT_MS = 15_000;
+/** The readiness probe's own bound on its ping (plugins/health.ts in service-kit waits no longer either). */
+const PING_TIMEOUT_MS = 1000;
 
 /**
  * Seconds before a connection retries after a failed attempt. postgres.js's default grows toward
@@ -74,19 +89,17 @@ function reconnectDelaySeconds(failedAttempts: number): number {
 }
 
 export function createDatabase(options: DatabaseOptions): Database {
-  const pool = postgres(options.url, {
-    max: options.max ?? 10,
+  const applicationName = options.applicationName ?? 'raffle';
+  const max = options.max ?? 10;
+  const pool = openPool(options, {
+    max,
     prepare: true,
-    onnotice: () => {},
     // JIT compiles a statement whose estimated cost is high, at 20–30 ms of CPU per execution: far
     // more than our statements take to run. An estimate can be high for a branch that never runs
     // (the entry admission's collection count is planned for every raffle), and JIT then ran on
     // every entry (issue 13). Sessions run without it.
-    connection: { application_name: options.applicationName ?? 'raffle', jit: 'off' },
-    connect_timeout: (options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS) / 1000,
-    backoff: reconnectDelaySeconds,
+    connection: { application_name: applicationName, jit: 'off', ...(options.statementBounds ? sessionSettingsOf(options.statementBounds) : {}) },
   });
-  const max = options.max ?? 10;
   const { sql, queryCounts } = boundConnectionWaits(
     pool,
     options.connectionWaitTimeoutMs ?? DEFAULT_CONNECTION_WAIT_TIMEOUT_MS,
@@ -94,5 +107,43 @@ export function createDatabase(options: DatabaseOptions): Database {
   );
   const db = drizzle(sql, { schema });
   wakeRelayAfterCommits(db, sql);
-  return { sql, db, close: () => sql.end({ timeout: 5 }), poolStats: () => ({ ...queryCounts(), size: max }) };
+  // Opened on the first ping: only the services' readiness probe pings.
+  let pingConnection: Sql | null = null;
+  let closed = false;
+  const ping = async () => {
+    // As the pool's queries do once it is ended; a ping must not open a connection after close.
+    if (closed) throw Object.assign(new Error('the database was closed'), { code: 'CONNECTION_ENDED' });
+    pingConnection ??= openPingConnection(options, applicationName);
+    await pingDatabase(pingConnection);
+  };
+  const close = async () => {
+    closed = true;
+    await Promise.all([sql.end({ timeout: 5 }), pingConnection?.end({ timeout: 5 })]);
+  };
+  return { sql, db, close, poolStats: () => ({ ...queryCounts(), size: max }), ping };
+}
+
+/** A postgres.js pool with what every connection of ours shares: no notices, the connect timeout, the short reconnect delay. */
+function openPool(options: DatabaseOptions, settings: postgres.Options<Record<string, postgres.PostgresType>>): Sql {
+  return postgres(options.url, {
+    onnotice: () => {},
+    connect_timeout: (options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS) / 1000,
+    backoff: reconnectDelaySeconds,
+    ...settings,
+  });
+}
+
+/**
+ * One connection for the readiness ping, so a pool whose connections all wait on a lock (or are
+ * all busy) does not read as a database that is gone; it costs one connection per instance.
+ * While the database is unreachable its pings fail with the driver's connection errors, as the
+ * pool's queries do; a ping never waits behind a statement of the pool's.
+ */
+function openPingConnection(options: DatabaseOptions, applicationName: string): Sql {
+  const connection = openPool(options, {
+    max: 1,
+    connection: { application_name: `${applicationName}-ping`.slice(0, 63), statement_timeout: PING_TIMEOUT_MS, lock_timeout: PING_TIMEOUT_MS },
+  });
+  // Probes that keep coming while the database is out of reach must not queue up behind its reconnects.
+  return boundConnectionWaits(connection, options.connectionWaitTimeoutMs ?? DEFAULT_CONNECTION_WAIT_TIMEOUT_MS, PING_TIMEOUT_MS).sql;
 }

@@ -52,10 +52,36 @@ export function isTransientTransactionFailure(error: unknown): boolean {
   return hasCode(error, TRANSIENT_TRANSACTION_CODES, MAX_CAUSE_DEPTH);
 }
 
+/** lock_not_available: a `lock_timeout` ran out (or a NOWAIT lock was taken): nothing was done. */
+const LOCK_NOT_AVAILABLE = '55P03';
+/** query_canceled: a `statement_timeout`, but also a cancel request (postgres.js's `query.cancel()`, `pg_cancel_backend`). */
+const QUERY_CANCELED = '57014';
+/** What Postgres says when the cancel was its `statement_timeout` (the driver's own cancel says "due to user request"). */
+const STATEMENT_TIMEOUT_MESSAGE = /due to statement timeout/;
+
+/**
+ * A statement ran past its bound (STATEMENT_BOUNDS): it waited too long for a lock, or ran too
+ * long. Postgres cancelled it and its transaction rolled back, so nothing was written, and the
+ * same request may succeed once the lock is gone. Callers answer these with 503 and Retry-After.
+ * A cancel for any other reason keeps its 57014 and is not one of these: it is ours to explain,
+ * not the database's to retry. The statement-timeout text is Postgres' English message
+ * (`lc_messages` must stay English or C, the default; SQLSTATE alone cannot tell the two apart).
+ */
+export function isDatabaseTimeout(error: unknown): boolean {
+  return findError(error, (e) => e.code === LOCK_NOT_AVAILABLE || (e.code === QUERY_CANCELED && STATEMENT_TIMEOUT_MESSAGE.test(e.message ?? '')), MAX_CAUSE_DEPTH);
+}
+
 function hasCode(error: unknown, codes: ReadonlySet<string>, depthLeft: number): boolean {
+  return findError(error, ({ code }) => code !== undefined && codes.has(code), depthLeft);
+}
+
+type CodedError = { code?: string; message?: string };
+
+/** True when `error`, an error it aggregates, or one in its `cause` chain, passes `test`. */
+function findError(error: unknown, test: (error: CodedError) => boolean, depthLeft: number): boolean {
   if (depthLeft === 0 || typeof error !== 'object' || error === null) return false;
-  const { code, errors, cause } = error as { code?: unknown; errors?: unknown; cause?: unknown };
-  if (typeof code === 'string' && codes.has(code)) return true;
-  if (Array.isArray(errors) && errors.some((inner) => hasCode(inner, codes, depthLeft - 1))) return true;
-  return hasCode(cause, codes, depthLeft - 1);
+  const { code, message, errors, cause } = error as { code?: unknown; message?: unknown; errors?: unknown; cause?: unknown };
+  if (typeof code === 'string' && test({ code, message: typeof message === 'string' ? message : undefined })) return true;
+  if (Array.isArray(errors) && errors.some((inner) => findError(inner, test, depthLeft - 1))) return true;
+  return findError(cause, test, depthLeft - 1);
 }

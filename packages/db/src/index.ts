@@ -5,6 +5,7 @@ export * from './input-caused-errors.js';
 export { ConnectionWaitTimeoutError } from './connection-wait-deadline.js';
 export * from './ids.js';
 export * from './migrate.js';
+export * from './statement-bounds.js';
 export * as schema from './schema/index.js';
 export * from './queries/api-keys.js';
 export * from './queries/dashboard-raffles.js';

@@ -1,7 +1,7 @@
 import { DrizzleQueryError } from 'drizzle-orm/errors';
 import postgres from 'postgres';
 import { describe, expect, it } from 'vitest';
-import { ConnectionWaitTimeoutError, isConnectionError, isTransientTransactionFailure } from '../src/index.js';
+import { ConnectionWaitTimeoutError, isConnectionError, isDatabaseTimeout, isTransientTransactionFailure } from '../src/index.js';
 
 const withCode = (code: string) => Object.assign(new Error(code), { code });
 const wrapped = (cause: unknown) => new DrizzleQueryError('select 1', [], cause as Error);
@@ -82,5 +82,35 @@ describe('isTransientTransactionFailure', () => {
 
   it.each(['23505', 'ECONNREFUSED', '57P01', '40002'])('does not count %s', (code) => {
     expect(isTransientTransactionFailure(withCode(code))).toBe(false);
+  });
+});
+
+describe('isDatabaseTimeout', () => {
+  const postgresError = (code: string, message: string) => new postgres.PostgresError({ code, message } as never);
+
+  it('counts a lock wait past lock_timeout (55P03), bare or wrapped by drizzle', () => {
+    const lockTimeout = postgresError('55P03', 'canceling statement due to lock timeout');
+    expect(isDatabaseTimeout(lockTimeout)).toBe(true);
+    expect(isDatabaseTimeout(wrapped(lockTimeout))).toBe(true);
+  });
+
+  it('counts a statement past statement_timeout (57014 with its message), bare or wrapped', () => {
+    const statementTimeout = postgresError('57014', 'canceling statement due to statement timeout');
+    expect(isDatabaseTimeout(statementTimeout)).toBe(true);
+    expect(isDatabaseTimeout(wrapped(statementTimeout))).toBe(true);
+  });
+
+  it("does not count a cancel for another reason: the driver's own, or pg_cancel_backend", () => {
+    expect(isDatabaseTimeout(postgresError('57014', 'canceling statement due to user request'))).toBe(false);
+    expect(isDatabaseTimeout(wrapped(withCode('57014')))).toBe(false);
+  });
+
+  it.each(['23505', '40001', '57P01', 'ECONNREFUSED', 'CONNECT_TIMEOUT'])('does not count %s', (code) => {
+    expect(isDatabaseTimeout(withCode(code))).toBe(false);
+  });
+
+  it('is not a connection error: the database answered, it refused to wait', () => {
+    expect(isConnectionError(postgresError('55P03', 'canceling statement due to lock timeout'))).toBe(false);
+    expect(isConnectionError(postgresError('57014', 'canceling statement due to statement timeout'))).toBe(false);
   });
 });

@@ -33,6 +33,13 @@ const errors: ServiceErrors = {
   parserFailure: (_failure, base) => base,
 };
 
+/** What Postgres says with each SQLSTATE the routes below throw ("57014u": the same code, cancelled by a client). */
+const DATABASE_MESSAGES: Record<string, string> = {
+  '55P03': 'canceling statement due to lock timeout',
+  '57014': 'canceling statement due to statement timeout',
+  '57014u': 'canceling statement due to user request',
+};
+
 async function buildService(serviceErrors: ServiceErrors): Promise<FastifyInstance> {
   const app = await createServiceApp({
     name: 'kit-test',
@@ -49,6 +56,10 @@ async function buildService(serviceErrors: ServiceErrors): Promise<FastifyInstan
     throw new Error('select secret from somewhere');
   });
   app.post('/echo', async (request) => request.body);
+  app.get('/database-gave-up/:sqlstate', async (request) => {
+    const { sqlstate } = request.params as { sqlstate: string };
+    throw Object.assign(new Error(DATABASE_MESSAGES[sqlstate] ?? 'canceling statement due to user request'), { code: sqlstate.slice(0, 5) });
+  });
   await app.ready();
   return app;
 }
@@ -104,6 +115,32 @@ describe('createServiceApp', () => {
     const tooLarge = await app.inject({ method: 'POST', url: '/echo', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ x: 'x'.repeat(2048) }) });
     expect(tooLarge.statusCode).toBe(413);
     expect(tooLarge.json()).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
+  });
+
+  it('answers a statement past its bound (lock_timeout, statement_timeout) 503 with Retry-After; any other cancel stays a 500', async () => {
+    for (const sqlstate of ['55P03', '57014']) {
+      const gaveUp = await app.inject({ url: `/database-gave-up/${sqlstate}` });
+      expect(gaveUp.statusCode, sqlstate).toBe(503);
+      expect(gaveUp.headers['retry-after'], sqlstate).toBe('1');
+      expect(gaveUp.json()).toMatchObject({ code: 'SERVICE_UNAVAILABLE', message: expect.stringContaining('retry shortly') });
+      expect(gaveUp.body).not.toContain('canceling');
+    }
+    const cancelled = await app.inject({ url: '/database-gave-up/57014u' });
+    expect(cancelled.statusCode).toBe(500);
+    expect(cancelled.json()).toMatchObject({ code: 'INTERNAL_ERROR' });
+  });
+
+  it('stays ready while every pooled connection is busy: the ping has a connection of its own', async () => {
+    // The pool has one connection (DATABASE_POOL_SIZE 1); a statement holds it past the probe's 1 s.
+    const busy = app.database.sql`select pg_sleep(2)`.execute();
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const ready = await app.inject({ url: '/health/ready' });
+      expect(ready.statusCode, ready.body).toBe(200);
+      expect(ready.json()).toMatchObject({ status: 'ready', checks: { database: 'ok' } });
+    } finally {
+      await busy;
+    }
   });
 
   it('answers a malformed URL in the service body when it words parser failures, else leaves it to Fastify', async () => {

@@ -39,12 +39,17 @@ function forwardedRequestHeaders(request: FastifyRequest): Record<string, string
   return headers;
 }
 
+/** As the services' own 503s say: a retry a second later may find the upstream back (the SDK waits what it is told). */
+const RETRY_AFTER_SECONDS = '1';
+
+/** The upstream refused the connection, or did not start answering within the proxy's timeout: nothing came back to pass on. */
 function badGateway(request: FastifyRequest, reply: FastifyReply, route: ProxyRoute) {
   const message = `SERVICE_UNAVAILABLE: the ${route.upstreamName} service did not answer; try again shortly`;
   const body = managementErrorBody(request, 502, message);
   return reply
     .status(502)
     .header('cache-control', 'no-store')
+    .header('retry-after', RETRY_AFTER_SECONDS)
     .send(route.errorStyle === 'data-plane' ? { ...body, code: 'SERVICE_UNAVAILABLE' } : body);
 }
 

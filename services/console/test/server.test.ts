@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../server/app.js';
 import { loadConfig } from '../server/config.js';
-import { startUpstreamStub, type StubAnswer } from './support/upstream-stub.js';
+import { startSilentUpstream, startUpstreamStub, type StubAnswer } from './support/upstream-stub.js';
 
 const TOKEN = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1c3JfdGVzdCJ9.c2lnbmF0dXJlLW5vdC1jaGVja2VkLWhlcmU';
 
@@ -98,11 +98,31 @@ describe('the proxies', () => {
       expect(mgmt.headers['content-type']).toMatch(/application\/json/);
       expect(mgmt.json()).toMatchObject({ statusCode: 502, error: 'Bad Gateway', message: expect.stringMatching(/^SERVICE_UNAVAILABLE: the management service/) });
       expect(mgmt.json()).not.toHaveProperty('code');
+      expect(mgmt.headers['retry-after']).toBe('1');
       const data = await down.inject({ method: 'GET', url: '/public/v1/raffles/x/draw' });
       expect(data.statusCode).toBe(502);
       expect(data.json()).toMatchObject({ code: 'SERVICE_UNAVAILABLE', requestId: expect.any(String) });
+      expect(data.headers['retry-after']).toBe('1');
     } finally {
       await down.close();
+    }
+  });
+
+  it('answer 502 with the error body and Retry-After when the upstream does not answer within PROXY_TIMEOUT_MS', async () => {
+    const silent = await startSilentUpstream();
+    const waiting = await buildConsole({ MANAGEMENT_URL: silent.url, DATA_PLANE_URL: silent.url, PROXY_TIMEOUT_MS: '300' });
+    try {
+      for (const [url, hasCode] of [['/api/dashboard/workspaces', false], ['/api/v1/me', true]] as const) {
+        const response = await waiting.inject({ method: 'GET', url });
+        expect(response.statusCode, url).toBe(502);
+        expect(response.headers['retry-after'], url).toBe('1');
+        expect(response.headers['cache-control'], url).toBe('no-store');
+        expect(response.json(), url).toMatchObject({ statusCode: 502, message: expect.stringMatching(/^SERVICE_UNAVAILABLE: /) });
+        expect('code' in response.json(), url).toBe(hasCode);
+      }
+    } finally {
+      await waiting.close();
+      await silent.close();
     }
   });
 });

@@ -1,4 +1,4 @@
-import { appendEvents, findEntryWallets, findValidEntries, insertDrawSnapshot, updateRaffle, type Db, type DbOrTx, type NewEvent, type Tx } from '@raffle/db';
+import { appendEvents, boundTransaction, findEntryWallets, findValidEntries, insertDrawSnapshot, updateRaffle, STATEMENT_BOUNDS, type Db, type DbOrTx, type NewEvent, type Tx } from '@raffle/db';
 import { DRAW_ALGORITHM } from '@raffle/sdk';
 import { systemClock } from '../clock.js';
 import { eligibleEntriesInArrivalOrder, recheckRequirements } from '../entries/recheck-requirements.js';
@@ -87,8 +87,10 @@ export async function drawRaffleIn(tx: Tx, actor: Principal, raffle: RaffleRecor
   return drawStep(tx, raffle, now, selection);
 }
 
+/** The draw in a transaction of its own, bounded as a draw: ranking every entry takes longer than a request's statements may. */
 export function drawRaffle(db: Db, target: RaffleTarget & { selection?: DrawSelection }): Promise<RaffleRecord> {
   return db.transaction(async (tx) => {
+    await boundTransaction(tx, STATEMENT_BOUNDS.draw);
     const raffle = await lockRaffleAs(tx, target.actor, target);
     return drawStep(tx, raffle, (target.clock ?? systemClock).now(), target.selection);
   });

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Db, Tx } from '@raffle/db';
+import { boundTransaction, STATEMENT_BOUNDS, type Db, type Tx } from '@raffle/db';
 import { systemClock, type Clock } from '../clock.js';
 import type { Principal } from '../principal.js';
 import { cancelStep, closeStep, finalizeStep, openStep, publishStep } from './lifecycle-steps.js';
@@ -18,11 +18,16 @@ const within =
     return step(tx, raffle, now);
   };
 
-/** A transition in a transaction of its own: the actor is checked, then the raffle locked and moved. */
+/**
+ * A transition in a transaction of its own, bounded as a transition (it may wait for the raffle's
+ * row and rewrite its wins longer than a request's statements may): the actor is checked, then
+ * the raffle locked and moved.
+ */
 const run =
   (step: Step) =>
   (db: Db, target: RaffleTarget): Promise<RaffleRecord> =>
     db.transaction(async (tx) => {
+      await boundTransaction(tx, STATEMENT_BOUNDS.transition);
       const raffle = await lockRaffleAs(tx, target.actor, target);
       return step(tx, raffle, (target.clock ?? systemClock).now());
     });

@@ -1,4 +1,4 @@
-import { lockNextDueRaffle, type Db, type DueRaffleKind, type Tx } from '@raffle/db';
+import { boundTransaction, lockNextDueRaffle, STATEMENT_BOUNDS, type Db, type DueRaffleKind, type StatementBounds, type Tx } from '@raffle/db';
 import type { Clock } from '../clock.js';
 import { isDomainError } from '../errors.js';
 import { SCHEDULER, type Principal } from '../principal.js';
@@ -12,14 +12,16 @@ type DueTransition = {
   apply: (tx: Tx, actor: Principal, raffle: RaffleRecord, now: Date) => Promise<RaffleRecord>;
   /** When the raffle became due: how late the scheduler moved it is measured from here. */
   dueAt: (raffle: RaffleRecord) => Date | null;
+  /** What its transaction may take once a raffle is picked (the pick itself is bounded as a request). */
+  bounds: StatementBounds;
 };
 
 /** In the order a missed stretch of time would have run them: one pass catches a raffle all the way up. */
 export const DUE_TRANSITIONS: DueTransition[] = [
-  { name: 'opened', apply: openRaffleIn, dueAt: (r) => r.startsAt },
-  { name: 'closed', apply: closeRaffleIn, dueAt: (r) => r.endsAt },
-  { name: 'drawn', apply: (tx, actor, raffle, now) => drawRaffleIn(tx, actor, raffle, now), dueAt: (r) => r.closedAt },
-  { name: 'finalized', apply: finalizeRaffleIn, dueAt: (r) => r.drawnAt },
+  { name: 'opened', apply: openRaffleIn, dueAt: (r) => r.startsAt, bounds: STATEMENT_BOUNDS.transition },
+  { name: 'closed', apply: closeRaffleIn, dueAt: (r) => r.endsAt, bounds: STATEMENT_BOUNDS.transition },
+  { name: 'drawn', apply: (tx, actor, raffle, now) => drawRaffleIn(tx, actor, raffle, now), dueAt: (r) => r.closedAt, bounds: STATEMENT_BOUNDS.draw },
+  { name: 'finalized', apply: finalizeRaffleIn, dueAt: (r) => r.drawnAt, bounds: STATEMENT_BOUNDS.transition },
 ];
 
 export type SchedulerPass = Record<DueTransition['name'], number> & { failed: { raffleId: string; reason: string }[] };
@@ -52,6 +54,8 @@ export async function runDueTransitions(
           const raffle = await lockNextDueRaffle(tx, { kind: transition.name, now, skip });
           if (!raffle) return null;
           attempted = raffle.id;
+          // Only once a raffle is picked: a pass that finds nothing due costs no extra round trip.
+          await boundTransaction(tx, transition.bounds);
           await transition.apply(tx, SCHEDULER, raffle, now);
           return raffle;
         });

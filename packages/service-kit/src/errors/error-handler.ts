@@ -1,5 +1,5 @@
 import type { ErrorCode } from '@raffle/contracts';
-import { inputCausedFailure, isConnectionError, isTransientTransactionFailure } from '@raffle/db';
+import { inputCausedFailure, isConnectionError, isDatabaseTimeout, isTransientTransactionFailure } from '@raffle/db';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { ErrorAnswer, ServiceErrors } from './service-errors.js';
@@ -22,8 +22,9 @@ export function sendErrorAnswer(errors: ServiceErrors, request: FastifyRequest, 
 /**
  * The answer for every failure, in the service's body: its refusals (with a Bearer challenge on
  * 401), validation errors, Fastify's parser errors, a dependency's client errors, an unreachable
- * database (503), a transaction rolled back by a concurrent one (503), input the database refused
- * (400/409), and anything unexpected (logged, answered 500 with no detail).
+ * database (503), a transaction rolled back by a concurrent one (503), a statement past its bound
+ * (a lock held too long: 503), input the database refused (400/409), and anything unexpected
+ * (logged, answered 500 with no detail).
  */
 function createErrorHandler(app: FastifyInstance, errors: ServiceErrors) {
   const answer = (request: FastifyRequest, reply: FastifyReply, code: ErrorCode, message: string | string[]) =>
@@ -58,6 +59,11 @@ function createErrorHandler(app: FastifyInstance, errors: ServiceErrors) {
       request.log.warn({ err: error }, 'transaction rolled back by a concurrent one');
       reply.header('retry-after', '1');
       return answer(request, reply, 'SERVICE_UNAVAILABLE', 'the request collided with a concurrent one and did nothing; retry shortly');
+    }
+    if (isDatabaseTimeout(error)) {
+      request.log.warn({ err: error }, 'a database statement ran past its bound (a lock held too long, or a slow statement)');
+      reply.header('retry-after', '1');
+      return answer(request, reply, 'SERVICE_UNAVAILABLE', 'the database did not answer in time and nothing was done; retry shortly');
     }
     const refused = inputCausedFailure(error);
     if (refused) {

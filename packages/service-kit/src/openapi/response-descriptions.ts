@@ -14,7 +14,7 @@ const DESCRIPTION_BY_STATUS: Record<string, string> = {
   '422': 'The request is well formed but a business rule refuses it (for example unmet entry requirements).',
   '429': 'Too many requests: retry after `Retry-After` seconds.',
   '500': 'An unexpected error; the body carries no detail. Quote `requestId` when reporting it.',
-  '503': 'A dependency is unavailable, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds.',
+  '503': 'A dependency is unavailable or did not answer in time, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds.',
 };
 
 /** Fastify's placeholder for a response without a description. */

@@ -1,4 +1,3 @@
-import { pingDatabase } from '@raffle/db';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -15,7 +14,9 @@ const DATABASE_CHECK_TIMEOUT_MS = 1000;
  * Liveness says the process answers; readiness says it can serve. The services serve without
  * NATS (events wait in the outbox, revocations fall back to the short key cache), so NATS is
  * reported but does not take an instance out of rotation; the database does
- * (docs/decisions/0005).
+ * (docs/decisions/0005). The database is pinged on a connection of its own, not through the pool:
+ * a table locked for a minute holds every pooled connection of every replica at once, and a load
+ * balancer must not take them all out for what one table does (issue 22, docs/decisions/0017).
  */
 async function healthPlugin(app: FastifyInstance) {
   app.get(
@@ -46,7 +47,7 @@ async function healthPlugin(app: FastifyInstance) {
     },
     async (_request, reply) => {
       const database = await Promise.race([
-        pingDatabase(app.database.sql).then(() => 'ok' as const),
+        app.database.ping().then(() => 'ok' as const),
         new Promise<'unavailable'>((resolve) => setTimeout(() => resolve('unavailable'), DATABASE_CHECK_TIMEOUT_MS).unref()),
       ]).catch(() => 'unavailable' as const);
       const nats = app.nats.isConnected() ? ('ok' as const) : ('unavailable' as const);

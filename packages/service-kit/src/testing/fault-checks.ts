@@ -50,6 +50,21 @@ export function databaseOutageViolations(run: FaultScenarioRun, isErrorBody: Err
   return grouped(violations);
 }
 
+/**
+ * A dependency that is slow rather than gone (a table locked for longer than any request may
+ * wait): everything answered, 5xx only as 503 with the error body and Retry-After, and every
+ * request, whenever it was sent, answered within `maxLatencyMs`: the service's own bound, not the
+ * lock's length, decides how long a caller waits.
+ */
+export function boundedAnswerViolations(run: FaultScenarioRun, isErrorBody: ErrorBodyCheck, maxLatencyMs: number): string[] {
+  const violations: { what: string; outcome: RequestOutcome }[] = [];
+  for (const outcome of run.outcomes) {
+    for (const what of answerViolations(outcome, isErrorBody)) violations.push({ what, outcome });
+    if (outcome.status !== null && outcome.finishedAt - outcome.startedAt > maxLatencyMs) violations.push({ what: `answered after more than ${maxLatencyMs} ms`, outcome });
+  }
+  return grouped(violations);
+}
+
 /** A dependency the service must do without (Redis, NATS): everything answered and nothing 5xx. */
 export function noServerErrorViolations(run: FaultScenarioRun): string[] {
   return grouped(

@@ -29,3 +29,18 @@ export async function startUpstreamStub(
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
+
+/** An upstream that accepts connections and reads requests but never answers: a service stuck on its database. */
+export async function startSilentUpstream(): Promise<{ url: string; close(): Promise<void> }> {
+  const server: Server = createServer(() => {});
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
