@@ -11,7 +11,7 @@ import type { DbOrTx } from './client.js';
 export type StatementBounds = { statementTimeoutMs: number; lockTimeoutMs: number };
 
 /**
- * The bound of each kind of work (docs/decisions/0017). Requests, reads and entering alike, run
+ * The bound of each kind of work (docs/decisions/0018). Requests, reads and entering alike, run
  * under the pool's session default; longer kinds raise it for their own transaction only.
  */
 export const STATEMENT_BOUNDS = {

@@ -16,7 +16,7 @@ const DATABASE_CHECK_TIMEOUT_MS = 1000;
  * reported but does not take an instance out of rotation; the database does
  * (docs/decisions/0005). The database is pinged on a connection of its own, not through the pool:
  * a table locked for a minute holds every pooled connection of every replica at once, and a load
- * balancer must not take them all out for what one table does (issue 22, docs/decisions/0017).
+ * balancer must not take them all out for what one table does (issue 22, docs/decisions/0018).
  */
 async function healthPlugin(app: FastifyInstance) {
   app.get(

@@ -12,7 +12,7 @@ import { holdTableLock, type HeldTableLock } from './table-lock.js';
 
 /**
  * Longer than every bound a request has on its database time (lock waits, statements, the wait
- * for a pooled connection: docs/decisions/0017), so the bounds, not the lock's end, must answer.
+ * for a pooled connection: docs/decisions/0018), so the bounds, not the lock's end, must answer.
  * Issue 22 saw 75 s; this keeps the stage short.
  */
 const LOCK_HELD_MS = 25_000;
