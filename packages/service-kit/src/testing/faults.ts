@@ -12,6 +12,7 @@ export { startPrivatePostgres, type PostgresStopMode, type PrivatePostgres } fro
 export { runShutdownScenario, type ShutdownScenarioOptions, type ShutdownScenarioRun } from './shutdown-scenario.js';
 export { useFaultDependencies, type FaultDependencies, type OwnPostgres } from './fault-dependencies.js';
 export { describePostgresOutages, type OutageTarget } from './postgres-outage-suite.js';
+export { useLoadedService, type FaultTarget } from './loaded-service.js';
 export { describeShutdown, type ShutdownTarget } from './shutdown-suite.js';
 export { describeTableLock, type TableLockTarget } from './table-lock-suite.js';
 export { holdTableLock, type HeldTableLock } from './table-lock.js';

@@ -1,13 +1,11 @@
-import type { Database } from '@raffle/db';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { errorLogSummary } from './error-log-summary.js';
-import { databaseOutageViolations, type ErrorBodyCheck } from './fault-checks.js';
-import { useFaultDependencies, type FaultDependencies } from './fault-dependencies.js';
+import { databaseOutageViolations } from './fault-checks.js';
+import { useFaultDependencies } from './fault-dependencies.js';
 import { runFaultScenario } from './fault-scenario.js';
-import { formatFaultTable, tallyFaultScenario, type FaultTally } from './fault-tally.js';
+import { tallyFaultScenario } from './fault-tally.js';
+import { useLoadedService, type FaultTarget } from './loaded-service.js';
 import { startPrivatePostgres, type PostgresStopMode, type PrivatePostgres } from './private-postgres.js';
-import type { PlannedRequest, RequestOutcome } from './request-load.js';
-import type { ServiceProcess } from './service-process.js';
 
 /** "Full service again within a few seconds of its return" (issue 9), measured from the restart's return. */
 const MAX_RECOVERY_MS = 5000;
@@ -18,15 +16,7 @@ const SCENARIOS: Array<{ name: string; mode: PostgresStopMode }> = [
 ];
 
 /** What differs between services: how to run one, what to send it, how to find its writes. */
-export type OutageTarget = {
-  service: string;
-  start: (deps: FaultDependencies<PrivatePostgres>) => Promise<ServiceProcess>;
-  /** Seeds the tenant; its plan yields the mixed reads and writes (writes no earlier scenario used). */
-  plan: (database: Database) => Promise<{ next: () => PlannedRequest }>;
-  /** The acknowledged writes of these outcomes that are not in the database. */
-  missingWrites: (database: Database, outcomes: RequestOutcome[]) => Promise<unknown[]>;
-  isErrorBody: ErrorBodyCheck;
-};
+export type OutageTarget = FaultTarget<PrivatePostgres>;
 
 /**
  * The service as a process under a steady load while its private Postgres is stopped (fast, and
@@ -36,28 +26,21 @@ export type OutageTarget = {
  */
 export function describePostgresOutages(target: OutageTarget): void {
   const deps = useFaultDependencies({ ownPostgres: () => startPrivatePostgres() });
-  let service: ServiceProcess;
-  let next: () => PlannedRequest;
-  const tallies: FaultTally[] = [];
-
-  beforeAll(async () => {
-    ({ next } = await deps().withDatabase(target.plan));
-    service = await target.start(deps());
-  }, 120_000);
-  afterAll(() => console.log(formatFaultTable(target.service, tallies)));
+  const loaded = useLoadedService(target, deps);
 
   describe(`${target.service} under Postgres outages`, () => {
     for (const { name, mode } of SCENARIOS) {
       it(`${name}: stays up, answers 503 fast while down, serves again without a restart, loses no write`, async () => {
         const postgres = deps().postgres!;
+        const service = loaded.service();
         const run = await runFaultScenario({
-          load: { origin: service.origin, clients: 4, pauseMs: 30, timeoutMs: 10_000, next },
+          load: { origin: service.origin, clients: 4, pauseMs: 30, timeoutMs: 10_000, next: loaded.next },
           fault: () => postgres.stop(mode),
           restore: () => postgres.start(),
         });
         const missing = await deps().withDatabase((database) => target.missingWrites(database, run.outcomes));
         const tally = tallyFaultScenario(name, run.outcomes, run.marks, missing.length);
-        tallies.push(tally);
+        loaded.tallies.push(tally);
 
         expect(service.exit(), service.output().slice(-3000)).toBeNull();
         expect(databaseOutageViolations(run, target.isErrorBody), errorLogSummary(service.logs())).toEqual([]);

@@ -1,13 +1,12 @@
-import type { Database } from '@raffle/db';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { errorLogSummary } from './error-log-summary.js';
-import { boundedAnswerViolations, unexpectedStatusViolations, type ErrorBodyCheck } from './fault-checks.js';
-import { useFaultDependencies, type FaultDependencies } from './fault-dependencies.js';
+import { boundedAnswerViolations, unexpectedStatusViolations } from './fault-checks.js';
+import { useFaultDependencies } from './fault-dependencies.js';
 import { runFaultScenario } from './fault-scenario.js';
-import { formatFaultTable, tallyFaultScenario, type FaultTally } from './fault-tally.js';
+import { tallyFaultScenario } from './fault-tally.js';
+import { useLoadedService, type FaultTarget } from './loaded-service.js';
 import { startReadinessProbe } from './readiness-probe.js';
-import type { PlannedRequest, RequestOutcome } from './request-load.js';
-import type { ServiceProcess } from './service-process.js';
+import type { RequestOutcome } from './request-load.js';
 import { holdTableLock, type HeldTableLock } from './table-lock.js';
 
 /**
@@ -24,14 +23,9 @@ const MAX_ANSWER_MS = 10_000;
 const MAX_RECOVERY_MS = 5000;
 
 /** What differs between services: how to run one, what to send it, which of its routes never read the locked table. */
-export type TableLockTarget = {
-  service: string;
+export type TableLockTarget = FaultTarget & {
   /** The table to lock; the plan's other routes must not read it. */
   table: string;
-  start: (deps: FaultDependencies) => Promise<ServiceProcess>;
-  plan: (database: Database) => Promise<{ next: () => PlannedRequest }>;
-  missingWrites: (database: Database, outcomes: RequestOutcome[]) => Promise<unknown[]>;
-  isErrorBody: ErrorBodyCheck;
   /** Labels of the plan's requests that do not touch `table`: they keep answering 2xx throughout. */
   untouchedRoutes: string[];
 };
@@ -47,24 +41,17 @@ export type TableLockTarget = {
  */
 export function describeTableLock(target: TableLockTarget): void {
   const deps = useFaultDependencies();
-  let service: ServiceProcess;
-  let next: () => PlannedRequest;
-  const tallies: FaultTally[] = [];
-
-  beforeAll(async () => {
-    ({ next } = await deps().withDatabase(target.plan));
-    service = await target.start(deps());
-  }, 120_000);
-  afterAll(() => console.log(formatFaultTable(target.service, tallies)));
+  const loaded = useLoadedService(target, deps);
 
   describe(`${target.service} while ${target.table} is locked`, () => {
     it(`${target.table} locked ACCESS EXCLUSIVE for ${LOCK_HELD_MS / 1000} s: bounded answers (2xx or 503), untouched routes 2xx, ready throughout, no write lost`, async () => {
+      const service = loaded.service();
       let lock: HeldTableLock | null = null;
       const readiness = startReadinessProbe(service.origin, { everyMs: 250, timeoutMs: 5000 });
       const run = await runFaultScenario({
         // Twice the pool's connections (fault-service.ts), so a pool held by waiting statements
         // makes the other routes queue for a connection, as in the issue.
-        load: { origin: service.origin, clients: 8, pauseMs: 50, timeoutMs: LOCK_HELD_MS + 10_000, next },
+        load: { origin: service.origin, clients: 8, pauseMs: 50, timeoutMs: LOCK_HELD_MS + 10_000, next: loaded.next },
         fault: async () => {
           lock = await holdTableLock(deps().databaseUrl, target.table);
         },
@@ -75,7 +62,7 @@ export function describeTableLock(target: TableLockTarget): void {
       const probes = await readiness.stop();
       const missing = await deps().withDatabase((database) => target.missingWrites(database, run.outcomes));
       const tally = tallyFaultScenario(`${target.table} locked ${LOCK_HELD_MS / 1000} s`, run.outcomes, run.marks, missing.length);
-      tallies.push(tally);
+      loaded.tallies.push(tally);
 
       const untouched = (o: RequestOutcome) => target.untouchedRoutes.includes(o.label);
       const whileLocked = (o: RequestOutcome) => o.startedAt >= run.marks.downAt && o.startedAt < run.marks.backAt;

@@ -1,17 +1,4 @@
 import { describePostgresOutages } from '@raffle/service-kit/testing/faults';
-import { acknowledgedWrites, managementRequestPlan } from '../support/fault-load.js';
-import { missingWrites } from '../support/fault-queries.js';
-import { isManagementErrorBody, startManagement } from '../support/fault-service.js';
-import { tokenFor } from '../support/jwt.js';
-import { seedTenant } from '../support/tenant.js';
+import { managementFaultTarget } from '../support/fault-target.js';
 
-describePostgresOutages({
-  service: 'management',
-  start: (deps) => startManagement(deps),
-  plan: async (database) => {
-    const tenant = await seedTenant(database);
-    return managementRequestPlan(tenant.workspace.id, tokenFor(tenant.owner.id));
-  },
-  missingWrites: ({ sql }, outcomes) => missingWrites(sql, acknowledgedWrites(outcomes)),
-  isErrorBody: isManagementErrorBody,
-});
+describePostgresOutages(managementFaultTarget);
