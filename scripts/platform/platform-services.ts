@@ -13,7 +13,8 @@ export const PLATFORM_SERVICES: ServiceDefinition[] = [
   { name: 'management', entry: 'services/management/src/server.ts', port: { variable: 'MANAGEMENT_PORT', default: 3001 }, env: { JWT_SECRET: process.env.JWT_SECRET ?? DEV_JWT_SECRET } },
   { name: 'webhook-dispatcher', entry: 'services/webhook-dispatcher/src/server.ts', port: { variable: 'DISPATCHER_PORT', default: 3002 } },
   // Serves the built app (scripts/platform/console-build.ts builds it first) and proxies the APIs.
-  { name: 'console', entry: 'services/console/server/server.ts', port: { variable: 'CONSOLE_PORT', default: 3003 } },
+  // Nothing stands in front of it locally: a visitor's own X-Forwarded-For is replaced, not trusted.
+  { name: 'console', entry: 'services/console/server/server.ts', port: { variable: 'CONSOLE_PORT', default: 3003 }, env: { TRUST_PROXY: 'false' } },
 ];
 
 /** Where the console's proxies send the APIs: the other services of the same platform. */
@@ -39,5 +40,10 @@ export function platformServiceEnv(databaseUrl: string, host: string, env: NodeJ
     LOG_LEVEL: env.LOG_LEVEL ?? 'info',
     WEBHOOK_ALLOW_HTTP: env.WEBHOOK_ALLOW_HTTP ?? LOCAL_WEBHOOK_ENV.WEBHOOK_ALLOW_HTTP,
     WEBHOOK_ALLOWED_HOSTS: env.WEBHOOK_ALLOWED_HOSTS ?? LOCAL_WEBHOOK_ENV.WEBHOOK_ALLOWED_HOSTS,
+    // The console forwards each visitor's address as X-Forwarded-For; the APIs may trust it while
+    // they listen on loopback, where nothing but this machine's processes can reach them.
+    TRUST_PROXY: env.TRUST_PROXY ?? String(LOOPBACK_HOSTS.has(host)),
   };
 }
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1']);

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { httpServerOptions, limitConnections, loggerOptions, requestIdOf, requestIdPlugin } from '@raffle/service-kit';
+import { httpServerOptions, limitConnections, loggerOptions, metricsPlugin, requestIdOf, requestIdPlugin } from '@raffle/service-kit';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.js';
@@ -20,6 +20,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   await app.register(requestIdPlugin);
   await app.register(securityHeaders);
+  // Its own metrics, as every service has: /metrics is never the app's index.html.
+  await app.register(metricsPlugin, { service: 'console' });
 
   app.get('/health/live', async () => ({ status: 'ok' as const }));
   // Ready once the built app is there to serve; the upstreams have their own probes.
@@ -30,6 +32,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   await app.register(proxyPlugin, {
     timeoutMs: config.PROXY_TIMEOUT_MS,
+    bodyLimitBytes: config.PROXY_BODY_LIMIT_BYTES,
+    trustProxy: config.TRUST_PROXY,
     routes: [
       { prefix: '/api/developer', target: config.MANAGEMENT_URL, upstreamName: 'management', errorStyle: 'management' },
       { prefix: '/api/dashboard', target: config.MANAGEMENT_URL, upstreamName: 'management', errorStyle: 'management' },

@@ -16,6 +16,16 @@ export const ConfigSchema = Type.Object({
   DATA_PLANE_URL: Type.String({ default: 'http://127.0.0.1:3000' }),
   /** The Vite build output: index.html and assets/. */
   STATIC_DIR: Type.String({ minLength: 1, default: DEFAULT_STATIC_DIR }),
+  /**
+   * Request bodies larger than this are answered 413 here and never streamed upstream; the
+   * default is the larger of the APIs' own limits (the data plane's BODY_LIMIT_BYTES).
+   */
+  PROXY_BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, maximum: 10 * 1024 * 1024, default: 65_536 }),
+  /**
+   * A proxy of ours (an ingress) stands in front and writes X-Forwarded-For: keep its chain. Off,
+   * a visitor's own X-Forwarded-For is replaced by the address this server sees.
+   */
+  TRUST_PROXY: Type.Boolean({ default: false }),
   /** How long an upstream may take to start answering before the browser gets 502. */
   PROXY_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 30_000 }),
   LOG_LEVEL: Type.Union(

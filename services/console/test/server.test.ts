@@ -1,7 +1,9 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Writable } from 'node:stream';
+import { connect } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { Readable, Writable } from 'node:stream';
 import { freePort } from '@raffle/service-kit/testing/faults';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -127,6 +129,98 @@ describe('the proxies', () => {
   });
 });
 
+/** One request written by hand on a socket (targets no HTTP client would send as given); the raw answer. */
+async function rawRequest(server: FastifyInstance, head: string): Promise<{ status: number; text: string }> {
+  const { port } = server.server.address() as AddressInfo;
+  const socket = connect(port, '127.0.0.1');
+  socket.write(`${head}\r\nhost: console.test\r\nconnection: close\r\n\r\n`);
+  const chunks: Buffer[] = [];
+  for await (const chunk of socket) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString();
+  return { status: Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1]), text };
+}
+
+describe('the proxies at the edges', () => {
+  let listening: FastifyInstance;
+  beforeAll(async () => {
+    listening = await buildConsole({ MANAGEMENT_URL: management.url, DATA_PLANE_URL: dataPlane.url });
+    await listening.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(async () => listening?.close());
+
+  it('resolve dot segments before the prefix check: an encoded ../ never reaches an upstream path outside the prefix', async () => {
+    const before = management.requests.length + dataPlane.requests.length;
+    for (const target of [
+      '/api/developer/%2e%2e/%2e%2e/metrics',
+      '/api/dashboard/%2E%2E/%2e%2E/docs',
+      '/api/v1/%2e%2e/%2e%2e/metrics',
+      '/public/v1/.%2e/%2e./openapi.json',
+      '/api/v1/../../metrics',
+    ]) {
+      const answer = await rawRequest(listening, `GET ${target} HTTP/1.1`);
+      expect(answer.status, target).toBe(404);
+      expect(answer.text, target).not.toMatch(/http_request_duration_seconds|from":"data-plane|echoed/);
+    }
+    expect(management.requests.length + dataPlane.requests.length, 'nothing went upstream').toBe(before);
+    // Dot segments that stay inside the prefix are resolved and sent on.
+    await rawRequest(listening, 'GET /api/v1/raffles/%2e%2e/me HTTP/1.1');
+    expect(dataPlane.requests.at(-1)!.url).toBe('/api/v1/me');
+  });
+
+  it('send an absolute-form target on by its path, and keep its query out of the log', async () => {
+    const secret = 'svc_u_absolute_form_secret_key';
+    const answer = await rawRequest(listening, `GET http://elsewhere.example/api/v1/me?api_key=${secret} HTTP/1.1`);
+    expect(answer.status).toBe(200);
+    expect(dataPlane.requests.at(-1)!.url).toBe(`/api/v1/me?api_key=${secret}`);
+    expect(logLines.filter((line) => line.includes(secret))).toEqual([]);
+  });
+});
+
+describe('the visitor\'s address', () => {
+  it('goes upstream as X-Forwarded-For, one per visitor, replacing one the visitor sent', async () => {
+    await app.inject({ method: 'POST', url: '/api/v1/raffles/summer/entries', remoteAddress: '203.0.113.7' });
+    expect(dataPlane.requests.at(-1)!.headers['x-forwarded-for']).toBe('203.0.113.7');
+    await app.inject({ method: 'POST', url: '/api/v1/raffles/summer/entries', remoteAddress: '203.0.113.8', headers: { 'x-forwarded-for': '198.51.100.1' } });
+    expect(dataPlane.requests.at(-1)!.headers['x-forwarded-for']).toBe('203.0.113.8');
+    await app.inject({ method: 'GET', url: '/api/dashboard/workspaces', remoteAddress: '203.0.113.9' });
+    expect(management.requests.at(-1)!.headers['x-forwarded-for']).toBe('203.0.113.9');
+  });
+
+  it('keeps the chain a trusted proxy wrote (TRUST_PROXY), with the proxy\'s address after it', async () => {
+    const behindIngress = await buildConsole({ MANAGEMENT_URL: management.url, DATA_PLANE_URL: dataPlane.url, TRUST_PROXY: 'true' });
+    try {
+      await behindIngress.inject({ method: 'GET', url: '/public/v1/raffles/summer/draw', remoteAddress: '10.0.0.2', headers: { 'x-forwarded-for': '198.51.100.1' } });
+      expect(dataPlane.requests.at(-1)!.headers['x-forwarded-for']).toBe('198.51.100.1, 10.0.0.2');
+    } finally {
+      await behindIngress.close();
+    }
+  });
+});
+
+describe('request bodies', () => {
+  it('past PROXY_BODY_LIMIT_BYTES are answered 413 here, declared or chunked, and never sent upstream', async () => {
+    const before = management.requests.length + dataPlane.requests.length;
+    const declared = await app.inject({
+      method: 'POST',
+      url: '/api/v1/raffles/summer/entries',
+      headers: { 'content-type': 'application/json' },
+      payload: `{"pad":"${'x'.repeat(1024 * 1024)}"}`,
+    });
+    expect(declared.statusCode).toBe(413);
+    expect(declared.json()).toMatchObject({ statusCode: 413, code: 'PAYLOAD_TOO_LARGE', message: expect.stringMatching(/^PAYLOAD_TOO_LARGE: /) });
+    const chunked = await app.inject({
+      method: 'POST',
+      url: '/api/dashboard/workspaces',
+      headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+      payload: Readable.from(Array.from({ length: 100 }, () => Buffer.alloc(4096, 0x20))),
+    });
+    expect(chunked.statusCode).toBe(413);
+    expect(chunked.json()).not.toHaveProperty('code');
+    expect(management.requests.length + dataPlane.requests.length - before, 'no whole body went upstream').toBeLessThanOrEqual(1);
+    expect(management.requests.filter((r) => r.body.length > 65_536)).toEqual([]);
+  });
+});
+
 describe('the app', () => {
   it('serves index.html for client routes, uncached', async () => {
     for (const url of ['/', '/personal/keys', '/w/wsp_1/raffles/raf_2', '/sign-in', '/verify/summer']) {
@@ -162,6 +256,15 @@ describe('the app', () => {
       expect(response.headers['x-content-type-options'], url).toBe('nosniff');
       expect(response.headers['referrer-policy'], url).toBe('no-referrer');
     }
+  });
+
+  it('answers /metrics with its own metrics, not the app', async () => {
+    await app.inject({ method: 'GET', url: '/personal/keys' });
+    const response = await app.inject({ method: 'GET', url: '/metrics' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^text\/plain/);
+    expect(response.body).toContain('http_request_duration_seconds');
+    expect(response.body).toContain('service="console"');
   });
 
   it('reports liveness and readiness', async () => {
