@@ -75,6 +75,7 @@ export * from './resources/dashboard-raffle.js';
 export * from './resources/dashboard-win.js';
 export * from './resources/dashboard-raffle-lists.js';
 export * from './resources/dashboard-fields.js';
+export * from './resources/raffle-list-filters.js';
 export * from './resources/dashboard-project.js';
 export * from './resources/dashboard-workspace.js';
 export * from './resources/webhook-endpoint.js';

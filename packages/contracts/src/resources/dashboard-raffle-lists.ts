@@ -1,6 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { ENTRY_STATUSES, WIN_STATUSES } from '../domain-values.js';
 import { PageOf, type Pagination } from '../pagination.js';
+import { DashboardPageQuerySchema } from './dashboard-fields.js';
+import { RaffleListFilterFields } from './raffle-list-filters.js';
 import { StringEnum } from '../primitives.js';
 import { DashboardWinSchema, type DashboardWin } from './dashboard-win.js';
 import { WorkspaceEntrySchema, type WorkspaceEntry } from './entry.js';
@@ -9,6 +11,9 @@ import { WorkspaceRaffleItemSchema, type WorkspaceRaffleItem } from './raffle.js
 /** The dashboard's raffle list carries the stored workspace list items; GET one raffle for the rest. */
 export const DashboardRafflePageSchema = PageOf(Type.Ref(WorkspaceRaffleItemSchema), 'DashboardRafflePage');
 export type DashboardRafflePage = { data: WorkspaceRaffleItem[]; pagination: Pagination };
+
+/** The raffle list's query: a page, narrowed on the server by status, mechanic and a title/slug search. */
+export const DashboardRaffleQuerySchema = Type.Object({ ...DashboardPageQuerySchema.properties, ...RaffleListFilterFields }, { additionalProperties: false });
 
 export const DashboardEntryPageSchema = PageOf(Type.Ref(WorkspaceEntrySchema), 'DashboardEntryPage');
 export type DashboardEntryPage = { data: WorkspaceEntry[]; pagination: Pagination };

@@ -8,6 +8,7 @@ import { raffles } from '../schema/raffles.js';
 import { wins } from '../schema/wins.js';
 import { loadRaffleContext } from '../writes/raffles.js';
 import { afterKey, beforeKey, keysetReadSize } from './keyset.js';
+import { raffleFilterCondition, type RaffleListFilter } from './raffle-list-filters.js';
 
 // The dashboard's raffle pages. Each page query reads `limit + 1` rows: the extra one only says
 // whether another page exists.
@@ -37,12 +38,12 @@ export async function isRaffleOfWorkspace(tx: DbOrTx, args: RaffleScope): Promis
   return row !== undefined;
 }
 
-/** The workspace's raffles in every status, newest (highest id) first, before the id `before`. */
-export async function pageDashboardRaffleRows(tx: DbOrTx, args: { workspaceId: string; before: string | null; limit: number }) {
+/** The workspace's raffles in every status (or those `filter` keeps), newest (highest id) first, before the id `before`. */
+export async function pageDashboardRaffleRows(tx: DbOrTx, args: { workspaceId: string; before: string | null; limit: number; filter?: RaffleListFilter }) {
   return tx
     .select({ id: raffles.id, workspaceItemJson: raffles.workspaceItemJson })
     .from(raffles)
-    .where(and(eq(raffles.workspaceId, args.workspaceId), beforeKey(raffles.id, args.before)))
+    .where(and(eq(raffles.workspaceId, args.workspaceId), beforeKey(raffles.id, args.before), args.filter ? raffleFilterCondition(args.filter) : undefined))
     .orderBy(desc(raffles.id))
     .limit(keysetReadSize(args.limit));
 }

@@ -1,16 +1,18 @@
 import type { Sql } from '../client.js';
 import { keysetReadSize, type RenderedRow } from './keyset.js';
+import { raffleFilterFragment, type RaffleListFilter } from './raffle-list-filters.js';
 
 export type PublicRaffleKey = { publishedAt: string; id: string };
 
-/** Newest first. */
+/** Newest first, narrowed by `filter` when given. */
 export async function pageWorkspaceRaffles(
   sql: Sql,
-  args: { workspaceId: string; before: string | null; limit: number },
+  args: { workspaceId: string; before: string | null; limit: number; filter?: RaffleListFilter },
 ): Promise<RenderedRow[]> {
   return sql<RenderedRow[]>`
     select id, workspace_item_json as json from raffles
     where workspace_id = ${args.workspaceId} ${args.before ? sql`and id < ${args.before}` : sql``}
+      ${args.filter ? raffleFilterFragment(sql, args.filter) : sql``}
     order by id desc limit ${keysetReadSize(args.limit)}`;
 }
 

@@ -7,13 +7,13 @@ type CursorLists = {
   'v1:public-raffles': [];
   'v1:my-entries': [userId: string];
   'v1:my-wins': [userId: string];
-  'v1:workspace-raffles': [workspaceId: string];
+  'v1:workspace-raffles': [workspaceId: string, ...filters: RaffleFilterBinding];
   'v1:raffle-entries': [workspaceId: string, raffleId: string];
   'v1:projects': [workspaceId: string];
   'dashboard:workspaces': [userId: string];
   'dashboard:members': [workspaceId: string];
   'dashboard:projects': [workspaceId: string];
-  'dashboard:raffles': [workspaceId: string];
+  'dashboard:raffles': [workspaceId: string, ...filters: RaffleFilterBinding];
   'dashboard:entries': [raffleId: string, status: string | undefined];
   'dashboard:wins': [raffleId: string, status: string | undefined];
   'webhook-endpoints': [ownerKind: 'user' | 'workspace', ownerId: string];
@@ -21,6 +21,18 @@ type CursorLists = {
 };
 
 export type CursorList = keyof CursorLists;
+
+/**
+ * A raffle list's filters in the binding: none when unfiltered, so the cursors the unfiltered list
+ * issued before it had filters still continue it; all three, in a fixed order, when any is set.
+ */
+type RaffleFilterBinding = [] | [status: string | undefined, mechanic: string | undefined, q: string | undefined];
+
+export function raffleFilterBinding(filters: { status?: string; mechanic?: string; q?: string }): RaffleFilterBinding {
+  const { status, mechanic, q } = filters;
+  // Quoted: a search for `*` must not read as an absent one.
+  return status === undefined && mechanic === undefined && q === undefined ? [] : [status, mechanic, q === undefined ? undefined : JSON.stringify(q)];
+}
 
 /** `list:filter:…`; an absent filter is `*`, so a cursor of the unfiltered list cannot continue a filtered one. */
 export function cursorBinding<L extends CursorList>(list: L, ...filters: CursorLists[L]): string {

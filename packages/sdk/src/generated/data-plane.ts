@@ -248,7 +248,9 @@ export type paths = {
         };
         /**
          * List raffles owned by the workspace, newest first
-         * @description Requires a **workspace** key with the `raffles:read` scope.
+         * @description `status`, `mechanic` and `q` (a case-insensitive search of title and slug) narrow the list on the server; every page of a filtered list holds only matches, and its cursor continues only that filtered list.
+         *
+         *     Requires a **workspace** key with the `raffles:read` scope.
          */
         get: operations["listWorkspaceRaffles"];
         put?: never;
@@ -3476,6 +3478,21 @@ export interface operations {
                  * @example eyJpZCI6InJhZl8wMUpQNlgzQjhEMUY0SDdLOU0yUTVTOFYxWSJ9
                  */
                 cursor?: string;
+                /**
+                 * @description Only raffles in this status.
+                 * @example draft
+                 */
+                status?: "draft" | "scheduled" | "open" | "closed" | "drawn" | "finalized" | "cancelled";
+                /**
+                 * @description Only raffles of this mechanic.
+                 * @example raffle
+                 */
+                mechanic?: "raffle" | "fcfs" | "collection" | "application";
+                /**
+                 * @description Only raffles whose title or slug contains this text, ignoring case (`%` and `_` match themselves).
+                 * @example summer
+                 */
+                q?: string;
             };
             header?: never;
             path: {

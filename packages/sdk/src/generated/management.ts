@@ -414,7 +414,7 @@ export type paths = {
         };
         /**
          * The workspace's raffles in every status, newest first
-         * @description Any member. Items are the workspace list items; GET one raffle for settings, requirement params and every lifecycle time.
+         * @description Any member. Items are the workspace list items; GET one raffle for settings, requirement params and every lifecycle time. `status`, `mechanic` and `q` (a case-insensitive search of title and slug) narrow the list on the server; every page of a filtered list holds only matches, and its cursor continues only that filtered list.
          *
          *     Requires a dashboard session JWT (`Authorization: Bearer <JWT>`); API keys are refused.
          */
@@ -7799,6 +7799,21 @@ export interface operations {
                  * @example eyJpZCI6InJhZl8wMUpQNlgzQjhEMUY0SDdLOU0yUTVTOFYxWSJ9
                  */
                 cursor?: string;
+                /**
+                 * @description Only raffles in this status.
+                 * @example draft
+                 */
+                status?: "draft" | "scheduled" | "open" | "closed" | "drawn" | "finalized" | "cancelled";
+                /**
+                 * @description Only raffles of this mechanic.
+                 * @example raffle
+                 */
+                mechanic?: "raffle" | "fcfs" | "collection" | "application";
+                /**
+                 * @description Only raffles whose title or slug contains this text, ignoring case (`%` and `_` match themselves).
+                 * @example summer
+                 */
+                q?: string;
             };
             header?: never;
             path: {

@@ -1,5 +1,5 @@
 import './raffle-pages.css';
-import type { RaffleListItem } from '@raffle/sdk';
+import type { ListRafflesParams } from '@raffle/sdk';
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { useManagement } from '../../api/clients';
@@ -8,35 +8,45 @@ import { ApiErrorNotice } from '../../ui/ApiErrorNotice';
 import { DateTime } from '../../ui/DateTime';
 import { EmptyState } from '../../ui/EmptyState';
 import { Pager } from '../../ui/Pager';
+import { useDebouncedValue } from '../../ui/useDebouncedValue';
 import { usePagedList } from '../../ui/usePagedList';
-import { humanize, RAFFLE_STATUSES } from './raffle-rules';
+import { humanize, RAFFLE_MECHANICS, RAFFLE_STATUSES } from './raffle-rules';
 import { StatusBadge } from './StatusBadge';
 import { ScrollTable } from './ScrollTable';
 
-/** The list API takes no status or search filter, so a full page is loaded and filtered here. */
-const PAGE_SIZE = 100;
+const PAGE_SIZE = 50;
+/** A search is sent once typing pauses this long. */
+const SEARCH_DELAY_MS = 300;
 
-function matches(raffle: RaffleListItem, status: string, search: string): boolean {
-  if (status !== 'all' && raffle.status !== status) return false;
-  const needle = search.trim().toLowerCase();
-  return needle === '' || raffle.title.toLowerCase().includes(needle) || raffle.slug.includes(needle);
+/** The list's query: the filters the API applies on the server, so every page holds only matches. */
+function listQuery(status: string, mechanic: string, search: string): ListRafflesParams {
+  const q = search.trim();
+  return {
+    limit: PAGE_SIZE,
+    ...(status === 'all' ? {} : { status: status as ListRafflesParams['status'] }),
+    ...(mechanic === 'all' ? {} : { mechanic: mechanic as ListRafflesParams['mechanic'] }),
+    ...(q === '' ? {} : { q }),
+  };
 }
 
-/** A workspace's raffles, newest first, with a status filter and search over the loaded page. */
+/** A workspace's raffles, newest first, filtered by status and mechanic and searched by title or slug on the server. */
 export default function RafflesPage() {
   const mgmt = useManagement();
   const { scope, basePath, can } = useScope();
   const manage = can('manage');
   const [status, setStatus] = useState('all');
+  const [mechanic, setMechanic] = useState('all');
   const [search, setSearch] = useState('');
+  const settledSearch = useDebouncedValue(search, SEARCH_DELAY_MS);
   const filterNoteId = useId();
   const workspaceId = scope.kind === 'workspace' ? scope.workspaceId : '';
-  const list = usePagedList(['raffles', workspaceId], (cursor?: string) =>
-    mgmt.workspaces.raffles.list(workspaceId, { limit: PAGE_SIZE }).page({ cursor }),
-  );
+  const query = listQuery(status, mechanic, settledSearch);
+  const filtered = Object.keys(query).length > 1;
+  // The filters are part of the key: a change starts again from the first page.
+  const list = usePagedList(['raffles', workspaceId, query], (cursor?: string) => mgmt.workspaces.raffles.list(workspaceId, query).page({ cursor }));
 
   if (scope.kind !== 'workspace') return <p>Raffles belong to workspaces: choose one in the workspace switcher.</p>;
-  const shown = list.items.filter((r) => matches(r, status, search));
+  const shown = list.items;
   const createLink = manage.allowed ? (
     <Link className="button button-primary" to={`${basePath}/raffles/new`}>
       Create a raffle
@@ -64,22 +74,33 @@ export default function RafflesPage() {
           </select>
         </div>
         <div className="form-field">
+          <label className="form-label" htmlFor="raffle-mechanic-filter">Mechanic</label>
+          <select id="raffle-mechanic-filter" value={mechanic} onChange={(e) => setMechanic(e.target.value)}>
+            <option value="all">All</option>
+            {RAFFLE_MECHANICS.map((m) => (
+              <option key={m} value={m}>
+                {humanize(m)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="form-field">
           <label className="form-label" htmlFor="raffle-search">Search title or slug</label>
-          <input id="raffle-search" type="search" value={search} onChange={(e) => setSearch(e.target.value)} />
+          <input id="raffle-search" type="search" maxLength={100} value={search} onChange={(e) => setSearch(e.target.value)} />
         </div>
         <p className="form-hint" id={filterNoteId}>
-          The raffles API has no status or search filter, so these filter the page loaded below (up to {PAGE_SIZE} raffles); use Next for older ones.
+          Every raffle of the workspace is filtered and searched, not only this page; Next shows older matches.
         </p>
       </form>
       {list.error ? <ApiErrorNotice error={list.error} /> : null}
       {list.isLoading ? <p role="status">Loading raffles…</p> : null}
-      {!list.isLoading && !list.error && list.items.length === 0 && !list.hasPrev ? (
+      {!list.isLoading && !list.error && list.items.length === 0 && !list.hasPrev && !filtered ? (
         <EmptyState title="No raffles yet">
           {manage.allowed ? <p>Create a raffle: it starts as a draft, and nothing is announced until you publish it.</p> : <p>The workspace's owners and admins create raffles; they will appear here.</p>}
           {createLink}
         </EmptyState>
       ) : null}
-      {list.items.length > 0 && shown.length === 0 ? <p role="status">No raffle on this page matches the filter.</p> : null}
+      {!list.isLoading && !list.error && list.items.length === 0 && filtered ? <p role="status">No raffle matches the filter.</p> : null}
       {shown.length > 0 ? (
         <ScrollTable label={`Raffles of ${scope.workspaceName}`}>
             <thead>

@@ -2,6 +2,7 @@ import {
   PageOf,
   PAGE_SIZES,
   PageQuerySchema,
+  RaffleListFilterFields,
   WinnerSchema,
   WorkspaceEntrySchema,
   WorkspaceRaffleItemSchema,
@@ -10,7 +11,7 @@ import {
 import { findWorkspaceRaffle, listFinalizedWinnerJson, pageRaffleEntries, pageWorkspaceRaffles } from '@raffle/db';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { cursorBinding, DomainError, isStringKey, loadJsonPage } from '@raffle/domain';
+import { cursorBinding, DomainError, isStringKey, loadJsonPage, raffleFilterBinding } from '@raffle/domain';
 import { cursorsOf } from '../../decorations.js';
 import { dataPlaneResponses, WorkspaceParams, WorkspaceRaffleParams } from '../responses.js';
 import { sendRenderedJson } from '../send-json.js';
@@ -18,6 +19,9 @@ import { createRaffleOwnership } from './raffle-ownership.js';
 
 export const WorkspaceRafflePageSchema = PageOf(Type.Ref(WorkspaceRaffleItemSchema), 'WorkspaceRafflePage');
 export const WorkspaceEntryPageSchema = PageOf(Type.Ref(WorkspaceEntrySchema), 'WorkspaceEntryPage');
+
+/** The list's page, narrowed on the server by status, mechanic and a title/slug search. */
+const WorkspaceRaffleQuerySchema = Type.Object({ ...PageQuerySchema(PAGE_SIZES.workspaceRaffles).properties, ...RaffleListFilterFields });
 
 const workspaceRaffleRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // Read once: the codec is decorated before any route plugin registers.
@@ -34,17 +38,22 @@ const workspaceRaffleRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'listWorkspaceRaffles',
         tags: ['Workspace'],
         summary: 'List raffles owned by the workspace, newest first',
+        description:
+          '`status`, `mechanic` and `q` (a case-insensitive search of title and slug) narrow the list on the server; every page of a ' +
+          'filtered list holds only matches, and its cursor continues only that filtered list.',
         params: WorkspaceParams,
-        querystring: PageQuerySchema(PAGE_SIZES.workspaceRaffles),
+        querystring: WorkspaceRaffleQuerySchema,
         response: dataPlaneResponses(Type.Ref(WorkspaceRafflePageSchema)),
       },
     },
     async (request, reply) => {
       const { workspaceId } = request.params;
+      const { status, mechanic, q, ...page } = request.query;
+      const filter = { status, mechanic, q };
       const body = await loadJsonPage(
-        { ...request.query, cursors },
-        { binding: cursorBinding('v1:workspace-raffles', workspaceId), rule: PAGE_SIZES.workspaceRaffles, isKey: isStringKey },
-        (after, limit) => pageWorkspaceRaffles(app.database.sql, { workspaceId, before: after, limit }),
+        { ...page, cursors },
+        { binding: cursorBinding('v1:workspace-raffles', workspaceId, ...raffleFilterBinding(filter)), rule: PAGE_SIZES.workspaceRaffles, isKey: isStringKey },
+        (after, limit) => pageWorkspaceRaffles(app.database.sql, { workspaceId, before: after, limit, filter }),
         (row) => row.id,
       );
       return sendRenderedJson(reply, body);

@@ -6,6 +6,7 @@ import {
   type DashboardRafflePage,
   type DashboardWinPage,
   type EntryStatus,
+  type RaffleListFilters,
   type WinStatus,
   type WorkspaceEntry,
   type WorkspaceRaffleItem,
@@ -21,7 +22,7 @@ import {
   toDashboardWin,
   type Db,
 } from '@raffle/db';
-import { cursorBinding, DomainError, isIdKey, isPositionIdKey, readPageRequest, toPage, type PageRequest } from '@raffle/domain';
+import { cursorBinding, DomainError, isIdKey, isPositionIdKey, raffleFilterBinding, readPageRequest, toPage, type PageRequest } from '@raffle/domain';
 
 // The dashboard's raffle pages: any member reads them (the routes' access hook checks it). The SQL
 // is @raffle/db's; what is here decides not-found, reads the page request and shapes the answer.
@@ -36,10 +37,11 @@ export async function getDashboardRaffle(db: Db, args: RaffleScope): Promise<Das
   return loadDashboardRaffle(db, row);
 }
 
-/** Every raffle of the workspace, drafts and private ones included, newest first. */
-export async function listDashboardRaffles(db: Db, args: { workspaceId: string } & PageRequest): Promise<DashboardRafflePage> {
-  const page = readPageRequest(args, { binding: cursorBinding('dashboard:raffles', args.workspaceId), rule: DASHBOARD_PAGE_SIZE, isKey: isIdKey('raffle') });
-  const rows = await pageDashboardRaffleRows(db, { workspaceId: args.workspaceId, before: page.after?.[0] ?? null, limit: page.limit });
+/** Every raffle of the workspace, drafts and private ones included (or those `filter` keeps), newest first. */
+export async function listDashboardRaffles(db: Db, args: { workspaceId: string; filter: RaffleListFilters } & PageRequest): Promise<DashboardRafflePage> {
+  const binding = cursorBinding('dashboard:raffles', args.workspaceId, ...raffleFilterBinding(args.filter));
+  const page = readPageRequest(args, { binding, rule: DASHBOARD_PAGE_SIZE, isKey: isIdKey('raffle') });
+  const rows = await pageDashboardRaffleRows(db, { workspaceId: args.workspaceId, before: page.after?.[0] ?? null, limit: page.limit, filter: args.filter });
   return toPage(rows, page, (r) => [r.id], (r) => JSON.parse(r.workspaceItemJson) as WorkspaceRaffleItem);
 }
 

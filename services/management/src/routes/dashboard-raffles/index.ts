@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
   CreateRaffleBodySchema,
-  DashboardPageQuerySchema,
+  DashboardRaffleQuerySchema,
   DashboardRafflePageSchema,
   DashboardRaffleSchema,
   UpdateRaffleBodySchema,
@@ -61,15 +61,24 @@ const dashboardRaffleRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'listRaffles',
         tags: RAFFLE_TAGS,
         summary: "The workspace's raffles in every status, newest first",
-        description: 'Any member. Items are the workspace list items; GET one raffle for settings, requirement params and every lifecycle time.',
+        description:
+          'Any member. Items are the workspace list items; GET one raffle for settings, requirement params and every lifecycle time. ' +
+          '`status`, `mechanic` and `q` (a case-insensitive search of title and slug) narrow the list on the server; every page of a ' +
+          'filtered list holds only matches, and its cursor continues only that filtered list.',
         params: DashboardWorkspaceParams,
-        querystring: DashboardPageQuerySchema,
+        querystring: DashboardRaffleQuerySchema,
         response: managementResponses(200, Type.Ref(DashboardRafflePageSchema)),
       },
       preParsing: requireWorkspaceAccess(app, 'view'),
     },
-    async (request) =>
-      listDashboardRaffles(app.database.db, { workspaceId: request.params.workspaceId, ...pageRequestOf(request.query, cursorsOf(app)) }),
+    async (request) => {
+      const { status, mechanic, q, ...page } = request.query;
+      return listDashboardRaffles(app.database.db, {
+        workspaceId: request.params.workspaceId,
+        filter: { status, mechanic, q },
+        ...pageRequestOf(page, cursorsOf(app)),
+      });
+    },
   );
 
   app.get(
