@@ -94,7 +94,7 @@ describe('the workspace raffle list, filtered on the server', () => {
   });
 
   it('refuses a status or mechanic it does not know, and an empty or overlong search, with 400', async () => {
-    for (const query of [{ status: 'paused' }, { mechanic: 'lottery' }, { q: '' }, { q: 'x'.repeat(101) }]) {
+    for (const query of [{ status: 'paused' }, { mechanic: 'lottery' }, { q: '' }, { q: 'x'.repeat(101) }] as Record<string, string>[]) {
       const res = await get(listUrl(query));
       expect(res.statusCode, JSON.stringify(query)).toBe(400);
       expect(res.json().code, JSON.stringify(query)).toBe('VALIDATION_FAILED');

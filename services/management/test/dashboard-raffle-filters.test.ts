@@ -68,7 +68,7 @@ describe("the dashboard's raffle list, filtered on the server", () => {
   it('binds the cursor to the filters, and refuses unknown values', async () => {
     const unfiltered = (await get({ limit: '1' })).json() as Page<Item>;
     expectManagementError(await get({ limit: '1', mechanic: 'fcfs', cursor: unfiltered.pagination.nextCursor! }), 400);
-    for (const query of [{ status: 'paused' }, { mechanic: 'lottery' }, { q: '' }, { q: 'x'.repeat(101) }]) {
+    for (const query of [{ status: 'paused' }, { mechanic: 'lottery' }, { q: '' }, { q: 'x'.repeat(101) }] as Record<string, string>[]) {
       expectManagementError(await get(query), 400);
     }
   });
