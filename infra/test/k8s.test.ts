@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { podTemplateOf, renderKustomization, selects, validateObject, type K8sObject } from './k8s-manifests.js';
+import { podTemplateOf, renderKustomization, selects, validateObject, type K8sObject, type PodTemplate } from './k8s-manifests.js';
 
 // Rendered by the real `kubectl kustomize` (scripts/ensure-local-services.sh installs a kubectl
 // where there is none), then checked object by object.
@@ -16,9 +16,26 @@ const policies = [...new Map(ofKind(all, 'NetworkPolicy').map((p) => [p.metadata
 /** Settings that must come from the Secret, never written into a manifest. */
 const SECRET_SETTINGS = /SECRET|PASSWORD|DATABASE_URL/;
 
+/** An image reference's tag or digest ('' when it has neither, which pulls :latest). */
+function imageTag(image: string): string {
+  const digest = image.indexOf('@');
+  if (digest >= 0) return image.slice(digest + 1);
+  const name = image.slice(image.lastIndexOf('/') + 1);
+  return name.includes(':') ? name.slice(name.indexOf(':') + 1) : '';
+}
+
+type Peer = { podSelector?: { matchLabels?: Record<string, string> }; namespaceSelector?: { matchLabels?: Record<string, string> }; ipBlock?: unknown };
+type PolicyRule = { ports?: { port: number | string }[]; from?: Peer[]; to?: Peer[] };
+type PolicySpec = { podSelector: { matchLabels?: Record<string, string> }; policyTypes: string[]; ingress?: PolicyRule[]; egress?: PolicyRule[] };
+
+const allowsPort = (rule: PolicyRule, port: number) => !rule.ports || rule.ports.some((p) => p.port === port);
+/** Whether a rule's peers admit pods with these labels in the policy's own namespace (no peers: everyone). */
+const admits = (peers: Peer[] | undefined, labels: Record<string, string>) =>
+  !peers || peers.length === 0 || peers.some((peer) => !peer.namespaceSelector && !peer.ipBlock && peer.podSelector !== undefined && selects(peer.podSelector, labels));
+
 describe('infra/k8s, rendered with kubectl kustomize', () => {
-  it('renders the three services and the two setup Jobs, all in the raffle namespace', () => {
-    expect(deployments.map((d) => d.metadata.name).sort()).toEqual(['data-plane', 'management', 'webhook-dispatcher']);
+  it('renders the three services, the console and the two setup Jobs, all in the raffle namespace', () => {
+    expect(deployments.map((d) => d.metadata.name).sort()).toEqual(['console', 'data-plane', 'management', 'webhook-dispatcher']);
     expect(jobs.map((j) => j.metadata.name).sort()).toEqual(['raffle-jetstream-setup', 'raffle-migrate']);
     for (const o of all.filter((o) => o.kind !== 'Namespace')) expect((o.metadata as { namespace?: string }).namespace, `${o.kind}/${o.metadata.name}`).toBe('raffle');
   });
@@ -78,6 +95,58 @@ describe('infra/k8s, rendered with kubectl kustomize', () => {
     const own = covering.filter((p) => (p.spec as Policy).podSelector.matchLabels?.['app.kubernetes.io/name'] === labels['app.kubernetes.io/name']);
     expect(own).toHaveLength(1);
     expect(((own[0]!.spec as Policy).egress ?? []).length).toBeGreaterThan(0);
+  });
+
+  it.each(workloads.map((w) => [`${w.kind}/${w.metadata.name}`, w] as const))('%s: every image is pinned by a tag (or digest), never :latest or untagged', (_name, workload) => {
+    const pod = podTemplateOf(workload) as PodTemplate & { spec: { initContainers?: { image: string }[] } };
+    for (const { image } of [...pod.spec.containers, ...(pod.spec.initContainers ?? [])]) expect(imageTag(image), image).not.toMatch(/^(latest)?$/);
+  });
+
+  it('the setup Jobs run the tag the services run: the schema and stream of the same release', () => {
+    const tags = (objects: K8sObject[]) => new Map(objects.flatMap((w) => podTemplateOf(w).spec.containers.map((c) => [c.image.replace(/[:@].*$/, ''), imageTag(c.image)] as const)));
+    const services = tags(deployments);
+    for (const [image, tag] of tags(jobs)) expect(`${image}:${tag}`).toBe(`${image}:${services.get(image)}`);
+  });
+
+  it('the image check refuses :latest and untagged images', () => {
+    expect(['raffle/console', 'raffle/console:latest', 'registry.example:5000/raffle/console'].map(imageTag)).toEqual(['', 'latest', '']);
+    expect(['raffle/console:1.0.0', 'registry.example:5000/raffle/console@sha256:abc'].map(imageTag)).toEqual(['1.0.0', 'sha256:abc']);
+  });
+
+  it('the Ingress sends the public host to the console, and the data plane\'s routes straight to the data plane', () => {
+    const ingresses = ofKind(base, 'Ingress');
+    expect(ingresses).toHaveLength(1);
+    type Path = { path: string; pathType: string; backend: { service: { name: string; port: { name?: string; number?: number } } } };
+    const rules = (ingresses[0]!.spec as { rules: { host?: string; http: { paths: Path[] } }[] }).rules;
+    expect(rules).toHaveLength(1);
+    expect(rules[0]!.host).toBeTruthy();
+    const route = (path: string) => rules[0]!.http.paths.find((p) => p.path === path && p.pathType === 'Prefix')?.backend.service;
+    expect(route('/')).toMatchObject({ name: 'console' });
+    expect(route('/api/v1')).toMatchObject({ name: 'data-plane' });
+    expect(route('/public/v1')).toMatchObject({ name: 'data-plane' });
+    // Each backend is a Service of ours, on a port it has.
+    for (const { backend } of rules[0]!.http.paths) {
+      const service = ofKind(base, 'Service').find((s) => s.metadata.name === backend.service.name);
+      expect(service, backend.service.name).toBeDefined();
+      const ports = (service!.spec as { ports: { name?: string; port: number }[] }).ports;
+      expect(ports.some((p) => p.name === backend.service.port.name || p.port === backend.service.port.number), `${backend.service.name}'s port`).toBe(true);
+    }
+  });
+
+  it('network policies: the ingress controller reaches the console, the console reaches management and the data plane, and they admit it', () => {
+    const labelsOf = (name: string) => podTemplateOf(deployments.find((d) => d.metadata.name === name)!).metadata.labels;
+    const own = (name: string) => policies.find((p) => (p.spec as PolicySpec).podSelector.matchLabels?.['app.kubernetes.io/name'] === name)!.spec as PolicySpec;
+    const consoleLabels = labelsOf('console');
+    // From the ingress controller's namespace, on the console's port; and nothing else of the cluster but Prometheus.
+    const fromControllers = (own('console').ingress ?? []).filter((rule) => allowsPort(rule, 3003) && rule.from?.some((peer) => peer.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] === 'ingress-nginx'));
+    expect(fromControllers).toHaveLength(1);
+    expect((own('console').ingress ?? []).every((rule) => rule.from && rule.from.length > 0)).toBe(true);
+    for (const [upstream, port] of [['management', 3001], ['data-plane', 3000]] as const) {
+      expect((own('console').egress ?? []).some((rule) => allowsPort(rule, port) && admits(rule.to, labelsOf(upstream))), `console → ${upstream}:${port}`).toBe(true);
+      expect((own(upstream).ingress ?? []).some((rule) => allowsPort(rule, port) && admits(rule.from, consoleLabels)), `${upstream} admits the console`).toBe(true);
+    }
+    // The console has no database, NATS or Redis to reach.
+    expect((own('console').egress ?? []).every((rule) => rule.to && rule.to.length > 0)).toBe(true);
   });
 
   it('the migration and the stream setup run the commands the images carry', () => {

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 
-/** What the console's build reads; when any of it is newer than dist/index.html the build is stale. */
+/** What the console's build reads; when any of it is newer than dist/public/index.html the build is stale. */
 const CONSOLE_INPUTS = ['src', 'index.html', 'vite.config.ts', 'package.json', '../../packages/sdk/src'];
 
 function newestModification(entry: string): number {
@@ -21,14 +21,14 @@ export function consoleDir(repoRoot: string): string {
 /** True when dist is missing, or older than any source it is built from. */
 export function consoleBuildIsStale(repoRoot: string): boolean {
   const dir = consoleDir(repoRoot);
-  const index = path.join(dir, 'dist', 'index.html');
+  const index = path.join(dir, 'dist', 'public', 'index.html');
   if (!existsSync(index)) return true;
   const builtAt = statSync(index).mtimeMs;
   return CONSOLE_INPUTS.some((input) => newestModification(path.join(dir, input)) > builtAt);
 }
 
 /**
- * Vite's production build of the console into outDir (dist by default). NODE_ENV is forced to
+ * Vite's production build of the console into outDir (dist/public by default). NODE_ENV is forced to
  * production: under vitest it is "test", which would bundle React's development build.
  */
 export async function buildConsole(repoRoot: string, outDir?: string): Promise<void> {

@@ -8,7 +8,7 @@ import { defineConfig } from 'vite';
 export default defineConfig({
   plugins: [react()],
   resolve: { conditions: ['development', 'browser', 'module', 'import', 'default'] },
-  build: { outDir: 'dist', assetsDir: 'assets', sourcemap: false, target: 'es2022' },
+  build: { outDir: 'dist/public', assetsDir: 'assets', sourcemap: false, target: 'es2022' },
   server: {
     port: 5173,
     // `vite` (dev) talks to the local platform the same way the console server does.

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
 const BUDGET_BYTES = 250 * 1024;
-const assets = fileURLToPath(new URL('../dist/assets/', import.meta.url));
+const assets = fileURLToPath(new URL('../dist/public/assets/', import.meta.url));
 
 const files = readdirSync(assets).filter((name) => name.endsWith('.js'));
 const sizes = files.map((name) => ({ name, gzipped: gzipSync(readFileSync(path.join(assets, name)), { level: 9 }).length }));

@@ -2,8 +2,11 @@ import { fileURLToPath } from 'node:url';
 import { Type, type Static } from '@sinclair/typebox';
 import { ConfigError, HttpServerSettings, readConfig } from '@raffle/service-kit';
 
-/** The built single-page app, beside this folder. */
-export const DEFAULT_STATIC_DIR = fileURLToPath(new URL('../dist', import.meta.url));
+/**
+ * The built single-page app: Vite writes it to dist/public, and the same relative path finds it
+ * from server/ (tsx) and from dist/ (the compiled server).
+ */
+export const DEFAULT_STATIC_DIR = fileURLToPath(new URL('../dist/public', import.meta.url));
 
 export const ConfigSchema = Type.Object({
   ...HttpServerSettings,
