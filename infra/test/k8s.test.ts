@@ -149,6 +149,20 @@ describe('infra/k8s, rendered with kubectl kustomize', () => {
     expect((own('console').egress ?? []).every((rule) => rule.to && rule.to.length > 0)).toBe(true);
   });
 
+  it('a workload that trusts X-Forwarded-For (TRUST_PROXY=true) admits only named peers: no one else can write the header it trusts', () => {
+    const own = (name: string) => policies.find((p) => (p.spec as PolicySpec).podSelector.matchLabels?.['app.kubernetes.io/name'] === name)!.spec as PolicySpec;
+    const trusting = deployments.filter((d) =>
+      podTemplateOf(d).spec.containers.some((c) => (c as { env?: { name: string; value?: string }[] }).env?.some((e) => e.name === 'TRUST_PROXY' && e.value === 'true')),
+    );
+    // The console (behind the ingress), and the APIs behind it: each visitor counts on their own.
+    expect(trusting.map((d) => d.metadata.name).sort()).toEqual(['console', 'data-plane', 'management']);
+    for (const deployment of trusting) {
+      const rules = own(deployment.metadata.name).ingress ?? [];
+      expect(rules.length, deployment.metadata.name).toBeGreaterThan(0);
+      expect(rules.every((rule) => rule.from !== undefined && rule.from.length > 0), `${deployment.metadata.name} admits only named peers`).toBe(true);
+    }
+  });
+
   it('the migration and the stream setup run the commands the images carry', () => {
     const command = (name: string) => podTemplateOf(jobs.find((j) => j.metadata.name === name)!).spec.containers[0] as unknown as { command: string[]; image: string };
     expect(command('raffle-migrate')).toMatchObject({ command: ['node', 'node_modules/@raffle/db/dist/cli/migrate.js'], image: expect.stringContaining('raffle/data-plane') });
