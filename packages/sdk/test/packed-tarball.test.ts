@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,6 +43,13 @@ afterAll(async () => {
 });
 
 const installed = () => join(appDir, 'node_modules/@raffle/sdk');
+
+/** Every file path an `exports` map can resolve to, whatever the conditions. */
+function exportTargets(exports: unknown): string[] {
+  if (typeof exports === 'string') return [exports];
+  if (exports && typeof exports === 'object') return Object.values(exports).flatMap(exportTargets);
+  return [];
+}
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -95,6 +102,21 @@ console.log(JSON.stringify({ me: (await client.me.get()).handle, slugs, keyedVal
     expect(result.slugs).toContain(demo.raffles.finalizedDraw!.slug);
     expect(new Set(result.slugs).size).toBe(result.slugs.length);
     expect(result).toMatchObject({ keyedValid: true, publicValid: true, missing: 'RAFFLE_NOT_FOUND' });
+  });
+
+  it('names in its manifest only files the tarball contains', () => {
+    const manifest = JSON.parse(readFileSync(join(installed(), 'package.json'), 'utf8')) as { exports: unknown; types: string; bin: Record<string, string> };
+    const targets = [...exportTargets(manifest.exports), manifest.types, ...Object.values(manifest.bin)];
+    expect(targets).toContain('./dist/index.js');
+    for (const target of targets) expect(existsSync(join(installed(), target)), `${target} is named but not packed`).toBe(true);
+  });
+
+  it('imports under the development condition, as a Vite dev server resolves it', async () => {
+    // Vite and `node --conditions=development` pick the first matching condition; the workspace's
+    // own manifest maps `development` to src/, which a consumer of the tarball does not have.
+    writeFileSync(join(appDir, 'development.mjs'), `import { verifyDraw } from '@raffle/sdk';\nconsole.log(typeof verifyDraw);\n`);
+    const { stdout } = await run('node', ['--conditions=development', 'development.mjs'], { cwd: appDir, env: { ...process.env, NODE_OPTIONS: '' }, timeout: 60_000 });
+    expect(stdout.trim()).toBe('function');
   });
 
   it('ships the raffle-verify-draw command', async () => {

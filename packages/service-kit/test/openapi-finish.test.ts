@@ -116,8 +116,8 @@ describe('finishOpenApiDocument', () => {
     expect(touch.requestBody.content['application/json'].example).toEqual({ name: 'Nebula Tools' });
   });
 
-  it('lists servers and the used tags, and marks unsecured operations public', () => {
-    expect(document.servers).toEqual(finish.servers);
+  it('lists servers (its own origin first, for /docs) and the used tags, and marks unsecured operations public', () => {
+    expect(document.servers).toEqual([{ url: '/', description: expect.any(String) }, ...finish.servers]);
     expect(document.tags.map((t: { name: string }) => t.name)).toEqual(['Things', 'Operations']);
     expect(document.paths['/health']!.get!.security).toEqual([]);
     expect(touch.security).toEqual([{ bearer: [] }]);

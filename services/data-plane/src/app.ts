@@ -8,6 +8,7 @@ import { dataPlaneErrors } from './errors.js';
 import authPlugin, { API_PREFIX, PUBLIC_PREFIX, type AccessTableRow } from './plugins/auth.js';
 import idempotencyPlugin from './plugins/idempotency.js';
 import pageLimitPlugin from './plugins/page-limit.js';
+import publicCorsPlugin from './plugins/public-cors.js';
 import rateLimitPlugin from './plugins/rate-limit.js';
 import revocationListenerPlugin from './plugins/revocation-listener.js';
 import apiV1Routes from './routes/api-v1.js';
@@ -61,6 +62,7 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
       ...DATA_PLANE_OPENAPI,
     },
   });
+  await app.register(publicCorsPlugin);
   await app.register(authPlugin);
   await app.register(revocationListenerPlugin);
   await app.register(rateLimitPlugin);

@@ -1,4 +1,6 @@
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { promisify } from 'node:util';
 import { addWorkspaceMember, setApiKeyEnd } from '@raffle/db';
 import { cancelRaffle, enterRaffle, userPrincipal } from '@raffle/domain';
 import { verifyDraw, type DrawProof } from '@raffle/sdk';
@@ -12,6 +14,7 @@ import { expectMatchesSchema } from './support/contract-validator.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 import { responseViolations } from './support/error-invariants.js';
 import { createLifecycleWorld, type LifecycleWorld } from './support/lifecycle.js';
+import { listenForRawRequests, rawRequest } from './support/raw-http.js';
 import { capturedLogLines } from './support/log-scan.js';
 
 /**
@@ -35,6 +38,7 @@ afterAll(async () => {
   await db?.drop();
 });
 
+const runFile = promisify(execFile);
 const publicUrl = (slug: string) => `/public/v1/raffles/${slug}/draw`;
 const getPublic = (slug: string, headers: Record<string, string> = {}, on: FastifyInstance = app) => on.inject({ url: publicUrl(slug), headers });
 const getKeyed = (slug: string) => app.inject({ url: `/api/v1/raffles/${slug}/draw`, headers: viewer.headers });
@@ -216,6 +220,31 @@ describe('HTTP caching', () => {
       expect(res.headers.etag).toBe(etag);
       expect(res.headers['cache-control']).toBe(first.headers['cache-control']);
       expect(res.headers['content-type']).toBeUndefined();
+    }
+  });
+
+  it('puts a 304 on the wire with no body and no Content-Length of one, so a Node fetch script exits at once', async () => {
+    const served = await buildTestApp(db.database, db.url);
+    try {
+      const { port } = await listenForRawRequests(served);
+      const etag = String(first.headers.etag);
+      const raw = await rawRequest(port, { method: 'GET', target: publicUrl(raffle.slug), headers: { 'if-none-match': etag } });
+      expect(raw.statusCode).toBe(304);
+      expect(raw.headers['content-length'] ?? '0').toBe('0');
+      expect(raw.trailing).toBe(0);
+      // With `content-length: 4` the script below took ~74 s to exit (undici kept the socket);
+      // the bound is loose on purpose: it only has to tell seconds from a minute.
+      const script = `const res = await fetch(process.env.URL, { headers: { 'if-none-match': process.env.ETAG } });
+console.log(res.status, JSON.stringify(await res.text()));`;
+      const started = Date.now();
+      const { stdout } = await runFile(process.execPath, ['--input-type=module', '-e', script], {
+        env: { ...process.env, URL: `http://127.0.0.1:${port}${publicUrl(raffle.slug)}`, ETAG: etag, NODE_OPTIONS: '' },
+        timeout: 60_000,
+      });
+      expect(stdout.trim()).toBe('304 ""');
+      expect(Date.now() - started).toBeLessThan(30_000);
+    } finally {
+      await served.close();
     }
   });
 

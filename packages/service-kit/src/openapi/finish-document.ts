@@ -9,7 +9,15 @@ import { documentStandardHeaders } from './standard-headers.js';
 export type OpenApiTag = { name: string; description: string };
 export type OpenApiServer = { url: string; description: string; variables?: Record<string, { default: string; description?: string; enum?: string[] }> };
 
+/**
+ * Listed first in every document, so /docs sends "Try it out" to the address its page was opened
+ * at (127.0.0.1 or localhost alike), which the page's CSP allows as 'self'; an absolute first
+ * server is cross-origin from the other name and refused. Relative to where the document is served.
+ */
+export const SAME_ORIGIN_SERVER: OpenApiServer = { url: '/', description: 'The server this document is served from (what /docs tries requests against).' };
+
 export type OpenApiFinish = {
+  /** Where the service runs, after SAME_ORIGIN_SERVER. */
   servers: OpenApiServer[];
   /** Every tag an operation uses, with what its operations are for. */
   tags: OpenApiTag[];
@@ -25,7 +33,7 @@ export type OpenApiFinish = {
  */
 export function finishOpenApiDocument(generated: OpenApiDocumentJson, finish: OpenApiFinish): OpenApiDocumentJson {
   const document = structuredClone(generated);
-  document.servers = finish.servers;
+  document.servers = [SAME_ORIGIN_SERVER, ...finish.servers];
   const pathItems = [...Object.values(document.paths), ...Object.values<Record<string, { tags?: string[] }>>(document.webhooks ?? {})];
   const used = new Set(pathItems.flatMap((item) => Object.values(item).flatMap((op) => op?.tags ?? [])));
   // A tag the service forgot to describe is still listed (redocly's tag-description rule flags it).

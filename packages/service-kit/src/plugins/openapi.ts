@@ -54,7 +54,13 @@ async function openApiPlugin(app: FastifyInstance, info: OpenApiDocumentOptions)
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });
 
-  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    staticCSP: true,
+    // "Try it out" calls the document's first server, the page's own origin: said outright, rather
+    // than left to default-src, so tightening default-src cannot silently break it.
+    transformStaticCSP: (csp) => `${csp} connect-src 'self';`,
+  });
 
   app.get(
     '/openapi.json',

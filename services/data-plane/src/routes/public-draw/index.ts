@@ -30,7 +30,9 @@ const publicDrawRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const body = await readDrawProof(app.database.sql, raffle.id);
       const etag = strongEtagOf(body);
       reply.header('etag', etag).header('cache-control', cacheControlFor(raffle.status));
-      if (ifNoneMatchHits(request.headers['if-none-match'], etag)) return reply.code(304).send(null);
+      // send() with no payload, not send(null): the 304 schema would serialize null to `null`, and
+      // its `content-length: 4` makes a Node fetch keep the connection (and the script) for ~74 s.
+      if (ifNoneMatchHits(request.headers['if-none-match'], etag)) return reply.code(304).send();
       return sendRenderedJson(reply, body);
     },
   );
