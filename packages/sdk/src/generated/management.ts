@@ -3685,7 +3685,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /**
                  * @example {
@@ -4607,7 +4607,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /**
                  * @example {
@@ -8831,7 +8831,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description No options: send `{}` or no body. */
-        requestBody: {
+        requestBody?: {
             content: {
                 /** @example {} */
                 "application/json": Record<string, never>;
@@ -9082,7 +9082,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description No options: send `{}` or no body. */
-        requestBody: {
+        requestBody?: {
             content: {
                 /** @example {} */
                 "application/json": Record<string, never>;
@@ -9333,7 +9333,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description No options: send `{}` or no body. */
-        requestBody: {
+        requestBody?: {
             content: {
                 /** @example {} */
                 "application/json": Record<string, never>;
@@ -9584,7 +9584,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description No options: send `{}` or no body. */
-        requestBody: {
+        requestBody?: {
             content: {
                 /** @example {} */
                 "application/json": Record<string, never>;
@@ -9835,7 +9835,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description No options: send `{}` or no body. */
-        requestBody: {
+        requestBody?: {
             content: {
                 /** @example {} */
                 "application/json": Record<string, never>;
@@ -10085,7 +10085,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /**
                  * @example {
@@ -11338,7 +11338,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /**
                  * @example {
@@ -11848,7 +11848,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description No options: send `{}` or no body. */
-        requestBody: {
+        requestBody?: {
             content: {
                 /** @example {} */
                 "application/json": Record<string, never>;
@@ -13423,7 +13423,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description No options; the body may be omitted. */
-        requestBody: {
+        requestBody?: {
             content: {
                 /** @example {} */
                 "application/json": Record<string, never>;
@@ -13649,7 +13649,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description No options; the body may be omitted. */
-        requestBody: {
+        requestBody?: {
             content: {
                 /** @example {} */
                 "application/json": Record<string, never>;
@@ -14116,7 +14116,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description No options; the body may be omitted. */
-        requestBody: {
+        requestBody?: {
             content: {
                 /** @example {} */
                 "application/json": Record<string, never>;
@@ -15708,7 +15708,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description No options; the body may be omitted. */
-        requestBody: {
+        requestBody?: {
             content: {
                 /** @example {} */
                 "application/json": Record<string, never>;
@@ -15939,7 +15939,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description No options; the body may be omitted. */
-        requestBody: {
+        requestBody?: {
             content: {
                 /** @example {} */
                 "application/json": Record<string, never>;
@@ -16416,7 +16416,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description No options; the body may be omitted. */
-        requestBody: {
+        requestBody?: {
             content: {
                 /** @example {} */
                 "application/json": Record<string, never>;
