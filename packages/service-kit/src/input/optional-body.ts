@@ -24,7 +24,8 @@ const isBlank = (text: string) => text.trim() === '';
  * always reads an object.
  */
 async function optionalBodyPlugin(app: FastifyInstance) {
-  const parseJson = app.getDefaultJsonParser('error', 'error');
+  const { onProtoPoisoning = 'error', onConstructorPoisoning = 'error' } = app.initialConfig;
+  const parseJson = app.getDefaultJsonParser(onProtoPoisoning, onConstructorPoisoning);
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = body as string;
