@@ -23,6 +23,7 @@ export { managementErrorBody } from './management-error-body.js';
 export { default as rateLimitPlugin, type RateLimitBucket, type RateLimitPluginOptions, type RateLimitRefusal } from './rate-limit/plugin.js';
 export { registerServiceRateLimits, type RateLimitStoreConfig, type ServiceRateLimits } from './rate-limit/service-rate-limits.js';
 export { default as storableTextPlugin, findUnstorableText } from './input/storable-text.js';
+export { default as optionalBodyPlugin } from './input/optional-body.js';
 export { isStorableInstant, MAX_YEAR, MIN_YEAR, restrictDateTimesToStorableYears } from './input/storable-dates.js';
 export { default as shutdownPlugin, type ShutdownBody, type ShutdownOptions } from './plugins/shutdown.js';
 export { HttpServerSettings, httpServerOptions, limitConnections, type HttpServerConfig } from './http-server-settings.js';

@@ -8,6 +8,7 @@ import errorHandlerPlugin, { routerErrorHandler } from './errors/error-handler.j
 import type { ServiceErrors } from './errors/service-errors.js';
 import { httpServerOptions, limitConnections, type HttpServerConfig } from './http-server-settings.js';
 import { restrictDateTimesToStorableYears } from './input/storable-dates.js';
+import optionalBodyPlugin from './input/optional-body.js';
 import storableTextPlugin from './input/storable-text.js';
 import { loggerOptions } from './logging/logger-options.js';
 import databasePlugin from './plugins/database.js';
@@ -61,7 +62,7 @@ export type ServiceAppOptions<C extends ServiceConfig> = {
  * A service's Fastify instance, built the same way for every service: logging, request ids,
  * timeouts and connection limits, the error handler with the service's body (also for what the
  * router and Node's HTTP parser refuse), shutdown (503 in the service's body), 404/405, the
- * storable-text input rule, `config`, the database and NATS, OpenAPI, health and metrics. The
+ * storable-text input rule, bodies that may be omitted (input/optional-body.ts), `config`, the database and NATS, OpenAPI, health and metrics. The
  * service then registers its own plugins and its prefixed route trees, and calls `ready`.
  */
 export async function createServiceApp<C extends ServiceConfig>(options: ServiceAppOptions<C>) {
@@ -99,6 +100,7 @@ export async function createServiceApp<C extends ServiceConfig>(options: Service
   await app.register(requestIdPlugin);
   await app.register(httpSpansPlugin);
   await app.register(storableTextPlugin);
+  await app.register(optionalBodyPlugin);
   await app.register(databasePlugin, { url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, applicationName: options.name, database: options.database });
   await app.register(natsPlugin, { url: config.NATS_URL, name: options.name });
   await app.register(openApiPlugin, options.openApi);

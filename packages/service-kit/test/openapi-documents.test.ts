@@ -79,6 +79,55 @@ describe.each(SERVICES)('the %s document', (service) => {
   });
 });
 
+/** A body a client cannot leave out: it names a property that must be sent, or demands at least one. */
+function bodyIsNeeded(document: Json, schema: Json): boolean {
+  const resolved: Json = schema.$ref ? document.components.schemas[schema.$ref.replace('#/components/schemas/', '')] : schema;
+  return (resolved.required ?? []).length > 0 || (resolved.minProperties ?? 0) > 0;
+}
+
+/** The operations whose routes take no body as `{}` (config `optionalBody`): issue 23. */
+const BODY_OPTIONAL_OPERATIONS = {
+  'data-plane': ['enterRaffle'],
+  management: [
+    'rollPersonalApiKey',
+    'rollWorkspaceApiKey',
+    'publishRaffle',
+    'openRaffle',
+    'closeRaffle',
+    'finalizeRaffle',
+    'cancelRaffle',
+    'drawRaffle',
+    'rerollWin',
+    'enterRaffleAsMe',
+    'rotatePersonalWebhookEndpointSecret',
+    'testPersonalWebhookEndpoint',
+    'retryPersonalWebhookDelivery',
+    'rotateWorkspaceWebhookEndpointSecret',
+    'testWorkspaceWebhookEndpoint',
+    'retryWorkspaceWebhookDelivery',
+  ],
+  'webhook-dispatcher': [],
+} satisfies Record<(typeof SERVICES)[number], string[]>;
+
+describe.each(SERVICES)('the request bodies of the %s document', (service) => {
+  const document = documentOf(service);
+  const withBodies = Object.entries<Json>(document.paths).flatMap(([p, item]) =>
+    METHODS.filter((method) => item[method]?.requestBody).map((method) => ({ at: `${method.toUpperCase()} ${p}`, operation: item[method], body: item[method].requestBody })),
+  );
+
+  it('marks a body optional exactly where the operation lets it be omitted', () => {
+    const optional = withBodies.filter(({ body }) => body.required === false).map(({ operation }) => operation.operationId);
+    expect(optional.sort()).toEqual([...BODY_OPTIONAL_OPERATIONS[service]].sort());
+  });
+
+  it('keeps required every body that names required properties or demands one, and leaves none whose schema takes {} required', () => {
+    for (const { at, operation, body } of withBodies) {
+      expect(body.required, at).toBe(bodyIsNeeded(document, body.content['application/json'].schema));
+      expect(operation, at).not.toHaveProperty('x-optional-body');
+    }
+  });
+});
+
 describe('the error codes of each operation', () => {
   it('data plane: every error response of an /api/v1 operation enumerates the codes of its status', () => {
     const document = documentOf('data-plane');

@@ -58,12 +58,14 @@ describe('POST /api/v1/raffles/{slug}/entries', () => {
     expect(JSON.parse((await myEntry(raffle.slug, me.headers)).body)).toEqual(entry);
   });
 
-  it('accepts no body, an empty JSON object, and an empty body labelled JSON alike', async () => {
+  it('accepts no body, an empty JSON object, and an empty or blank body labelled JSON alike', async () => {
     const raffle = await world.open({ spots: 10 });
     const variants: Array<[Headers, string | undefined]> = [
       [{}, undefined],
+      [{ 'content-type': 'application/json' }, undefined],
       [{ 'content-type': 'application/json' }, '{}'],
       [{ 'content-type': 'application/json' }, ''],
+      [{ 'content-type': 'application/json' }, ' \r\n\t'],
       [{ 'content-type': 'application/json; charset=utf-8' }, ' { } '],
     ];
     for (const [headers, payload] of variants) {

@@ -2893,7 +2893,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description Empty; the body may also be omitted. */
-        requestBody: {
+        requestBody?: {
             content: {
                 /** @example {} */
                 "application/json": Record<string, never>;

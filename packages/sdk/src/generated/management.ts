@@ -3685,7 +3685,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /**
                  * @example {
@@ -4607,7 +4607,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /**
                  * @example {
@@ -8846,7 +8846,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description No options: send `{}` or no body. */
-        requestBody: {
+        requestBody?: {
             content: {
                 /** @example {} */
                 "application/json": Record<string, never>;
@@ -9097,7 +9097,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description No options: send `{}` or no body. */
-        requestBody: {
+        requestBody?: {
             content: {
                 /** @example {} */
                 "application/json": Record<string, never>;
@@ -9348,7 +9348,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description No options: send `{}` or no body. */
-        requestBody: {
+        requestBody?: {
             content: {
                 /** @example {} */
                 "application/json": Record<string, never>;
@@ -9599,7 +9599,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description No options: send `{}` or no body. */
-        requestBody: {
+        requestBody?: {
             content: {
                 /** @example {} */
                 "application/json": Record<string, never>;
@@ -9850,7 +9850,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description No options: send `{}` or no body. */
-        requestBody: {
+        requestBody?: {
             content: {
                 /** @example {} */
                 "application/json": Record<string, never>;
@@ -10100,7 +10100,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /**
                  * @example {
@@ -11353,7 +11353,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /**
                  * @example {
@@ -11863,7 +11863,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description No options: send `{}` or no body. */
-        requestBody: {
+        requestBody?: {
             content: {
                 /** @example {} */
                 "application/json": Record<string, never>;
@@ -13438,7 +13438,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description No options; the body may be omitted. */
-        requestBody: {
+        requestBody?: {
             content: {
                 /** @example {} */
                 "application/json": Record<string, never>;
@@ -13664,7 +13664,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description No options; the body may be omitted. */
-        requestBody: {
+        requestBody?: {
             content: {
                 /** @example {} */
                 "application/json": Record<string, never>;
@@ -14131,7 +14131,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description No options; the body may be omitted. */
-        requestBody: {
+        requestBody?: {
             content: {
                 /** @example {} */
                 "application/json": Record<string, never>;
@@ -15723,7 +15723,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description No options; the body may be omitted. */
-        requestBody: {
+        requestBody?: {
             content: {
                 /** @example {} */
                 "application/json": Record<string, never>;
@@ -15954,7 +15954,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description No options; the body may be omitted. */
-        requestBody: {
+        requestBody?: {
             content: {
                 /** @example {} */
                 "application/json": Record<string, never>;
@@ -16431,7 +16431,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description No options; the body may be omitted. */
-        requestBody: {
+        requestBody?: {
             content: {
                 /** @example {} */
                 "application/json": Record<string, never>;

@@ -2,6 +2,7 @@ import { addExamples } from './examples.js';
 import type { OpenApiDocumentJson } from './document-types.js';
 import { documentErrorCodes, type ErrorCodeDocumentation } from './error-codes.js';
 import { pruneUnusedSchemas } from './prune-components.js';
+import { documentOptionalBodies } from './optional-bodies.js';
 import { markPublicOperations } from './public-operations.js';
 import { describeResponses } from './response-descriptions.js';
 import { documentStandardHeaders } from './standard-headers.js';
@@ -26,10 +27,10 @@ export type OpenApiFinish = {
 
 /**
  * What @fastify/swagger cannot derive from route schemas, applied to the generated document:
- * servers and tag descriptions, explicit `security: []` on public operations, each operation's
- * error codes, real response descriptions, the standard response headers, an example on every
- * parameter, body and response, and only the schemas the document uses. Works on a copy, so the
- * generated object is never changed twice.
+ * servers and tag descriptions, explicit `security: []` on public operations, bodies that may be
+ * omitted marked not required, each operation's error codes, real response descriptions, the
+ * standard response headers, an example on every parameter, body and response, and only the
+ * schemas the document uses. Works on a copy, so the generated object is never changed twice.
  */
 export function finishOpenApiDocument(generated: OpenApiDocumentJson, finish: OpenApiFinish): OpenApiDocumentJson {
   const document = structuredClone(generated);
@@ -41,6 +42,7 @@ export function finishOpenApiDocument(generated: OpenApiDocumentJson, finish: Op
   document.tags = [...finish.tags.filter((tag) => used.has(tag.name)), ...undescribed];
 
   markPublicOperations(document);
+  documentOptionalBodies(document);
   describeResponses(document);
   if (finish.errorCodes) documentErrorCodes(document, finish.errorCodes);
   documentStandardHeaders(document);

@@ -9,6 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { OpenApiDocumentJson } from '../openapi/document-types.js';
 import { finishOpenApiDocument, type OpenApiFinish } from '../openapi/finish-document.js';
+import { markOptionalBodyRoute } from '../openapi/optional-bodies.js';
 
 export type OpenApiInfo = { title: string; description: string; version: string };
 
@@ -47,6 +48,7 @@ async function openApiPlugin(app: FastifyInstance, info: OpenApiDocumentOptions)
       components: { securitySchemes: info.securitySchemes as never },
       ...(info.webhooks ? { webhooks: info.webhooks as never } : {}),
     },
+    transform: markOptionalBodyRoute,
     transformObject: (generated) =>
       'openapiObject' in generated
         ? (finishOpenApiDocument(generated.openapiObject as OpenApiDocumentJson, { servers: info.servers, tags: info.tags, errorCodes: info.errorCodes }) as never)

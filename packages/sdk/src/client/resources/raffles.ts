@@ -28,7 +28,7 @@ export class RafflesResource {
   /** Enters the key's user in the raffle (`POST …/entries`), idempotently. */
   enter(slug: string, options: EnterOptions = {}): Promise<Entry> {
     const idempotencyKey = options.idempotencyKey ?? globalThis.crypto.randomUUID();
-    return this.http.request({ method: 'POST', path: `${rafflePath(slug)}/entries`, body: {}, idempotencyKey });
+    return this.http.request({ method: 'POST', path: `${rafflePath(slug)}/entries`, idempotencyKey });
   }
 
   /** The key's user's entry in the raffle; RaffleApiError 404 when there is none. */

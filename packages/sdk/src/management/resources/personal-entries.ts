@@ -14,7 +14,7 @@ export class PersonalEntries {
    * `REQUIREMENTS_NOT_MET`; 404 `RAFFLE_NOT_FOUND`. Never retried automatically.
    */
   create(raffleSlug: string): Promise<PersonalEntry> {
-    return this.http.request({ method: 'POST', path: encodePath`/api/dashboard/raffles/${raffleSlug}/entries`, body: {} });
+    return this.http.request({ method: 'POST', path: encodePath`/api/dashboard/raffles/${raffleSlug}/entries` });
   }
 
   /** Withdraws the caller's entry while the raffle is open; 404 `ENTRY_NOT_FOUND`, 409 `ENTRY_NOT_WITHDRAWABLE`. */

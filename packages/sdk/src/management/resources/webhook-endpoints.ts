@@ -36,12 +36,12 @@ export function webhookEndpointCalls(http: HttpClient, base: string) {
       http.request({ method: 'PATCH', path: one(endpointId), body: params }),
     delete: (endpointId: string): Promise<void> => http.request({ method: 'DELETE', path: one(endpointId) }),
     rotateSecret: (endpointId: string): Promise<WebhookEndpointWithSecret> =>
-      http.request({ method: 'POST', path: `${one(endpointId)}/rotate-secret`, body: {} }),
-    sendTest: (endpointId: string): Promise<WebhookTestEvent> => http.request({ method: 'POST', path: `${one(endpointId)}/test`, body: {} }),
+      http.request({ method: 'POST', path: `${one(endpointId)}/rotate-secret` }),
+    sendTest: (endpointId: string): Promise<WebhookTestEvent> => http.request({ method: 'POST', path: `${one(endpointId)}/test` }),
     listAttempts: (endpointId: string, params: ListWebhookDeliveryAttemptsParams = {}): PagedList<WebhookDeliveryAttempt> =>
       http.list({ method: 'GET', path: `${one(endpointId)}/deliveries`, query: { ...params } }),
     retry: (endpointId: string, deliveryId: string): Promise<WebhookDelivery> =>
-      http.request({ method: 'POST', path: `${one(endpointId)}${encodePath`/deliveries/${deliveryId}/retry`}`, body: {} }),
+      http.request({ method: 'POST', path: `${one(endpointId)}${encodePath`/deliveries/${deliveryId}/retry`}` }),
     recover: (endpointId: string, params: RecoverWebhookDeliveriesParams): Promise<RecoveredWebhookDeliveries> =>
       http.request({ method: 'POST', path: `${one(endpointId)}/recover`, body: params }),
   };

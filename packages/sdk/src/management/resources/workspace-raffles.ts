@@ -82,7 +82,8 @@ export class WorkspaceRaffles {
     return this.act(workspaceId, raffleId, 'cancel');
   }
 
-  private act(workspaceId: string, raffleId: string, action: Action, body: object = {}): Promise<Raffle> {
+  /** An action without options sends no body (the API takes none as `{}`). */
+  private act(workspaceId: string, raffleId: string, action: Action, body?: object): Promise<Raffle> {
     return this.http.request({ method: 'POST', path: `${rafflePath(workspaceId, raffleId)}/${action}`, body });
   }
 }

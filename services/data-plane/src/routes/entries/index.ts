@@ -17,13 +17,6 @@ const entryRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const cursors = cursorsOf(app);
   app.addSchema(SanitizedEntryPageSchema);
 
-  // No body is a valid entry request, also from clients that label the missing body as JSON.
-  const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
-    body === '' ? done(null, undefined) : parseJson(request, body as string, done),
-  );
-
   app.get(
     '/entries',
     {
@@ -74,7 +67,7 @@ const entryRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/raffles/:slug/entries',
     {
-      config: { access: { keyType: 'personal', scope: 'entries:write' }, idempotent: true },
+      config: { access: { keyType: 'personal', scope: 'entries:write' }, idempotent: true, optionalBody: true },
       schema: {
         operationId: 'enterRaffle',
         'x-error-codes': ['RAFFLE_NOT_FOUND', 'ALREADY_ENTERED', 'RAFFLE_NOT_OPEN', 'RAFFLE_FULL', 'REQUIREMENTS_NOT_MET'],
@@ -86,9 +79,6 @@ const entryRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: SlugParams,
         body: EnterRaffleBody,
         response: dataPlaneCreatedResponses(Type.Ref(SanitizedEntrySchema)),
-      },
-      preValidation: async (request) => {
-        if (request.body === undefined) request.body = {};
       },
     },
     async (request, reply) => {

@@ -5,7 +5,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { configOf, dashboardUserIdOf } from '../../decorations.js';
 import { RATE_LIMIT_BUCKETS } from '../../plugins/rate-limit.js';
-import { emptyBodyAsObject, managementResponses } from '../responses.js';
+import { managementResponses } from '../responses.js';
 import { API_KEY_PARAMS, RollApiKeyBodySchema } from './params.js';
 import { broadcastRevocation } from './revocation-broadcast.js';
 
@@ -127,8 +127,7 @@ const apiKeyRoutes: FastifyPluginAsyncTypebox<ApiKeyRoutesOptions> = async (app,
         body: RollApiKeyBodySchema,
         response: managementResponses(201, Type.Ref(CreatedApiKeySchema)),
       },
-      config: { rateLimitBuckets: [RATE_LIMIT_BUCKETS.keyCreate] },
-      preValidation: emptyBodyAsObject,
+      config: { rateLimitBuckets: [RATE_LIMIT_BUCKETS.keyCreate], optionalBody: true },
     },
     async (request, reply) => {
       const created = await rollApiKey(app.database.db, {

@@ -5,7 +5,7 @@ import { loadDashboardRaffle, type Db } from '@raffle/db';
 import { Type } from '@sinclair/typebox';
 import { dashboardUserIdOf } from '../../decorations.js';
 import { requireWorkspaceAccess } from '../shared/workspace-access.js';
-import { emptyBodyAsObject, managementResponses } from '../responses.js';
+import { managementResponses } from '../responses.js';
 import { NoOptionsBody, RAFFLE_TAGS, RAFFLES_BASE, WorkspaceRaffleParams } from './params.js';
 
 /** The actions that take no options; draw (below) takes the application raffle's selection. */
@@ -49,7 +49,7 @@ const raffleLifecycleRoutes: FastifyPluginAsyncTypebox = async (app) => {
           response: managementResponses(200, Type.Ref(DashboardRaffleSchema)),
         },
         preParsing: requireWorkspaceAccess(app, 'manage'),
-        preValidation: emptyBodyAsObject,
+        config: { optionalBody: true },
       },
       async (request) =>
         loadDashboardRaffle(app.database.db, await run(app.database.db, { ...request.params, actor: userPrincipal(dashboardUserIdOf(request)!) })),
@@ -73,7 +73,7 @@ const raffleLifecycleRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: managementResponses(200, Type.Ref(DashboardRaffleSchema)),
       },
       preParsing: requireWorkspaceAccess(app, 'manage'),
-      preValidation: emptyBodyAsObject,
+      config: { optionalBody: true },
     },
     async (request) => {
       const { entryIds } = request.body;

@@ -15,5 +15,5 @@ export const RaffleWinParams = Type.Object({ workspaceId, raffleId, winId: pathS
 
 export const RaffleSlugParams = Type.Object({ slug: pathString('Raffle slug') }, { additionalProperties: false });
 
-/** The body of an action that takes no options; a bodiless POST stands for it (see emptyBodyAsObject). */
+/** The body of an action that takes no options; its route sets `optionalBody`, so a bodiless POST stands for it. */
 export const NoOptionsBody = Type.Object({}, { additionalProperties: false, description: 'No options: send `{}` or no body.' });

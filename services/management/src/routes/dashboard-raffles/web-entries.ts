@@ -3,7 +3,7 @@ import { SanitizedEntrySchema, type SanitizedEntry } from '@raffle/contracts';
 import { enterRaffle, hashIp, userPrincipal, withdrawEntry } from '@raffle/domain';
 import { Type } from '@sinclair/typebox';
 import { configOf, dashboardUserIdOf } from '../../decorations.js';
-import { emptyBodyAsObject, managementResponses } from '../responses.js';
+import { managementResponses } from '../responses.js';
 import { NoOptionsBody, RaffleSlugParams } from './params.js';
 
 const BASE = '/raffles/:slug/entries';
@@ -29,7 +29,7 @@ const webEntryRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: NoOptionsBody,
         response: managementResponses(201, Type.Ref(SanitizedEntrySchema)),
       },
-      preValidation: emptyBodyAsObject,
+      config: { optionalBody: true },
     },
     async (request, reply) => {
       const { entry } = await enterRaffle(app.database.db, {

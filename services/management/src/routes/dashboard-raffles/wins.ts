@@ -13,7 +13,7 @@ import { Type } from '@sinclair/typebox';
 import { toDashboardWin } from '@raffle/db';
 import { cursorsOf, dashboardUserIdOf } from '../../decorations.js';
 import { requireWorkspaceAccess } from '../shared/workspace-access.js';
-import { emptyBodyAsObject, managementResponses } from '../responses.js';
+import { managementResponses } from '../responses.js';
 import { pageRequestOf } from '../shared/page-request.js';
 import { listDashboardWins } from './dashboard-raffle-reads.js';
 import { RAFFLE_TAGS, RAFFLES_BASE, RaffleWinParams, WorkspaceRaffleParams } from './params.js';
@@ -80,7 +80,7 @@ const raffleWinRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: managementResponses(200, Type.Ref(RerolledWinSchema)),
       },
       preParsing: requireWorkspaceAccess(app, 'manage'),
-      preValidation: emptyBodyAsObject,
+      config: { optionalBody: true },
     },
     async (request) => {
       const { replaced, replacement } = await rerollWin(app.database.db, { ...request.params, actor: userPrincipal(dashboardUserIdOf(request)!), entryId: request.body.entryId });

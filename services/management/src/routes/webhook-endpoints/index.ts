@@ -34,7 +34,7 @@ import { configOf, cursorsOf, dashboardUserIdOf } from '../../decorations.js';
 import { noContentResponses } from '../shared/no-content.js';
 import { pageRequestOf } from '../shared/page-request.js';
 import { requireWorkspaceAccess } from '../shared/workspace-access.js';
-import { emptyBodyAsObject, managementResponses } from '../responses.js';
+import { managementResponses } from '../responses.js';
 import { RATE_LIMIT_BUCKETS } from '../../plugins/rate-limit.js';
 import { NoOptionsBody, WEBHOOK_ENDPOINT_PARAMS } from './params.js';
 
@@ -176,7 +176,7 @@ const webhookEndpointRoutes: FastifyPluginAsyncTypebox<WebhookEndpointRoutesOpti
         body: NoOptionsBody,
         response: managementResponses(200, Type.Ref(CreatedWebhookEndpointSchema)),
       },
-      preValidation: emptyBodyAsObject,
+      config: { optionalBody: true },
     },
     async (request) => rotateWebhookEndpointSecret(app.database.db, { ...scopeOf(request), endpointId: request.params.endpointId }),
   );
@@ -192,8 +192,7 @@ const webhookEndpointRoutes: FastifyPluginAsyncTypebox<WebhookEndpointRoutesOpti
         body: NoOptionsBody,
         response: managementResponses(202, Type.Ref(WebhookTestEventSchema)),
       },
-      preValidation: emptyBodyAsObject,
-      config: { rateLimitBuckets: [RATE_LIMIT_BUCKETS.webhookSend] },
+      config: { rateLimitBuckets: [RATE_LIMIT_BUCKETS.webhookSend], optionalBody: true },
     },
     async (request, reply) => {
       const sent = await sendWebhookTestEvent(app.database.db, { ...scopeOf(request), endpointId: request.params.endpointId });
@@ -233,8 +232,7 @@ const webhookEndpointRoutes: FastifyPluginAsyncTypebox<WebhookEndpointRoutesOpti
         body: NoOptionsBody,
         response: managementResponses(202, Type.Ref(WebhookDeliverySchema)),
       },
-      preValidation: emptyBodyAsObject,
-      config: { rateLimitBuckets: [RATE_LIMIT_BUCKETS.webhookSend] },
+      config: { rateLimitBuckets: [RATE_LIMIT_BUCKETS.webhookSend], optionalBody: true },
     },
     async (request, reply) => {
       const delivery = await retryWebhookDelivery(app.database.db, {

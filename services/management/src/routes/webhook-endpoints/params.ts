@@ -19,5 +19,5 @@ export const WEBHOOK_ENDPOINT_PARAMS = {
   },
 } as const;
 
-/** For the POSTs that take no options: a bodiless request stands for `{}` (see emptyBodyAsObject). */
+/** For the POSTs that take no options: their routes set `optionalBody`, so a bodiless request stands for `{}`. */
 export const NoOptionsBody = Type.Object({}, { additionalProperties: false, description: 'No options; the body may be omitted.' });
