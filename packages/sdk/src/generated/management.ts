@@ -166,7 +166,9 @@ export type paths = {
         put?: never;
         /**
          * Replace a personal API key with a new one of the same name and scopes
-         * @description Requires a dashboard session JWT (`Authorization: Bearer <JWT>`); API keys are refused.
+         * @description While the old key keeps working (`expireOldInSeconds` above 0) both count as active keys, so such a roll is refused with 409 `API_KEY_LIMIT` when the cap is reached; a roll with 0 replaces the key and is not capped.
+         *
+         *     Requires a dashboard session JWT (`Authorization: Bearer <JWT>`); API keys are refused.
          */
         post: operations["rollPersonalApiKey"];
         delete?: never;
@@ -234,7 +236,9 @@ export type paths = {
         put?: never;
         /**
          * Replace a workspace API key with a new one of the same name and scopes
-         * @description Requires a dashboard session JWT (`Authorization: Bearer <JWT>`); API keys are refused.
+         * @description While the old key keeps working (`expireOldInSeconds` above 0) both count as active keys, so such a roll is refused with 409 `API_KEY_LIMIT` when the cap is reached; a roll with 0 replaces the key and is not capped.
+         *
+         *     Requires a dashboard session JWT (`Authorization: Bearer <JWT>`); API keys are refused.
          */
         post: operations["rollWorkspaceApiKey"];
         delete?: never;
@@ -3816,7 +3820,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `, `API_KEY_CANNOT_ROLL: `. */
+            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `, `API_KEY_CANNOT_ROLL: `, `API_KEY_LIMIT: `. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4738,7 +4742,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `, `API_KEY_CANNOT_ROLL: `. */
+            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `, `API_KEY_CANNOT_ROLL: `, `API_KEY_LIMIT: `. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
