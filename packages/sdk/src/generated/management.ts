@@ -426,7 +426,7 @@ export type paths = {
         put?: never;
         /**
          * Create a draft raffle in the workspace
-         * @description Owners and admins only. Nothing is announced until it is published. 400 `VALIDATION_FAILED` for requirement params, endsAt not after startsAt, autoDraw on an application raffle or a project of another workspace; 409 `SLUG_TAKEN`.
+         * @description Owners and admins only. Nothing is announced until it is published. 400 `VALIDATION_FAILED` for requirement params, endsAt not after startsAt, autoDraw on an application raffle or a project of another workspace; 409 `SLUG_TAKEN` when another raffle of this workspace uses the slug (other workspaces' drafts are not compared: a slug is claimed across workspaces when it is published).
          *
          *     Requires a dashboard session JWT (`Authorization: Bearer <JWT>`); API keys are refused.
          */
@@ -476,7 +476,7 @@ export type paths = {
         put?: never;
         /**
          * Publish a draft: scheduled until startsAt, or open at once
-         * @description Owners and admins only. Generates the draw seed and makes its commitment public. 409 `RAFFLE_CANNOT_PUBLISH` unless draft, or when endsAt has passed. Invalid transitions answer 409 with the code leading the message. A bodiless POST is accepted.
+         * @description Owners and admins only. Generates the draw seed and makes its commitment public. 409 `RAFFLE_CANNOT_PUBLISH` unless draft, or when endsAt has passed; 409 `SLUG_TAKEN` when a published raffle (of any workspace) already uses the slug, since published raffles are addressed by slug alone. Invalid transitions answer 409 with the code leading the message. A bodiless POST is accepted.
          *
          *     Requires a dashboard session JWT (`Authorization: Bearer <JWT>`); API keys are refused.
          */
@@ -8975,7 +8975,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `, `RAFFLE_CANNOT_PUBLISH: `. */
+            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `, `RAFFLE_CANNOT_PUBLISH: `, `SLUG_TAKEN: `. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
