@@ -1,8 +1,12 @@
 import type { RelayedEvent } from '@raffle/contracts';
 import type { Sql } from '../client.js';
+import { endpointSecretVersion } from './endpoint-signing-keys.js';
 
-/** One endpoint an event goes to; `eventIndex` counts the events passed from 1. */
-export type FanOutTarget = { eventIndex: number; endpointId: string };
+/**
+ * One endpoint an event goes to; `eventIndex` counts the events passed from 1. `secretVersion`
+ * is the endpoint's signing-secret version as this statement read it (endpointSecretVersion).
+ */
+export type FanOutTarget = { eventIndex: number; endpointId: string; secretVersion: number };
 
 /**
  * The endpoints each event goes to: every enabled endpoint that subscribes to the event's type and
@@ -15,7 +19,7 @@ export async function listFanOutTargets(
 ): Promise<FanOutTarget[]> {
   if (events.length === 0) return [];
   return sql<FanOutTarget[]>`
-    select m.i::int as "eventIndex", e.id as "endpointId"
+    select m.i::int as "eventIndex", e.id as "endpointId", ${endpointSecretVersion(sql)} as "secretVersion"
     from unnest(${events.map((e) => e.type)}::text[], ${events.map((e) => e.userId)}::text[], ${events.map((e) => e.workspaceId)}::text[],
                 ${events.map((e) => e.endpointId)}::text[]) with ordinality as m(type, user_id, workspace_id, endpoint_id, i)
     join webhook_endpoints e on e.enabled and (

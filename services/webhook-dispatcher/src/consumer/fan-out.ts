@@ -2,7 +2,16 @@ import type { RelayedEvent } from '@raffle/contracts';
 import { insertFanOutDeliveries, listFanOutTargets, newId, type Sql } from '@raffle/db';
 
 /** A delivery just created and claimed by this instance: its first attempt is due now. */
-export type NewDelivery = { deliveryId: string; endpointId: string; eventId: string; eventType: string; payload: string; traceContext: string | null };
+export type NewDelivery = {
+  deliveryId: string;
+  endpointId: string;
+  eventId: string;
+  eventType: string;
+  payload: string;
+  traceContext: string | null;
+  /** The endpoint's signing-secret version as the fan-out read it: a rotation before it must sign this delivery. */
+  secretVersion: number;
+};
 
 /**
  * Turns relayed events into deliveries: one per enabled endpoint that subscribes to the event's
@@ -35,11 +44,20 @@ export async function fanOut(
       eventType: event.type,
       payload: event.payload,
       traceContext: event.traceContext ?? null,
+      secretVersion: t.secretVersion,
       leased: room > 0,
     };
   });
   const created = new Set(await insertFanOutDeliveries(sql, { deliveries, now, leasedUntil: new Date(now.getTime() + leaseMs) }));
   return deliveries
     .filter((d) => d.leased && created.has(d.id))
-    .map((d) => ({ deliveryId: d.id, endpointId: d.endpointId, eventId: d.eventId, eventType: d.eventType, payload: d.payload, traceContext: d.traceContext }));
+    .map((d) => ({
+      deliveryId: d.id,
+      endpointId: d.endpointId,
+      eventId: d.eventId,
+      eventType: d.eventType,
+      payload: d.payload,
+      traceContext: d.traceContext,
+      secretVersion: d.secretVersion,
+    }));
 }
