@@ -11,7 +11,7 @@ export type FanOutTarget = { eventIndex: number; endpointId: string; secretVersi
 /**
  * The endpoints each event goes to: every enabled endpoint that subscribes to the event's type and
  * belongs to its user or workspace (or, for `webhook.test`, the one endpoint it names). One
- * statement for the whole batch.
+ * statement for the whole batch, in the events' order.
  */
 export async function listFanOutTargets(
   sql: Sql,
@@ -27,5 +27,6 @@ export async function listFanOutTargets(
       else m.type = any(e.event_types) and (
         (m.user_id is not null and e.owner_kind = 'personal' and e.user_id = m.user_id)
         or (m.workspace_id is not null and e.owner_kind = 'workspace' and e.workspace_id = m.workspace_id))
-      end)`;
+      end)
+    order by m.i`;
 }

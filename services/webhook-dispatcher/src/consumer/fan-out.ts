@@ -1,5 +1,5 @@
 import type { RelayedEvent } from '@raffle/contracts';
-import { insertFanOutDeliveries, listFanOutTargets, newId, type Sql } from '@raffle/db';
+import { insertFanOutDeliveries, listFanOutTargets, newIdsInOrder, type Sql } from '@raffle/db';
 
 /** A delivery just created and claimed by this instance: its first attempt is due now. */
 export type NewDelivery = {
@@ -33,12 +33,14 @@ export async function fanOut(
   const targets = await listFanOutTargets(sql, events);
   if (targets.length === 0) return [];
   const left = new Map<string, number>();
-  const deliveries = targets.map((t) => {
+  // The targets come in event order: an endpoint's delivery log lists them in it too.
+  const ids = newIdsInOrder('webhookDelivery', targets.map(() => now.getTime()));
+  const deliveries = targets.map((t, i) => {
     const event = events[t.eventIndex - 1]!;
     const room = left.get(t.endpointId) ?? roomFor(t.endpointId);
     left.set(t.endpointId, room - 1);
     return {
-      id: newId('webhookDelivery', now.getTime()),
+      id: ids[i]!,
       endpointId: t.endpointId,
       eventId: event.id,
       eventType: event.type,
