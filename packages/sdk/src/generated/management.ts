@@ -2151,7 +2151,7 @@ export type components = {
             deliveryStatus: "pending" | "succeeded" | "failed";
             /**
              * Format: date-time
-             * @description When the delivery is tried next, while it is pending.
+             * @description When this attempt scheduled the next one; absent when none followed it (it succeeded, or the delivery was given up).
              */
             nextAttemptAt?: string;
         };
