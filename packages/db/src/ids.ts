@@ -61,6 +61,35 @@ export function composeId(kind: IdKind, ms: number, random: Uint8Array): string 
 
 export const newId = (kind: IdKind, now: number = Date.now()): string => composeId(kind, now, takeRandomBytes());
 
+/**
+ * Ids for things created in this order that sort in it, even within one millisecond, where
+ * `newId`'s random part would order them by chance: an id whose time is not after the previous
+ * one's takes that time and its random part plus one (ULID's monotonic rule). One transaction's
+ * events are the case: `raffle.published` and `raffle.opened` of one publish share a millisecond,
+ * and consumers order events by id.
+ */
+export function newIdsInOrder(kind: IdKind, times: readonly number[]): string[] {
+  const ids: string[] = [];
+  let previous: { ms: number; random: Uint8Array } | null = null;
+  for (const time of times) {
+    const next: { ms: number; random: Uint8Array } =
+      previous && time <= previous.ms ? { ms: previous.ms, random: plusOne(previous.random) } : { ms: time, random: Uint8Array.from(takeRandomBytes()) };
+    ids.push(composeId(kind, next.ms, next.random));
+    previous = next;
+  }
+  return ids;
+}
+
+/** The big-endian number one higher; 80 random bits do not overflow from a handful of increments. */
+function plusOne(bytes: Uint8Array): Uint8Array {
+  const next = Uint8Array.from(bytes);
+  for (let i = next.length - 1; i >= 0; i--) {
+    next[i] = (next[i]! + 1) & 0xff;
+    if (next[i] !== 0) break;
+  }
+  return next;
+}
+
 const ID_BODY = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 
 /** True when `value` has the shape of an id of `kind`; lets routes answer 404 without a query. */

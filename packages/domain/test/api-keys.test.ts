@@ -19,7 +19,7 @@ function everyCall(actor: Principal, owner: ApiKeyOwner, keyId: string) {
     () => createApiKey(world.db, { ...scope, body, maxActiveKeys: 10 }),
     () => listApiKeys(world.db, scope),
     () => revokeApiKey(world.db, { ...scope, keyId }),
-    () => rollApiKey(world.db, { ...scope, keyId, expireOldInSeconds: 0 }),
+    () => rollApiKey(world.db, { ...scope, keyId, expireOldInSeconds: 0, maxActiveKeys: 10 }),
   ];
 }
 
@@ -32,7 +32,7 @@ describe('workspace keys', () => {
     const actor = userPrincipal(admin.id);
     const created = await createApiKey(world.db, { actor, owner: owner(), body, maxActiveKeys: 10 });
     expect((await listApiKeys(world.db, { actor, owner: owner() })).map((k) => k.id)).toContain(created.id);
-    const rolled = await rollApiKey(world.db, { actor, owner: owner(), keyId: created.id, expireOldInSeconds: 0 });
+    const rolled = await rollApiKey(world.db, { actor, owner: owner(), keyId: created.id, expireOldInSeconds: 0, maxActiveKeys: 10 });
     const revoked = await revokeApiKey(world.db, { actor, owner: owner(), keyId: rolled.id });
     expect(revoked.revokedAt).toBeDefined();
   });

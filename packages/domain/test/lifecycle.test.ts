@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schema } from '@raffle/db';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import {
   cancelRaffle,
   closeRaffle,
@@ -116,6 +116,20 @@ describe('events', () => {
     await publishRaffle(world.db, { actor: world.team, raffleId: draft.id });
     const types = (await world.events()).filter((e) => e.payload.data.id === draft.id).map((e) => e.type);
     expect(types).toEqual(['raffle.published', 'raffle.opened']);
+  });
+
+  it('publishing straight to open records published before opened, in id order as in seq order', async () => {
+    // One publish writes both in the same millisecond; ids ordered them by chance, so try many.
+    for (let i = 0; i < 20; i++) {
+      const draft = await world.raffle();
+      await publishRaffle(world.db, { actor: world.team, raffleId: draft.id });
+      const rows = await world.db
+        .select({ id: schema.eventOutbox.id, type: schema.eventOutbox.type })
+        .from(schema.eventOutbox)
+        .where(sql`${schema.eventOutbox.payload}::jsonb -> 'data' ->> 'id' = ${draft.id}`)
+        .orderBy(schema.eventOutbox.id);
+      expect(rows.map((r) => r.type)).toEqual(['raffle.published', 'raffle.opened']);
+    }
   });
 
   it('a transaction that rolls back leaves no event behind', async () => {

@@ -32,6 +32,11 @@ export const ConfigSchema = Type.Object({
   /** When set, a token's `aud` must include it. */
   JWT_AUDIENCE: Type.Optional(Type.String({ minLength: 1 })),
   JWT_CLOCK_TOLERANCE_SECONDS: Type.Integer({ minimum: 0, maximum: 300, default: 5 }),
+  /**
+   * The longest a session token may live: `exp - iat` (`exp - now` without `iat`). Longer ones,
+   * and those whose `iat` is ahead of now past the clock tolerance, are refused.
+   */
+  JWT_MAX_LIFETIME_SECONDS: Type.Integer({ minimum: 60, maximum: 2_592_000, default: 86_400 }),
   /** Active (unrevoked, unexpired) keys one user may hold; the same cap applies per workspace. */
   MAX_ACTIVE_KEYS_PER_USER: Type.Integer({ minimum: 1, default: 50 }),
   LOG_LEVEL: Type.Union(

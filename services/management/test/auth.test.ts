@@ -48,6 +48,10 @@ afterAll(async () => {
 });
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
+const DAY = 86_400;
+const YEAR = 365 * DAY;
+/** 9999-12-31T23:59:59Z */
+const YEAR_9999 = 253_402_300_799;
 const capabilities = (target: FastifyInstance, authorization?: string) =>
   target.inject({ method: 'GET', url: '/api/developer/capabilities', headers: authorization ? { authorization } : {} });
 
@@ -88,6 +92,12 @@ describe('dashboard JWT authentication', () => {
     ['a numeric sub', () => `Bearer ${hs256(claimsFor(tenant.owner.id, { sub: 42 }))}`],
     ['an unknown user', () => `Bearer ${tokenFor('usr_01JZZZZZZZZZZZZZZZZZZZZZZZ')}`],
     ['not yet valid (nbf in the future)', () => `Bearer ${hs256(claimsFor(tenant.owner.id, { nbf: nowSeconds() + 600 }))}`],
+    ['exp in year 9999', () => `Bearer ${hs256(claimsFor(tenant.owner.id, { exp: YEAR_9999 }))}`],
+    ['exp in year 9999 and no iat', () => `Bearer ${hs256({ sub: tenant.owner.id, exp: YEAR_9999 })}`],
+    ['a lifetime one minute over JWT_MAX_LIFETIME_SECONDS', () => `Bearer ${hs256(claimsFor(tenant.owner.id, { exp: nowSeconds() + DAY + 60 }))}`],
+    ['iat a year ahead', () => `Bearer ${hs256(claimsFor(tenant.owner.id, { iat: nowSeconds() + YEAR, exp: nowSeconds() + YEAR + 600 }))}`],
+    ['iat a minute ahead, beyond the 5 s tolerance', () => `Bearer ${hs256(claimsFor(tenant.owner.id, { iat: nowSeconds() + 60 }))}`],
+    ['a string iat', () => `Bearer ${hs256(claimsFor(tenant.owner.id, { iat: String(nowSeconds()) }))}`],
     ['a personal API key', () => `Bearer ${personalKey}`],
   ];
 
@@ -106,6 +116,17 @@ describe('dashboard JWT authentication', () => {
       expect(res.headers['www-authenticate']).toBe('Bearer');
     });
   }
+
+  it('accepts a token living exactly JWT_MAX_LIFETIME_SECONDS (24 h by default), with or without iat, and an iat ahead within the tolerance', async () => {
+    for (const claims of [
+      claimsFor(tenant.owner.id, { exp: nowSeconds() + DAY }),
+      { sub: tenant.owner.id, exp: nowSeconds() + DAY },
+      claimsFor(tenant.owner.id, { iat: nowSeconds() + 2 }),
+    ]) {
+      const res = await capabilities(app, `Bearer ${hs256(claims)}`);
+      expect(res.statusCode, JSON.stringify(claims)).toBe(200);
+    }
+  });
 
   it('tolerates a token that expired within the clock tolerance', async () => {
     const res = await capabilities(app, `Bearer ${hs256(claimsFor(tenant.owner.id, { exp: nowSeconds() - 2 }))}`);

@@ -216,6 +216,33 @@ describe('create and update', () => {
     expect(expectManagementError(res, 409).message).toMatch(/^SLUG_TAKEN: /);
   });
 
+  it("does not reveal another workspace's draft by its slug; the first to publish a slug keeps it", async () => {
+    const other = await seedTenant(testDb.database);
+    const theirs = dashboardRaffles(app, testDb.database, other.workspace.id, other.owner.id);
+    const hidden = await theirs.draft();
+
+    // Answered as for a slug nobody uses: the outsider learns nothing of the draft.
+    const mine = await api.draft({ slug: hidden.slug });
+    const published = await api.ok(mine.id, 'publish');
+
+    // Addressed by slug, the published raffle is the one: entering lands on it.
+    const [entrant] = await api.entrants(hidden.slug, 1);
+    expect((await api.entries(published.id)).data.map((e) => e.id)).toEqual([entrant!.entryId]);
+
+    // The other workspace may keep its draft but cannot publish it under the published slug.
+    const refused = await theirs.act(hidden.id, 'publish');
+    expect(expectManagementError(refused, 409).message).toMatch(/^SLUG_TAKEN: /);
+    const still = await app.inject({ method: 'GET', url: theirs.raffleUrl(hidden.id), headers: as(other.owner.id) });
+    expect(still.json()).toMatchObject({ status: 'draft', publishedAt: null });
+    const renamed = await app.inject({ method: 'PATCH', url: theirs.raffleUrl(hidden.id), headers: as(other.owner.id), payload: { slug: uniqueSlug() } });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    await theirs.ok(hidden.id, 'publish');
+
+    // Nor may a new draft elsewhere be published under it.
+    const late = await theirs.draft({ slug: hidden.slug });
+    expect(expectManagementError(await theirs.act(late.id, 'publish'), 409).message).toMatch(/^SLUG_TAKEN: /);
+  });
+
   it("names a project of the workspace as canonical, and refuses another workspace's", async () => {
     const mine = await app.inject({
       method: 'POST',

@@ -182,6 +182,8 @@ describe('dashboard JWTs verified with a JWKS (JWT_JWKS_URL)', () => {
     ['no sub', () => signWith(ec, { iat: nowSeconds(), exp: nowSeconds() + 600 })],
     ['an unknown user', () => signWith(rsa, claimsFor('usr_01JZZZZZZZZZZZZZZZZZZZZZZZ'))],
     ['not yet valid (nbf in the future)', () => signWith(rsa, claimsFor(tenant.owner.id, { nbf: nowSeconds() + 600 }))],
+    ['exp in year 9999', () => signWith(ec, claimsFor(tenant.owner.id, { exp: 253_402_300_799 }))],
+    ['iat a year ahead', () => signWith(rsa, claimsFor(tenant.owner.id, { iat: nowSeconds() + 365 * 86_400, exp: nowSeconds() + 365 * 86_400 + 600 }))],
   ];
   for (const [name, token] of attacks) {
     it(`refuses ${name} with 401 and the management body`, async () => {

@@ -37,6 +37,13 @@ async function create(userId: string, body: Record<string, unknown> = { name: 'c
   return created;
 }
 
+/** Keys neither revoked nor expired now, as the list shows them. */
+async function activeKeys(userId: string): Promise<number> {
+  const list = (await app.inject({ method: 'GET', url: BASE, headers: as(userId) })).json() as Created[];
+  const now = Date.now();
+  return list.filter((k) => !k.revokedAt && (!k.expiresAt || Date.parse(k.expiresAt) > now)).length;
+}
+
 describe('personal API keys', () => {
   it('create → list (no plaintext) → roll → revoke', async () => {
     const user = (await seedTenant(testDb.database)).owner.id;
@@ -156,6 +163,40 @@ describe('personal API keys', () => {
     for (const r of results) if (r.statusCode === 201) registerSecret((r.json() as Created).apiKey);
     expect(results.filter((r) => r.statusCode === 201)).toHaveLength(MAX_KEYS);
     expect(results.filter((r) => r.statusCode === 409)).toHaveLength(3);
+  });
+
+  it('counts a roll whose old key keeps working against the cap (409 API_KEY_LIMIT); a roll that revokes it at once is not capped', async () => {
+    const user = (await seedTenant(testDb.database)).owner.id;
+    const first = await create(user);
+    for (let i = 1; i < MAX_KEYS; i++) {
+      const rolled = await app.inject({ method: 'POST', url: `${BASE}/${first.id}/roll`, headers: as(user), payload: { expireOldInSeconds: 3600 } });
+      expect(rolled.statusCode, rolled.body).toBe(201);
+      registerSecret((rolled.json() as Created).apiKey);
+    }
+    const overCap = await app.inject({ method: 'POST', url: `${BASE}/${first.id}/roll`, headers: as(user), payload: { expireOldInSeconds: 3600 } });
+    expectManagementError(overCap, 409);
+    expect(overCap.json().message).toMatch(/^API_KEY_LIMIT: /);
+    expect(await activeKeys(user)).toBe(MAX_KEYS);
+
+    const replaced = await app.inject({ method: 'POST', url: `${BASE}/${first.id}/roll`, headers: as(user), payload: { expireOldInSeconds: 0 } });
+    expect(replaced.statusCode, replaced.body).toBe(201);
+    registerSecret((replaced.json() as Created).apiKey);
+    expect(await activeKeys(user)).toBe(MAX_KEYS);
+  });
+
+  it('holds the cap under concurrent rolls that keep their old keys working', async () => {
+    const user = (await seedTenant(testDb.database)).owner.id;
+    const a = await create(user);
+    const b = await create(user);
+    const rolls = await Promise.all(
+      [a, b, a, b, a, b].map((key) =>
+        app.inject({ method: 'POST', url: `${BASE}/${key.id}/roll`, headers: as(user), payload: { expireOldInSeconds: 3600 } }),
+      ),
+    );
+    for (const r of rolls) if (r.statusCode === 201) registerSecret((r.json() as Created).apiKey);
+    expect(rolls.filter((r) => r.statusCode === 201)).toHaveLength(MAX_KEYS - 2);
+    expect(rolls.filter((r) => r.statusCode === 409)).toHaveLength(6 - (MAX_KEYS - 2));
+    expect(await activeKeys(user)).toBe(MAX_KEYS);
   });
 
   it('answers capabilities from the contracts', async () => {

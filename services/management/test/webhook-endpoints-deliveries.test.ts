@@ -1,4 +1,4 @@
-import { newId, schema } from '@raffle/db';
+import { applyDeliveryAttemptResults, insertDeliveryAttempts, newId, schema } from '@raffle/db';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp } from './support/app.js';
@@ -204,6 +204,31 @@ describe.each(['personal', 'workspace'] as const)('%s endpoints: the delivery lo
     expect((filtered.json() as Page<Attempt>).data.map((a) => a.id)).toEqual([failing.attemptIds[1], failing.attemptIds[0]]);
     const unknown = await app.inject({ method: 'GET', url: `${owner.base}/${endpoint.id}/deliveries?deliveryId=whd_01JZZZZZZZZZZZZZZZZZZZZZZZ`, headers: as(owner.userId) });
     expect((unknown.json() as Page<Attempt>).data).toEqual([]);
+  });
+
+  it('each attempt keeps the next attempt it scheduled: a later retry does not overwrite it', async () => {
+    const endpoint = await createEndpoint(app, owner);
+    const now = Date.now();
+    const delivery = await seedDelivery(endpoint.id, { status: 'pending', createdAt: new Date(now - 10 * 60_000), nextAttemptAt: new Date(now - 10 * 60_000) });
+    // Recorded as the dispatcher's recorder records them: the attempt, then its delivery's new state.
+    const fail = async (attemptNumber: number, at: Date, nextAttemptAt: Date) => {
+      const outcome = { deliveryId: delivery.id, endpointId: endpoint.id, attemptNumber, responseStatus: 503, failureKind: 'http_status', latencyMs: 40, responseBody: null, nextAttemptAt, at };
+      await insertDeliveryAttempts(testDb.database.sql, [outcome]);
+      await applyDeliveryAttemptResults(testDb.database.sql, [{ ...outcome, deliveryStatus: 'pending' }]);
+    };
+    const first = { at: new Date(now - 5 * 60_000), next: new Date(now - 5 * 60_000 + 5_000) };
+    const second = { at: new Date(now - 60_000), next: new Date(now - 60_000 + 5 * 60_000) };
+    await fail(1, first.at, first.next);
+    await fail(2, second.at, second.next);
+
+    const res = await app.inject({ method: 'GET', url: `${owner.base}/${endpoint.id}/deliveries?deliveryId=${delivery.id}`, headers: as(owner.userId) });
+    expect(res.statusCode, res.body).toBe(200);
+    expectSchema('WebhookDeliveryAttemptPage', res.json());
+    const attempts = (res.json() as Page<Attempt>).data;
+    expect(attempts.map((a) => [a.attemptNumber, a.nextAttemptAt])).toEqual([
+      [2, second.next.toISOString()],
+      [1, first.next.toISOString()],
+    ]);
   });
 
   it("shows one endpoint's attempts only and walks them page by page", async () => {

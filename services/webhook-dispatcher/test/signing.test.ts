@@ -1,4 +1,4 @@
-import { rotateWebhookEndpointSecret, userPrincipal } from '@raffle/domain';
+import { rotateWebhookEndpointSecret, sendWebhookTestEvent, userPrincipal } from '@raffle/domain';
 import { generateWebhookSecret } from '@raffle/webhooks';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -145,6 +145,29 @@ describe('secret rotation', () => {
     expect(signaturesOf(after)).toHaveLength(2);
     expect(() => new Webhook(rotated.secret).verify(after.body, headersOf(after))).not.toThrow();
     expect(() => new Webhook(endpoint.secret).verify(after.body, headersOf(after))).not.toThrow();
+    await sink.close();
+  });
+
+  it('signs a test event sent right after a rotation with the new secret, however fresh the cached secrets', async () => {
+    const owners = await createOwners(testDb.database.db);
+    const sink = await startSink();
+    const endpoint = await owners.endpoint({ url: `${sink.url}/hook`, owner: 'personal', eventTypes: ['entry.created'] });
+    const scope = { owner: { kind: 'personal' as const, userId: owners.user.id }, actor: userPrincipal(owners.user.id), endpointId: endpoint.id };
+    // A delivery puts the endpoint, with its old secret, in the dispatcher's cache; the clock
+    // stands still, so that cache never expires on its own.
+    await owners.personalEvent();
+    await sink.waitFor(1);
+    await waitForDeliveries(testDb.database.sql, endpoint.id, 1);
+
+    const rotated = await rotateWebhookEndpointSecret(testDb.database.db, { ...scope, now: clock.now() });
+    registerSecret(rotated.secret);
+    await sendWebhookTestEvent(testDb.database.db, { ...scope, now: clock.now() });
+
+    await sink.waitFor(2);
+    const test = sink.received[1]!;
+    expect(JSON.parse(test.body).type).toBe('webhook.test');
+    expect(() => new Webhook(rotated.secret).verify(test.body, headersOf(test))).not.toThrow();
+    expect(() => new Webhook(endpoint.secret).verify(test.body, headersOf(test))).not.toThrow();
     await sink.close();
   });
 });

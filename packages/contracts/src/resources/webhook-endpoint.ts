@@ -100,7 +100,9 @@ export const WebhookDeliveryAttemptSchema = Type.Object(
     responseBody: Type.Optional(Type.String({ description: 'At most 1 KB of the response body, as stored.' })),
     createdAt: DateTime(),
     deliveryStatus: StringEnum(WEBHOOK_DELIVERY_STATUSES),
-    nextAttemptAt: Type.Optional(DateTime('When the delivery is tried next, while it is pending.')),
+    nextAttemptAt: Type.Optional(
+      DateTime('When this attempt scheduled the next one; absent when none followed it (it succeeded, or the delivery was given up).'),
+    ),
   },
   { $id: 'WebhookDeliveryAttempt', additionalProperties: false },
 );

@@ -69,7 +69,8 @@ function winnerOf(column: WinnerColumn): IdentitySnapshot | null {
 export async function readEntrantAdmission(tx: SqlOrTx, args: AdmissionArgs): Promise<Admission> {
   const { userId, ipHash } = args;
   const exclusive = [...args.exclusiveMechanics];
-  const match = 'slug' in args.ref ? tx`r.slug = ${args.ref.slug}` : tx`r.id = ${args.ref.raffleId}`;
+  // A slug names one raffle only among the published (drafts of other workspaces may share it).
+  const match = 'slug' in args.ref ? tx`r.slug = ${args.ref.slug} and r.published_at is not null` : tx`r.id = ${args.ref.raffleId}`;
   const visible = tx`${match} and r.status = any(${publishedStatuses})
     and (r.visibility in ('public', 'unlisted')
       or exists (select 1 from workspace_members m where m.workspace_id = r.workspace_id and m.user_id = ${userId}))`;

@@ -1,5 +1,5 @@
 import { PUBLISHED_RAFFLE_STATUSES } from '@raffle/contracts';
-import { and, eq, exists, inArray, or, sql } from 'drizzle-orm';
+import { and, eq, exists, inArray, isNotNull, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../client.js';
 import { raffles } from '../schema/raffles.js';
 import { workspaceMembers } from '../schema/workspaces.js';
@@ -38,7 +38,7 @@ export async function findRaffleVisibleToUser(tx: DbOrTx, args: { ref: RaffleRef
     .from(raffles)
     .where(
       and(
-        'slug' in args.ref ? eq(raffles.slug, args.ref.slug) : eq(raffles.id, args.ref.raffleId),
+        'slug' in args.ref ? and(eq(raffles.slug, args.ref.slug), isNotNull(raffles.publishedAt)) : eq(raffles.id, args.ref.raffleId),
         inArray(raffles.status, [...PUBLISHED_RAFFLE_STATUSES]),
         or(inArray(raffles.visibility, ['public', 'unlisted']), exists(member)),
       ),

@@ -48,7 +48,7 @@ export type RaffleVisibilityRow = { id: string; workspaceId: string; visibility:
 export async function findRaffleIdVisibleToUser(sql: Sql, args: { slug: string; userId: string }): Promise<string | null> {
   const [row] = await sql<{ id: string }[]>`
     select r.id from raffles r
-    where r.slug = ${args.slug}
+    where r.slug = ${args.slug} and r.published_at is not null
       and r.status in ('scheduled', 'open', 'closed', 'drawn', 'finalized')
       and (r.visibility in ('public', 'unlisted')
            or exists (select 1 from workspace_members m where m.workspace_id = r.workspace_id and m.user_id = ${args.userId}))`;
@@ -66,7 +66,7 @@ export type PubliclyVisibleRaffle = { id: string; status: string };
 export async function findPubliclyVisibleRaffle(sql: Sql, slug: string): Promise<PubliclyVisibleRaffle | null> {
   const [row] = await sql<PubliclyVisibleRaffle[]>`
     select id, status from raffles
-    where slug = ${slug}
+    where slug = ${slug} and published_at is not null
       and status in ('scheduled', 'open', 'closed', 'drawn', 'finalized')
       and visibility in ('public', 'unlisted')`;
   return row ?? null;

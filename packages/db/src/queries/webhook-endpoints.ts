@@ -49,7 +49,7 @@ export async function pageWebhookEndpoints(
 
 export type WebhookAttemptLogRow = {
   attempt: WebhookDeliveryAttemptRow;
-  delivery: Pick<WebhookDeliveryRow, 'eventId' | 'eventType' | 'status' | 'nextAttemptAt'>;
+  delivery: Pick<WebhookDeliveryRow, 'eventId' | 'eventType' | 'status' | 'nextAttemptAt' | 'attemptCount'>;
 };
 
 /** A page of the endpoint's attempt log, newest first, optionally of one delivery, each with its delivery's state. */
@@ -65,6 +65,7 @@ export async function pageWebhookDeliveryAttempts(
         eventType: webhookDeliveries.eventType,
         status: webhookDeliveries.status,
         nextAttemptAt: webhookDeliveries.nextAttemptAt,
+        attemptCount: webhookDeliveries.attemptCount,
       },
     })
     .from(webhookDeliveryAttempts)

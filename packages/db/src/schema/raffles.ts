@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, idColumn, timestampColumn, updatedAt } from './columns.js';
 import { projects } from './projects.js';
 import { workspaces } from './workspaces.js';
@@ -14,8 +14,12 @@ export const raffles = pgTable(
     workspaceId: idColumn('workspace_id')
       .notNull()
       .references(() => workspaces.id, { onDelete: 'cascade' }),
-    /** Globally unique: personal routes address raffles by slug. */
-    slug: text('slug').notNull().unique(),
+    /**
+     * Unique in its workspace; unique across workspaces once published, since personal and
+     * public routes address published raffles by slug alone. A draft's slug says nothing to
+     * another workspace (decision 0008).
+     */
+    slug: text('slug').notNull(),
     title: text('title').notNull(),
     description: text('description'),
     mechanic: text('mechanic').notNull(),
@@ -57,6 +61,9 @@ export const raffles = pgTable(
     publicItemJson: text('public_item_json').notNull(),
   },
   (t) => [
+    uniqueIndex('raffles_workspace_slug_unique').on(t.workspaceId, t.slug),
+    // published_at is kept by a cancel, so a slug once public is never handed to another raffle.
+    uniqueIndex('raffles_published_slug_unique').on(t.slug).where(sql`${t.publishedAt} is not null`),
     index('raffles_workspace_page_idx').on(t.workspaceId, t.id),
     // A project rename or delete re-renders the raffles that name it.
     index('raffles_canonical_project_idx').on(t.canonicalProjectId).where(sql`${t.canonicalProjectId} is not null`),

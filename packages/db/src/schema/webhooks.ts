@@ -74,6 +74,12 @@ export const webhookDeliveryAttempts = pgTable(
     latencyMs: integer('latency_ms').notNull(),
     /** At most 1 KB of the response body. */
     responseBody: text('response_body'),
+    /**
+     * The next attempt this one scheduled, kept as it was: the delivery's own next_attempt_at
+     * moves on with every later attempt. Null when none followed (success, given up) and on
+     * attempts recorded before migration 0008.
+     */
+    nextAttemptAt: timestampColumn('next_attempt_at'),
     createdAt: createdAt(),
   },
   (t) => [

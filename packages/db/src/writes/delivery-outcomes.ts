@@ -13,6 +13,8 @@ export type DeliveryAttemptRecord = {
   failureKind: string | null;
   latencyMs: number;
   responseBody: string | null;
+  /** The next attempt this one scheduled; null when none follows. */
+  nextAttemptAt: Date | null;
   at: Date;
 };
 
@@ -36,13 +38,13 @@ export async function insertDeliveryAttempts(tx: SqlOrTx, attempts: readonly Del
   if (attempts.length === 0) return;
   await tx`
     insert into webhook_delivery_attempts
-      (id, delivery_id, endpoint_id, attempt_number, response_status, failure_kind, latency_ms, response_body, created_at)
+      (id, delivery_id, endpoint_id, attempt_number, response_status, failure_kind, latency_ms, response_body, next_attempt_at, created_at)
     select v.* from unnest(
       ${attempts.map((o) => newId('webhookAttempt', o.at.getTime()))}::text[], ${attempts.map((o) => o.deliveryId)}::text[],
       ${attempts.map((o) => o.endpointId)}::text[], ${attempts.map((o) => String(o.attemptNumber))}::int[], ${attempts.map((o) => (o.responseStatus === null ? null : String(o.responseStatus)))}::int[],
       ${attempts.map((o) => o.failureKind)}::text[], ${attempts.map((o) => String(Math.round(o.latencyMs)))}::int[], ${attempts.map((o) => o.responseBody)}::text[],
-      ${attempts.map((o) => o.at.toISOString())}::text[]::timestamptz[])
-      as v(id, delivery_id, endpoint_id, attempt_number, response_status, failure_kind, latency_ms, response_body, created_at)
+      ${attempts.map((o) => o.nextAttemptAt?.toISOString() ?? null)}::text[]::timestamptz[], ${attempts.map((o) => o.at.toISOString())}::text[]::timestamptz[])
+      as v(id, delivery_id, endpoint_id, attempt_number, response_status, failure_kind, latency_ms, response_body, next_attempt_at, created_at)
     join webhook_deliveries d on d.id = v.delivery_id
     for key share of d`;
 }

@@ -1,4 +1,5 @@
 import type { Sql } from '../client.js';
+import { endpointSecretVersion } from '../queries/endpoint-signing-keys.js';
 
 // Timestamps go to Postgres as ISO strings: the shared postgres.js client carries drizzle's
 // type handlers, which do not serialise Date parameters.
@@ -14,6 +15,11 @@ export type DeliveryJob = {
   traceContext?: string | null;
   /** Attempts already made; the next is attemptsMade + 1. */
   attemptsMade: number;
+  /**
+   * The endpoint's signing-secret version when the delivery was created or claimed
+   * (endpointSecretVersion): secrets cached from before it are stale. Absent: any cached ones do.
+   */
+  secretVersion?: number;
 };
 
 /**
@@ -43,7 +49,7 @@ export async function claimDueDeliveries(
   // Only the earliest due rows are ranked (the due index hands them over in order): ranking every
   // due row cost each poll time in proportion to the backlog, and a backlog is when polls come
   // often. Four times the limit leaves room for endpoints whose own room is small.
-  const claimed = await sql<{ deliveryId: string; endpointId: string; eventId: string; eventType: string; attemptsMade: number }[]>`
+  const claimed = await sql<{ deliveryId: string; endpointId: string; eventId: string; eventType: string; attemptsMade: number; secretVersion: number }[]>`
     with candidates as (
       select id, endpoint_id, next_attempt_at from webhook_deliveries
       where status = 'pending' and next_attempt_at <= ${now}::timestamptz
@@ -65,7 +71,8 @@ export async function claimDueDeliveries(
     update webhook_deliveries d set next_attempt_at = ${leasedUntil.toISOString()}::timestamptz
     from due where d.id = due.id
     returning d.id as "deliveryId", d.endpoint_id as "endpointId", d.event_id as "eventId", d.event_type as "eventType",
-              d.attempt_count as "attemptsMade"`;
+              d.attempt_count as "attemptsMade",
+              (select ${endpointSecretVersion(sql)} from webhook_endpoints e where e.id = d.endpoint_id) as "secretVersion"`;
   if (claimed.length === 0) return [];
   const events = await sql<{ id: string; payload: string; traceContext: string | null }[]>`
     select id, payload, trace_context as "traceContext" from event_outbox where id = any(${claimed.map((c) => c.eventId)})`;

@@ -2,7 +2,7 @@ import { context, propagation } from '@opentelemetry/api';
 import { OUTBOX_NOTIFY_CHANNEL, type WebhookEventType } from '@raffle/contracts';
 import { sql } from 'drizzle-orm';
 import { rawTransactionOf, type DbOrTx } from '../client.js';
-import { newId } from '../ids.js';
+import { newIdsInOrder } from '../ids.js';
 import { noteEventsAppended } from '../outbox-wake.js';
 
 /** Who receives an event: the personal endpoints of one user, or the endpoints of one workspace. */
@@ -27,10 +27,12 @@ export type NewEvent = {
 export async function appendEvents(tx: DbOrTx, events: NewEvent[]): Promise<string[]> {
   if (events.length === 0) return [];
   const traceContext = activeTraceparent();
-  const rows = events.map((e) => {
+  // In the order given, ids and seq alike: consumers read a transaction's events in that order.
+  const ids = newIdsInOrder('event', events.map((e) => e.at.getTime()));
+  const rows = events.map((e, i) => {
     const data = typeof e.data === 'string' ? e.data : JSON.stringify(e.data);
     return {
-      id: newId('event', e.at.getTime()),
+      id: ids[i]!,
       type: e.type,
       userId: 'userId' in e.audience ? e.audience.userId : null,
       workspaceId: 'workspaceId' in e.audience ? e.audience.workspaceId : null,
@@ -47,7 +49,8 @@ export async function appendEvents(tx: DbOrTx, events: NewEvent[]): Promise<stri
     select id, type, user_id, workspace_id, endpoint_id, payload, created_at::timestamptz, ${traceContext}::text
     from unnest(${rows.map((r) => r.id)}::text[], ${rows.map((r) => r.type)}::text[], ${rows.map((r) => r.userId)}::text[],
       ${rows.map((r) => r.workspaceId)}::text[], ${rows.map((r) => r.endpointId)}::text[], ${rows.map((r) => r.payload)}::text[],
-      ${rows.map((r) => r.createdAt.toISOString())}::text[]) as e(id, type, user_id, workspace_id, endpoint_id, payload, created_at)`;
+      ${rows.map((r) => r.createdAt.toISOString())}::text[]) with ordinality as e(id, type, user_id, workspace_id, endpoint_id, payload, created_at, n)
+    order by e.n`;
   // The relay wakes once this commits (not on rollback) instead of waiting for its poll: after the
   // commit where the transaction allows it (outbox-wake.ts), otherwise by a NOTIFY delivered at commit.
   if (!noteEventsAppended(tx)) await tx.execute(sql`select pg_notify(${OUTBOX_NOTIFY_CHANNEL}, '')`);

@@ -59,17 +59,30 @@ export async function revokeApiKey(db: Db, args: ApiKeyScope & { keyId: string; 
 
 /**
  * A new key with the old one's name, scopes and expiry; the old key then ends after
- * `expireOldInSeconds` (0 revokes it at once), never later than it would have anyway. The
- * active-key cap is not applied: rolling replaces a key, and with 0 the count is unchanged.
+ * `expireOldInSeconds` (0 revokes it at once), never later than it would have anyway. A roll
+ * that keeps the old key working adds an active key, so it meets the same cap as a create
+ * (409 API_KEY_LIMIT); with 0 the count is unchanged and the cap does not apply.
  */
-export async function rollApiKey(db: Db, args: ApiKeyScope & { keyId: string; expireOldInSeconds: number; now?: Date }): Promise<CreatedApiKey> {
+export async function rollApiKey(
+  db: Db,
+  args: ApiKeyScope & { keyId: string; expireOldInSeconds: number; maxActiveKeys: number; now?: Date },
+): Promise<CreatedApiKey> {
   const now = args.now ?? new Date();
   return db.transaction(async (tx) => {
     const actingUserId = await requireApiKeyManager(tx, args);
+    // Taken before the row lock, in the order createApiKey takes it, so rolls and creates of
+    // one owner serialise without deadlocking and the count below stays true until commit.
+    await lockApiKeyOwner(tx, args.owner);
     const old = await findApiKeyRowForUpdate(tx, args.owner, args.keyId);
     if (!old) throw keyNotFound();
     if (old.revokedAt && old.revokedAt <= now) throw new DomainError('API_KEY_CANNOT_ROLL', 'a revoked key cannot be rolled');
     if (old.expiresAt && old.expiresAt <= now) throw new DomainError('API_KEY_CANNOT_ROLL', 'an expired key cannot be rolled');
+    if (args.expireOldInSeconds > 0 && (await countActiveApiKeys(tx, args.owner, now)) >= args.maxActiveKeys) {
+      throw new DomainError(
+        'API_KEY_LIMIT',
+        `at most ${args.maxActiveKeys} active keys are allowed, and a roll that keeps the old key working adds one; revoke a key first, or roll with expireOldInSeconds 0`,
+      );
+    }
     const { record, apiKey } = await insertApiKey(tx, {
       kind: args.owner.kind,
       userId: actingUserId,

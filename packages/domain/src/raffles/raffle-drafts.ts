@@ -47,7 +47,9 @@ async function slugSafe<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (isUniqueViolation(error, 'raffles_slug_unique')) throw new DomainError('SLUG_TAKEN', 'another raffle already uses this slug');
+    // Only the workspace's own raffles are compared: a draft elsewhere with the same slug is not
+    // revealed to this caller, and it only contends for the slug when it is published.
+    if (isUniqueViolation(error, 'raffles_workspace_slug_unique')) throw new DomainError('SLUG_TAKEN', 'another raffle of this workspace already uses this slug');
     throw error;
   }
 }

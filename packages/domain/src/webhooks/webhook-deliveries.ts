@@ -37,7 +37,7 @@ function assertEnabled(endpoint: WebhookEndpointRow): void {
 const attemptStatus = (a: AttemptRow) =>
   a.failureKind === null && a.responseStatus !== null && a.responseStatus >= 200 && a.responseStatus < 300 ? 'succeeded' : 'failed';
 
-function toDeliveryAttempt(a: AttemptRow, d: Pick<DeliveryRow, 'eventId' | 'eventType' | 'status' | 'nextAttemptAt'>): WebhookDeliveryAttempt {
+function toDeliveryAttempt(a: AttemptRow, d: Pick<DeliveryRow, 'eventId' | 'eventType' | 'status' | 'nextAttemptAt' | 'attemptCount'>): WebhookDeliveryAttempt {
   const item: WebhookDeliveryAttempt = {
     id: a.id,
     deliveryId: a.deliveryId,
@@ -54,7 +54,11 @@ function toDeliveryAttempt(a: AttemptRow, d: Pick<DeliveryRow, 'eventId' | 'even
   if (failureKind) item.failureKind = failureKind;
   // An empty body is still a body: "" is shown, only a missing one is absent.
   if (a.responseBody !== null) item.responseBody = a.responseBody;
-  const next = d.status === 'pending' ? isoOrAbsent(d.nextAttemptAt) : undefined;
+  // Each attempt shows the next attempt it scheduled. The delivery's own time moves on with every
+  // attempt, so it stands in only for the latest attempt of a pending delivery recorded before
+  // attempts kept theirs (migration 0008).
+  const latestPending = d.status === 'pending' && a.attemptNumber === d.attemptCount;
+  const next = isoOrAbsent(a.nextAttemptAt) ?? (latestPending ? isoOrAbsent(d.nextAttemptAt) : undefined);
   if (next) item.nextAttemptAt = next;
   return item;
 }

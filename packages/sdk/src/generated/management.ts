@@ -166,7 +166,9 @@ export type paths = {
         put?: never;
         /**
          * Replace a personal API key with a new one of the same name and scopes
-         * @description Requires a dashboard session JWT (`Authorization: Bearer <JWT>`); API keys are refused.
+         * @description While the old key keeps working (`expireOldInSeconds` above 0) both count as active keys, so such a roll is refused with 409 `API_KEY_LIMIT` when the cap is reached; a roll with 0 replaces the key and is not capped.
+         *
+         *     Requires a dashboard session JWT (`Authorization: Bearer <JWT>`); API keys are refused.
          */
         post: operations["rollPersonalApiKey"];
         delete?: never;
@@ -234,7 +236,9 @@ export type paths = {
         put?: never;
         /**
          * Replace a workspace API key with a new one of the same name and scopes
-         * @description Requires a dashboard session JWT (`Authorization: Bearer <JWT>`); API keys are refused.
+         * @description While the old key keeps working (`expireOldInSeconds` above 0) both count as active keys, so such a roll is refused with 409 `API_KEY_LIMIT` when the cap is reached; a roll with 0 replaces the key and is not capped.
+         *
+         *     Requires a dashboard session JWT (`Authorization: Bearer <JWT>`); API keys are refused.
          */
         post: operations["rollWorkspaceApiKey"];
         delete?: never;
@@ -422,7 +426,7 @@ export type paths = {
         put?: never;
         /**
          * Create a draft raffle in the workspace
-         * @description Owners and admins only. Nothing is announced until it is published. 400 `VALIDATION_FAILED` for requirement params, endsAt not after startsAt, autoDraw on an application raffle or a project of another workspace; 409 `SLUG_TAKEN`.
+         * @description Owners and admins only. Nothing is announced until it is published. 400 `VALIDATION_FAILED` for requirement params, endsAt not after startsAt, autoDraw on an application raffle or a project of another workspace; 409 `SLUG_TAKEN` when another raffle of this workspace uses the slug (other workspaces' drafts are not compared: a slug is claimed across workspaces when it is published).
          *
          *     Requires a dashboard session JWT (`Authorization: Bearer <JWT>`); API keys are refused.
          */
@@ -472,7 +476,7 @@ export type paths = {
         put?: never;
         /**
          * Publish a draft: scheduled until startsAt, or open at once
-         * @description Owners and admins only. Generates the draw seed and makes its commitment public. 409 `RAFFLE_CANNOT_PUBLISH` unless draft, or when endsAt has passed. Invalid transitions answer 409 with the code leading the message. A bodiless POST is accepted.
+         * @description Owners and admins only. Generates the draw seed and makes its commitment public. 409 `RAFFLE_CANNOT_PUBLISH` unless draft, or when endsAt has passed; 409 `SLUG_TAKEN` when a published raffle (of any workspace) already uses the slug, since published raffles are addressed by slug alone. Invalid transitions answer 409 with the code leading the message. A bodiless POST is accepted.
          *
          *     Requires a dashboard session JWT (`Authorization: Bearer <JWT>`); API keys are refused.
          */
@@ -2147,7 +2151,7 @@ export type components = {
             deliveryStatus: "pending" | "succeeded" | "failed";
             /**
              * Format: date-time
-             * @description When the delivery is tried next, while it is pending.
+             * @description When this attempt scheduled the next one; absent when none followed it (it succeeded, or the delivery was given up).
              */
             nextAttemptAt?: string;
         };
@@ -3816,7 +3820,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `, `API_KEY_CANNOT_ROLL: `. */
+            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `, `API_KEY_CANNOT_ROLL: `, `API_KEY_LIMIT: `. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4738,7 +4742,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `, `API_KEY_CANNOT_ROLL: `. */
+            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `, `API_KEY_CANNOT_ROLL: `, `API_KEY_LIMIT: `. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8986,7 +8990,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `, `RAFFLE_CANNOT_PUBLISH: `. */
+            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `, `RAFFLE_CANNOT_PUBLISH: `, `SLUG_TAKEN: `. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -7,6 +7,7 @@ import { findUnstorableText } from '@raffle/service-kit';
 import { DomainError } from '@raffle/domain';
 import { configOf } from '../decorations.js';
 import { JWKS_ALGORITHMS, JwksKeyError, JwksKeyStore, isJwksAlgorithm } from './jwks.js';
+import { sessionLifetimeProblem } from './session-lifetime.js';
 
 export const MANAGEMENT_PREFIX = '/api/developer';
 /** The dashboard's own routes take the same session JWT. */
@@ -19,7 +20,7 @@ export const SECURITY_REQUIREMENT: Array<Record<string, string[]>> = [{ dashboar
 /** One row per /api/developer route: the list the "API key as bearer" tests walk. */
 export type ManagedRoute = { method: string; url: string };
 
-type DashboardClaims = { sub?: unknown; exp?: unknown };
+type DashboardClaims = { sub?: unknown; exp?: unknown; iat?: unknown };
 
 function bearerToken(request: FastifyRequest): string | null {
   const header = request.headers.authorization;
@@ -33,7 +34,8 @@ function bearerToken(request: FastifyRequest): string | null {
  * `JWT_SECRET`, or, when `JWT_JWKS_URL` is set, RS256/ES256 with the JWKS key named by the
  * token's `kid` (and `JWT_SECRET` unused). Each mode accepts only its own algorithms, so `alg:
  * none` and RS/HS confusion are refused by the verifier itself; `exp` and `sub` are required;
- * `iss`/`aud` are enforced when configured; `sub` must name an existing user. Every failure
+ * `iss`/`aud` are enforced when configured; `iat` may not be ahead of now and the token may not
+ * live longer than `JWT_MAX_LIFETIME_SECONDS`; `sub` must name an existing user. Every failure
  * (an unknown kid and an unreachable JWKS included) is one 401 whose message does not say which
  * check failed.
  */
@@ -112,6 +114,8 @@ async function authPlugin(app: FastifyInstance) {
     if (refusal) throw refusal;
   });
 
+  const lifetimeLimits = { maxLifetimeSeconds: config.JWT_MAX_LIFETIME_SECONDS, clockToleranceSeconds: config.JWT_CLOCK_TOLERANCE_SECONDS };
+
   /** One refusal for every way a token can fail, so the answer does not say which check failed. */
   const invalidSession = () => new DomainError('SESSION_TOKEN_INVALID', 'the session token is invalid or expired');
 
@@ -124,6 +128,11 @@ async function authPlugin(app: FastifyInstance) {
     try {
       claims = await request.jwtVerify<DashboardClaims>();
     } catch {
+      throw invalidSession();
+    }
+    const lifetimeProblem = sessionLifetimeProblem(claims, Date.now(), lifetimeLimits);
+    if (lifetimeProblem) {
+      request.log.debug({ reason: lifetimeProblem }, 'session token refused for its times');
       throw invalidSession();
     }
     // A subject that is not storable text (NUL, a lone surrogate) cannot name a user: refuse it

@@ -1,8 +1,17 @@
 import type { RelayedEvent } from '@raffle/contracts';
-import { insertFanOutDeliveries, listFanOutTargets, newId, type Sql } from '@raffle/db';
+import { insertFanOutDeliveries, listFanOutTargets, newIdsInOrder, type Sql } from '@raffle/db';
 
 /** A delivery just created and claimed by this instance: its first attempt is due now. */
-export type NewDelivery = { deliveryId: string; endpointId: string; eventId: string; eventType: string; payload: string; traceContext: string | null };
+export type NewDelivery = {
+  deliveryId: string;
+  endpointId: string;
+  eventId: string;
+  eventType: string;
+  payload: string;
+  traceContext: string | null;
+  /** The endpoint's signing-secret version as the fan-out read it: a rotation before it must sign this delivery. */
+  secretVersion: number;
+};
 
 /**
  * Turns relayed events into deliveries: one per enabled endpoint that subscribes to the event's
@@ -24,22 +33,33 @@ export async function fanOut(
   const targets = await listFanOutTargets(sql, events);
   if (targets.length === 0) return [];
   const left = new Map<string, number>();
-  const deliveries = targets.map((t) => {
+  // The targets come in event order: an endpoint's delivery log lists them in it too.
+  const ids = newIdsInOrder('webhookDelivery', targets.map(() => now.getTime()));
+  const deliveries = targets.map((t, i) => {
     const event = events[t.eventIndex - 1]!;
     const room = left.get(t.endpointId) ?? roomFor(t.endpointId);
     left.set(t.endpointId, room - 1);
     return {
-      id: newId('webhookDelivery', now.getTime()),
+      id: ids[i]!,
       endpointId: t.endpointId,
       eventId: event.id,
       eventType: event.type,
       payload: event.payload,
       traceContext: event.traceContext ?? null,
+      secretVersion: t.secretVersion,
       leased: room > 0,
     };
   });
   const created = new Set(await insertFanOutDeliveries(sql, { deliveries, now, leasedUntil: new Date(now.getTime() + leaseMs) }));
   return deliveries
     .filter((d) => d.leased && created.has(d.id))
-    .map((d) => ({ deliveryId: d.id, endpointId: d.endpointId, eventId: d.eventId, eventType: d.eventType, payload: d.payload, traceContext: d.traceContext }));
+    .map((d) => ({
+      deliveryId: d.id,
+      endpointId: d.endpointId,
+      eventId: d.eventId,
+      eventType: d.eventType,
+      payload: d.payload,
+      traceContext: d.traceContext,
+      secretVersion: d.secretVersion,
+    }));
 }

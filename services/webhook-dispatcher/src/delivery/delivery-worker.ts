@@ -113,7 +113,8 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
    * until Postgres had written the outcome).
    */
   const attempt = async (job: DeliveryJob): Promise<{ recording: Promise<void> } | undefined> => {
-    let endpoint = (await options.directory.get([job.endpointId])).get(job.endpointId);
+    const secretVersions = new Map(job.secretVersion === undefined ? [] : [[job.endpointId, job.secretVersion]]);
+    let endpoint = (await options.directory.get([job.endpointId], secretVersions)).get(job.endpointId);
     // Deleted: its deliveries went with it.
     if (!endpoint) return undefined;
     if (!endpoint.enabled) {

@@ -33,7 +33,7 @@ export class WorkspaceRaffles {
     this.wins = new RaffleWins(http);
   }
 
-  /** Creates a draft; nothing is announced until it is published. 409 `SLUG_TAKEN`. */
+  /** Creates a draft; nothing is announced until it is published. 409 `SLUG_TAKEN` when another raffle of the workspace has the slug. */
   create(workspaceId: string, params: CreateRaffleParams): Promise<Raffle> {
     return this.http.request({ method: 'POST', path: rafflesPath(workspaceId), body: params });
   }
@@ -52,7 +52,7 @@ export class WorkspaceRaffles {
     return this.http.request({ method: 'PATCH', path: rafflePath(workspaceId, raffleId), body: params });
   }
 
-  /** Publishes a draft: scheduled until `startsAt`, or open at once; its draw commitment becomes public. */
+  /** Publishes a draft: scheduled until `startsAt`, or open at once; its draw commitment becomes public. 409 `SLUG_TAKEN` when a published raffle has the slug. */
   publish(workspaceId: string, raffleId: string): Promise<Raffle> {
     return this.act(workspaceId, raffleId, 'publish');
   }

@@ -121,8 +121,10 @@ const apiKeyRoutes: FastifyPluginAsyncTypebox<ApiKeyRoutesOptions> = async (app,
       schema: {
         operationId: operation('roll'),
         tags: [...shape.tags],
-        'x-error-codes': ['API_KEY_NOT_FOUND', 'API_KEY_CANNOT_ROLL'],
+        'x-error-codes': ['API_KEY_NOT_FOUND', 'API_KEY_CANNOT_ROLL', 'API_KEY_LIMIT'],
         summary: `Replace a ${kind} API key with a new one of the same name and scopes`,
+        description:
+          'While the old key keeps working (`expireOldInSeconds` above 0) both count as active keys, so such a roll is refused with 409 `API_KEY_LIMIT` when the cap is reached; a roll with 0 replaces the key and is not capped.',
         params: params.key,
         body: RollApiKeyBodySchema,
         response: managementResponses(201, Type.Ref(CreatedApiKeySchema)),
@@ -134,6 +136,7 @@ const apiKeyRoutes: FastifyPluginAsyncTypebox<ApiKeyRoutesOptions> = async (app,
         ...scopeOf(request),
         keyId: request.params.keyId,
         expireOldInSeconds: request.body.expireOldInSeconds ?? 0,
+        maxActiveKeys: configOf(app).MAX_ACTIVE_KEYS_PER_USER,
       });
       // The old key's expiry changed either way: instances must re-read it.
       broadcastRevocation(app, request.params.keyId);

@@ -37,7 +37,7 @@ const dashboardRaffleRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: RAFFLE_TAGS,
         summary: 'Create a draft raffle in the workspace',
         description:
-          'Owners and admins only. Nothing is announced until it is published. 400 `VALIDATION_FAILED` for requirement params, endsAt not after startsAt, autoDraw on an application raffle or a project of another workspace; 409 `SLUG_TAKEN`.',
+          "Owners and admins only. Nothing is announced until it is published. 400 `VALIDATION_FAILED` for requirement params, endsAt not after startsAt, autoDraw on an application raffle or a project of another workspace; 409 `SLUG_TAKEN` when another raffle of this workspace uses the slug (other workspaces' drafts are not compared: a slug is claimed across workspaces when it is published).",
         params: DashboardWorkspaceParams,
         body: Type.Ref(CreateRaffleBodySchema),
         response: managementResponses(201, Type.Ref(DashboardRaffleSchema)),

@@ -13,7 +13,8 @@ const ACTIONS: Array<{ action: 'publish' | 'open' | 'close' | 'finalize' | 'canc
   {
     action: 'publish',
     summary: 'Publish a draft: scheduled until startsAt, or open at once',
-    description: 'Generates the draw seed and makes its commitment public. 409 `RAFFLE_CANNOT_PUBLISH` unless draft, or when endsAt has passed.',
+    description:
+      'Generates the draw seed and makes its commitment public. 409 `RAFFLE_CANNOT_PUBLISH` unless draft, or when endsAt has passed; 409 `SLUG_TAKEN` when a published raffle (of any workspace) already uses the slug, since published raffles are addressed by slug alone.',
     run: publishRaffle,
   },
   { action: 'open', summary: 'Open a scheduled raffle now, before its startsAt', description: '409 `RAFFLE_CANNOT_OPEN` unless scheduled.', run: openRaffle },
@@ -40,7 +41,7 @@ const raffleLifecycleRoutes: FastifyPluginAsyncTypebox = async (app) => {
       {
         schema: {
           operationId: `${action}Raffle`,
-          'x-error-codes': [RAFFLE_ACTIONS[action].code],
+          'x-error-codes': action === 'publish' ? [RAFFLE_ACTIONS[action].code, 'SLUG_TAKEN'] : [RAFFLE_ACTIONS[action].code],
           tags: RAFFLE_TAGS,
           summary,
           description: `Owners and admins only. ${description} Invalid transitions answer 409 with the code leading the message. A bodiless POST is accepted.`,

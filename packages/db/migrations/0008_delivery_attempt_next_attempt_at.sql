@@ -1,0 +1,1 @@
+ALTER TABLE "webhook_delivery_attempts" ADD COLUMN "next_attempt_at" timestamp with time zone;
