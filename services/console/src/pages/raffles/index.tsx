@@ -29,6 +29,25 @@ function listQuery(status: string, mechanic: string, search: string): ListRaffle
   };
 }
 
+/** One of the list's filters: "All", or one of `values`. */
+function FilterSelect(props: { id: string; label: string; values: readonly string[]; value: string; onChange(value: string): void }) {
+  return (
+    <div className="form-field">
+      <label className="form-label" htmlFor={props.id}>
+        {props.label}
+      </label>
+      <select id={props.id} value={props.value} onChange={(e) => props.onChange(e.target.value)}>
+        <option value="all">All</option>
+        {props.values.map((v) => (
+          <option key={v} value={v}>
+            {humanize(v)}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
 /** A workspace's raffles, newest first, filtered by status and mechanic and searched by title or slug on the server. */
 export default function RafflesPage() {
   const mgmt = useManagement();
@@ -62,28 +81,8 @@ export default function RafflesPage() {
         {manage.allowed ? createLink : null}
       </div>
       <form className="filters" role="search" aria-describedby={filterNoteId} onSubmit={(e) => e.preventDefault()}>
-        <div className="form-field">
-          <label className="form-label" htmlFor="raffle-status-filter">Status</label>
-          <select id="raffle-status-filter" value={status} onChange={(e) => setStatus(e.target.value)}>
-            <option value="all">All</option>
-            {RAFFLE_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {humanize(s)}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="form-field">
-          <label className="form-label" htmlFor="raffle-mechanic-filter">Mechanic</label>
-          <select id="raffle-mechanic-filter" value={mechanic} onChange={(e) => setMechanic(e.target.value)}>
-            <option value="all">All</option>
-            {RAFFLE_MECHANICS.map((m) => (
-              <option key={m} value={m}>
-                {humanize(m)}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FilterSelect id="raffle-status-filter" label="Status" values={RAFFLE_STATUSES} value={status} onChange={setStatus} />
+        <FilterSelect id="raffle-mechanic-filter" label="Mechanic" values={RAFFLE_MECHANICS} value={mechanic} onChange={setMechanic} />
         <div className="form-field">
           <label className="form-label" htmlFor="raffle-search">Search title or slug</label>
           <input id="raffle-search" type="search" maxLength={100} value={search} onChange={(e) => setSearch(e.target.value)} />
