@@ -137,7 +137,7 @@ function requestShape(operation: FuzzOperation, value: (schema: JsonSchema, name
     .tuple(record(byLocation('path')), record(byLocation('query')), record(byLocation('header')), bodyParts(operation, value), fc.option(extraQuery, { freq: 10 }))
     .map(([path, query, header, body, extra]) => {
       let url = operation.path;
-      for (const [name, v] of path) url = url.replace(`{${name}}`, percentEncode(scalarText(v)));
+      for (const [name, v] of path) url = url.replace(`{${name}}`, pathSegment(scalarText(v)));
       const search = [...query, ...(extra ? [extra] : [])].flatMap(([name, v]) =>
         (Array.isArray(v) ? v : [v]).map((item) => `${percentEncode(name)}=${percentEncode(scalarText(item))}`),
       );
@@ -180,6 +180,15 @@ function hostileCredentials(schemes: SecurityScheme[]): fc.Arbitrary<Record<stri
 }
 
 const scalarText = (v: unknown): string => (typeof v === 'string' ? v : v === undefined ? '' : JSON.stringify(v));
+
+/**
+ * A path parameter as a segment. `.` and `..` (encoded or not) are dot segments that every URL
+ * parser resolves away, so no client can send them as a value: they go out with a letter after
+ * them, still hostile to a slug or id pattern.
+ */
+function pathSegment(text: string): string {
+  return percentEncode(/^\.{1,2}$/.test(text) ? `${text}x` : text);
+}
 
 /**
  * Percent-encodes as UTF-8; a lone surrogate goes out as the three bytes a careless client would
