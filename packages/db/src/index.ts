@@ -26,7 +26,7 @@ export * from './queries/raffle-details.js';
 export * from './queries/raffle-drafts.js';
 export * from './queries/raffle-locks.js';
 export * from './queries/raffles.js';
-export { containsPattern, type RaffleListFilter } from './queries/raffle-list-filters.js';
+export type { RaffleListFilter } from './queries/raffle-list-filters.js';
 export * from './queries/requirement-checks.js';
 export * from './queries/users.js';
 export * from './queries/webhook-endpoints.js';

@@ -1,14 +1,15 @@
 import type { DashboardRaffle } from '@raffle/contracts';
-import { and, asc, desc, eq, gt, or } from 'drizzle-orm';
-import type { DbOrTx } from '../client.js';
+import { and, asc, eq, gt, or } from 'drizzle-orm';
+import { rawTransactionOf, type DbOrTx } from '../client.js';
 import { toDashboardRaffle } from '../render/dashboard-raffle.js';
 import type { RaffleRow } from '../render/raffle.js';
 import { entries } from '../schema/entries.js';
 import { raffles } from '../schema/raffles.js';
 import { wins } from '../schema/wins.js';
 import { loadRaffleContext } from '../writes/raffles.js';
-import { afterKey, beforeKey, keysetReadSize } from './keyset.js';
-import { raffleFilterCondition, type RaffleListFilter } from './raffle-list-filters.js';
+import { afterKey, keysetReadSize } from './keyset.js';
+import type { RaffleListFilter } from './raffle-list-filters.js';
+import { pageWorkspaceRaffles } from './raffles.js';
 
 // The dashboard's raffle pages. Each page query reads `limit + 1` rows: the extra one only says
 // whether another page exists.
@@ -38,14 +39,12 @@ export async function isRaffleOfWorkspace(tx: DbOrTx, args: RaffleScope): Promis
   return row !== undefined;
 }
 
-/** The workspace's raffles in every status (or those `filter` keeps), newest (highest id) first, before the id `before`. */
+/**
+ * The workspace's raffles in every status (or those `filter` keeps), newest (highest id) first,
+ * before the id `before`: the data plane's workspace list, on the caller's transaction or pool.
+ */
 export async function pageDashboardRaffleRows(tx: DbOrTx, args: { workspaceId: string; before: string | null; limit: number; filter?: RaffleListFilter }) {
-  return tx
-    .select({ id: raffles.id, workspaceItemJson: raffles.workspaceItemJson })
-    .from(raffles)
-    .where(and(eq(raffles.workspaceId, args.workspaceId), beforeKey(raffles.id, args.before), args.filter ? raffleFilterCondition(args.filter) : undefined))
-    .orderBy(desc(raffles.id))
-    .limit(keysetReadSize(args.limit));
+  return pageWorkspaceRaffles(rawTransactionOf(tx), args);
 }
 
 /** A raffle's entries in arrival (id) order after the id `after`, optionally in one status. */

@@ -1,6 +1,4 @@
-import { and, eq, ilike, or, type SQL } from 'drizzle-orm';
-import type { Sql } from '../client.js';
-import { raffles } from '../schema/index.js';
+import type { SqlOrTx } from '../client.js';
 
 /** What a workspace's raffle list may be narrowed to; absent fields do not narrow it. */
 export type RaffleListFilter = { status?: string; mechanic?: string; q?: string };
@@ -13,7 +11,7 @@ export const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c)
  * search is a scan of the workspace's rows in key order, which the page's limit cuts short; a
  * workspace holds hundreds of raffles, not millions, so it needs no index of its own.
  */
-export function raffleFilterFragment(sql: Sql, filter: RaffleListFilter) {
+export function raffleFilterFragment(sql: SqlOrTx, filter: RaffleListFilter) {
   const pattern = filter.q === undefined ? null : containsPattern(filter.q);
   return sql`
     ${filter.status === undefined ? sql`` : sql`and status = ${filter.status}`}
@@ -21,12 +19,3 @@ export function raffleFilterFragment(sql: Sql, filter: RaffleListFilter) {
     ${pattern === null ? sql`` : sql`and (title ilike ${pattern} or slug ilike ${pattern})`}`;
 }
 
-/** The same filter as a drizzle condition (undefined when it does not narrow). */
-export function raffleFilterCondition(filter: RaffleListFilter): SQL | undefined {
-  const pattern = filter.q === undefined ? null : containsPattern(filter.q);
-  return and(
-    filter.status === undefined ? undefined : eq(raffles.status, filter.status),
-    filter.mechanic === undefined ? undefined : eq(raffles.mechanic, filter.mechanic),
-    pattern === null ? undefined : or(ilike(raffles.title, pattern), ilike(raffles.slug, pattern)),
-  );
-}

@@ -1,4 +1,4 @@
-import type { Sql } from '../client.js';
+import type { Sql, SqlOrTx } from '../client.js';
 import { keysetReadSize, type RenderedRow } from './keyset.js';
 import { raffleFilterFragment, type RaffleListFilter } from './raffle-list-filters.js';
 
@@ -6,7 +6,7 @@ export type PublicRaffleKey = { publishedAt: string; id: string };
 
 /** Newest first, narrowed by `filter` when given. */
 export async function pageWorkspaceRaffles(
-  sql: Sql,
+  sql: SqlOrTx,
   args: { workspaceId: string; before: string | null; limit: number; filter?: RaffleListFilter },
 ): Promise<RenderedRow[]> {
   return sql<RenderedRow[]>`

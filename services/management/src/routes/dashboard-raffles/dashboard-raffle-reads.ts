@@ -42,7 +42,7 @@ export async function listDashboardRaffles(db: Db, args: { workspaceId: string; 
   const binding = cursorBinding('dashboard:raffles', args.workspaceId, ...raffleFilterBinding(args.filter));
   const page = readPageRequest(args, { binding, rule: DASHBOARD_PAGE_SIZE, isKey: isIdKey('raffle') });
   const rows = await pageDashboardRaffleRows(db, { workspaceId: args.workspaceId, before: page.after?.[0] ?? null, limit: page.limit, filter: args.filter });
-  return toPage(rows, page, (r) => [r.id], (r) => JSON.parse(r.workspaceItemJson) as WorkspaceRaffleItem);
+  return toPage(rows, page, (r) => [r.id], (r) => JSON.parse(r.json) as WorkspaceRaffleItem);
 }
 
 async function assertRaffleInWorkspace(db: Db, args: RaffleScope): Promise<void> {
