@@ -1,0 +1,7 @@
+export { QUICKNET, QUICKNET_BEACON_ID, QUICKNET_GROUP_HASH, UNCHAINED_G1_RFC9380, chainHashOf, type BeaconChain, type ChainHashInputs } from './chain.js';
+export { roundAt, timeOfRound } from './round-time.js';
+export { isRoundSignatureValid, randomnessOf } from './round-signature.js';
+export { BeaconRoundPending, BeaconUnavailable, type RelayFailure } from './errors.js';
+export { DRAND_PUBLIC_RELAYS } from './relays.js';
+export { createBeaconClient, type BeaconClient, type BeaconClientOptions, type VerifiedRound } from './beacon-client.js';
+export { LOCAL_BEACON_ID, startLocalBeacon, type LocalBeacon, type LocalBeaconOptions } from './local-beacon/local-beacon.js';
