@@ -29,6 +29,8 @@ export type BeaconClientOptions = {
   publicationGraceSeconds?: number;
   /** Unix time in seconds (fractions allowed); tests move the clock. */
   now?: () => number;
+  /** Told of every relay answer that was not used, even when a later relay succeeds: for logs and metrics. */
+  onRelayFailure?: (failure: RelayFailure) => void;
 };
 
 export type BeaconClient = {
@@ -57,20 +59,24 @@ export function createBeaconClient(options: BeaconClientOptions): BeaconClient {
 
   async function fetchFromRelays(round: number | 'latest'): Promise<{ verified?: VerifiedRound; failures: RelayFailure[]; notPublished: number }> {
     const failures: RelayFailure[] = [];
+    const fail = (failure: RelayFailure) => {
+      failures.push(failure);
+      options.onRelayFailure?.(failure);
+    };
     let notPublished = 0;
     for (const relay of relays) {
       const answer = await requestRound(roundUrl(relay, round), timeoutMs);
       if (answer.kind === 'not-published') {
         notPublished += 1;
-        failures.push({ relay, reason: 'round not published' });
+        fail({ relay, reason: 'round not published' });
         continue;
       }
       if (answer.kind === 'failed') {
-        failures.push({ relay, reason: answer.reason });
+        fail({ relay, reason: answer.reason });
         continue;
       }
       const verified = verify(answer.claim, round);
-      if (typeof verified === 'string') failures.push({ relay, reason: verified });
+      if (typeof verified === 'string') fail({ relay, reason: verified });
       else return { verified, failures, notPublished };
     }
     return { failures, notPublished };
