@@ -34,7 +34,9 @@ export async function startFakeRelay(behaviour: RelayBehaviour) {
 
 /** Serves `rounds` under `chainHash` as a drand relay does, 404 for every other round. */
 export function servingRounds(chainHash: string, rounds: readonly { round: number; signature: string; randomness?: string }[]): RelayBehaviour {
-  return (path) => {
+  return (pathAndQuery) => {
+    // drand-client adds a cache-busting query string.
+    const path = pathAndQuery.split('?')[0] ?? '';
     const match = new RegExp(`^/${chainHash}/public/(\\d+)$`).exec(path);
     const found = match === null ? undefined : rounds.find((r) => r.round === Number(match[1]));
     if (path === `/${chainHash}/public/latest` && rounds.length > 0) return { status: 200, body: JSON.stringify(rounds.at(-1)) };
