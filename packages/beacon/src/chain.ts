@@ -38,13 +38,8 @@ export const QUICKNET: BeaconChain = {
 export const QUICKNET_GROUP_HASH = 'f477d5c89f21a17c863a7f937c6a6d15859414d2be09cd448d4279af331c5d3e';
 export const QUICKNET_BEACON_ID = 'quicknet';
 
-export type ChainHashInputs = {
-  publicKey: string;
-  period: number;
-  genesisTime: number;
-  groupHash: string;
-  beaconId: string;
-};
+/** The chain's key and clock, and the two values drand hashes with them that nothing else needs. */
+export type ChainHashInputs = Pick<BeaconChain, 'publicKey' | 'period' | 'genesisTime'> & { groupHash: string; beaconId: string };
 
 /**
  * The chain hash exactly as drand computes it (drand/drand common/chain/info.go, `Info.Hash`):

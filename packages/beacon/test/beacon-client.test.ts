@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { BeaconRoundPending, BeaconUnavailable, createBeaconClient, QUICKNET, timeOfRound, type RelayFailure } from '../src/index.js';
 import { generateSecretKey, signRound } from '../src/round-signature.js';
-import { servingRounds, startFakeRelay, unusedPort, type RelayBehaviour } from './support/fake-relay.js';
+import { servingRounds, startFakeRelay, goneRelayUrl, type RelayBehaviour } from './support/fake-relay.js';
 import { ALL_QUICKNET_ROUNDS, QUICKNET_ROUNDS } from './support/quicknet-rounds.js';
 
 const { round1000, round42 } = QUICKNET_ROUNDS;
@@ -39,7 +39,7 @@ describe('createBeaconClient on quicknet', () => {
     ['JSON that is not a round', () => relay(answering({ hello: 'world' })), /not a beacon round/],
     ['a 500', () => relay(() => ({ status: 500, body: '{}' })), /HTTP 500/],
     ['no answer within the timeout', () => relay(() => 'hang'), /no answer within 300 ms/],
-    ['a refused connection', async () => ({ url: `http://127.0.0.1:${await unusedPort()}` }), /ECONNREFUSED/],
+    ['a refused connection', async () => ({ url: await goneRelayUrl() }), /ECONNREFUSED/],
     ['a tampered signature', () => relay(answering({ ...round1000, signature: round1000.signature.replace(/^b4/, 'b5') })), /signature does not verify/],
     ["another round's real signature claimed as round 1000", () => relay(answering({ ...round42, round: 1000 })), /signature does not verify/],
     ['another round than the one asked for', () => relay(answering(round42)), /answered round 42 for round 1000/],
@@ -60,7 +60,7 @@ describe('createBeaconClient on quicknet', () => {
   it('names every relay and its reason when none gives a verified round', async () => {
     const garbage = await relay(() => ({ status: 200, body: 'nope' }));
     const tampered = await relay(answering({ ...round42, round: 1000 }));
-    const refused = `http://127.0.0.1:${await unusedPort()}`;
+    const refused = await goneRelayUrl();
     const client = createBeaconClient({ chain: QUICKNET, relays: [garbage.url, tampered.url, refused] });
     const error = await client.fetchRound(1000).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(BeaconUnavailable);
@@ -69,7 +69,7 @@ describe('createBeaconClient on quicknet', () => {
   });
 
   it('fetches the latest round from the first relay that has a verified one', async () => {
-    const down = `http://127.0.0.1:${await unusedPort()}`;
+    const down = await goneRelayUrl();
     const good = await goodRelay();
     const client = createBeaconClient({ chain: QUICKNET, relays: [down, good.url] });
     await expect(client.fetchLatest()).resolves.toMatchObject({ round: 12040883 });

@@ -44,11 +44,9 @@ export function servingRounds(chainHash: string, rounds: readonly { round: numbe
   };
 }
 
-/** A port nothing listens on: bound once, then released. */
-export async function unusedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
+/** The URL of a relay that has gone: its port was just released, so connecting is refused. */
+export async function goneRelayUrl(): Promise<string> {
+  const relay = await startFakeRelay(() => 'hang');
+  await relay.close();
+  return relay.url;
 }
