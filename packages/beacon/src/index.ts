@@ -3,5 +3,6 @@ export { roundAt, timeOfRound } from './round-time.js';
 export { isRoundSignatureValid, randomnessOf } from './round-signature.js';
 export { BeaconRoundPending, BeaconUnavailable, type RelayFailure } from './errors.js';
 export { DRAND_PUBLIC_RELAYS } from './relays.js';
+export { checkRelays, type RelayCheck } from './relay-check.js';
 export { createBeaconClient, type BeaconClient, type BeaconClientOptions, type VerifiedRound } from './beacon-client.js';
 export { LOCAL_BEACON_ID, startLocalBeacon, type LocalBeacon, type LocalBeaconOptions } from './local-beacon/local-beacon.js';

@@ -60,12 +60,15 @@ export async function startLocalBeacon(options: LocalBeaconOptions = {}): Promis
     metadata: { beaconID: LOCAL_BEACON_ID },
   };
 
+  // Signing takes milliseconds; the cache is for pollers asking for the same recent rounds, and
+  // bounded because a long-running beacon is asked for ever newer ones.
   const signatures = new Map<number, string>();
   function publishedRound(round: number) {
     let signature = signatures.get(round);
     if (signature === undefined) {
       signature = signRound(identity.secretKey, round);
       signatures.set(round, signature);
+      if (signatures.size > 1024) signatures.delete(signatures.keys().next().value as number);
     }
     return { round, randomness: randomnessOf(signature), signature };
   }
