@@ -2,14 +2,19 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import { freePort } from '@raffle/service-kit/testing/faults';
+import { RUN_LOG_DIR_VARIABLE } from '@raffle/service-kit/testing/run-log';
+import { scanRunLogs } from '@raffle/service-kit/testing/run-log-scan';
 import type { FastifyInstance } from 'fastify';
 import { Client } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../server/app.js';
 import { loadConfig } from '../server/config.js';
+import { consoleLogStream } from './support/console-log.js';
 import { startUpstreamStub } from './support/upstream-stub.js';
+
+// Run alone (no `pnpm test` naming a run log), this file keeps a run log of its own to check its lines reach one.
+process.env[RUN_LOG_DIR_VARIABLE] ||= path.join(tmpdir(), `console-run-log-${process.pid}-${Date.now()}`);
 
 /** What the console is since it is built on the service kit (issue 23): the kit's answers, in the console's error body. */
 let staticDir: string;
@@ -18,13 +23,7 @@ const logLines: string[] = [];
 
 async function buildConsole(overrides: Record<string, string> = {}): Promise<FastifyInstance> {
   const config = loadConfig({ STATIC_DIR: staticDir, LOG_LEVEL: 'trace', MANAGEMENT_URL: upstream.url, DATA_PLANE_URL: upstream.url, ...overrides });
-  const logStream = new Writable({
-    write(chunk, _encoding, done) {
-      logLines.push(chunk.toString());
-      done();
-    },
-  });
-  return buildApp(config, { logStream });
+  return buildApp(config, { logStream: consoleLogStream(logLines) });
 }
 
 /** One request written by hand on a socket; the raw answer. */
@@ -153,5 +152,13 @@ describe('an upstream that does not answer', () => {
     } finally {
       await down.close();
     }
+  });
+});
+
+describe('the console\'s log lines', () => {
+  it('reach the run\'s log scan in files of their own, and it finds nothing in them', () => {
+    const report = scanRunLogs(process.env[RUN_LOG_DIR_VARIABLE]!);
+    expect(report.linesBySource.console).toBeGreaterThan(0);
+    expect(report.findings.filter((finding) => path.basename(finding.file).startsWith('console-'))).toEqual([]);
   });
 });
