@@ -1,26 +1,10 @@
-import { ERROR_CODES } from '@raffle/contracts';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createServiceApp, type Refusal, type ServiceConfig, type ServiceErrors } from '../src/index.js';
+import { createServiceApp, type ServiceConfig } from '../src/index.js';
+import { TEST_HTTP_SETTINGS, testErrors as errors } from './support/test-service.js';
 
 /** A config with no database or NATS settings at all: the console's server has none. */
-const config: ServiceConfig = {
-  NODE_ENV: 'test',
-  LOG_LEVEL: 'silent',
-  HTTP_HEADERS_TIMEOUT_MS: 10_000,
-  HTTP_REQUEST_TIMEOUT_MS: 30_000,
-  HTTP_KEEP_ALIVE_TIMEOUT_MS: 72_000,
-  HTTP_SHUTDOWN_DRAIN_MS: 0,
-  HTTP_MAX_CONNECTIONS: 50,
-};
-
-const errors: ServiceErrors = {
-  statusOf: ERROR_CODES,
-  body: (request, status, { code, message }) => ({ status, code, message, requestId: request.id }),
-  describeValidation: () => ({ code: 'VALIDATION_FAILED', message: 'the input is invalid' }),
-  dependencyCodes: {},
-  isRefusal: (_error): _error is Refusal => false,
-};
+const config: ServiceConfig = { NODE_ENV: 'test', LOG_LEVEL: 'silent', ...TEST_HTTP_SETTINGS };
 
 const NO_CAPABILITIES = { database: false, nats: false, parsedInput: false };
 
@@ -44,7 +28,7 @@ describe('createServiceApp without the database, NATS, the input rules or OpenAP
       expect(missing.statusCode, url).toBe(404);
       expect(missing.json(), url).toMatchObject({ code: 'ROUTE_NOT_FOUND' });
     }
-    expect(app.server.maxConnections).toBe(50);
+    expect(app.server.maxConnections).toBe(TEST_HTTP_SETTINGS.HTTP_MAX_CONNECTIONS);
   });
 
   it('decides readiness by the service\'s own checks: one that decides takes it out, one that is reported does not', async () => {
