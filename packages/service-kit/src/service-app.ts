@@ -138,16 +138,13 @@ export async function createServiceApp<C extends ServiceConfig>(options: Service
   }
   const checks: ReadinessCheck[] = [];
   if (capabilities.database) {
-    await app.register(databasePlugin, {
-      url: required(config, 'DATABASE_URL', options.database !== undefined),
-      poolSize: config.DATABASE_POOL_SIZE ?? 1,
-      applicationName: options.name,
-      database: options.database,
-    });
+    // A pool given by the caller (tests) needs no settings to open one.
+    const settings = options.database ? { url: '', poolSize: 0 } : databaseSettings(config);
+    await app.register(databasePlugin, { ...settings, applicationName: options.name, database: options.database });
     checks.push(databaseCheck(app));
   }
   if (capabilities.nats) {
-    await app.register(natsPlugin, { url: required(config, 'NATS_URL'), name: options.name });
+    await app.register(natsPlugin, { url: capabilitySetting(config, 'nats', 'NATS_URL'), name: options.name });
     checks.push(natsCheck(app));
   }
   if (options.openApi) await app.register(openApiPlugin, options.openApi);
@@ -159,9 +156,16 @@ export async function createServiceApp<C extends ServiceConfig>(options: Service
   return app;
 }
 
-/** A capability's setting, which its ConfigSchema makes required: missing means the service asked for a capability its config does not carry. */
-function required(config: ServiceConfig, name: 'DATABASE_URL' | 'NATS_URL', given = false): string {
+function databaseSettings(config: ServiceConfig): { url: string; poolSize: number } {
+  return { url: capabilitySetting(config, 'database', 'DATABASE_URL'), poolSize: capabilitySetting(config, 'database', 'DATABASE_POOL_SIZE') };
+}
+
+/**
+ * A setting a capability needs. Every ConfigSchema that asks for the capability requires the
+ * setting (or defaults it), so a missing one is a service built wrong: said at build time.
+ */
+function capabilitySetting<K extends 'DATABASE_URL' | 'DATABASE_POOL_SIZE' | 'NATS_URL'>(config: ServiceConfig, capability: string, name: K): NonNullable<ServiceConfig[K]> {
   const value = config[name];
-  if (value === undefined && !given) throw new Error(`createServiceApp: the ${name === 'DATABASE_URL' ? 'database' : 'nats'} capability needs ${name} in the config`);
-  return value ?? '';
+  if (value === undefined) throw new Error(`createServiceApp: the ${capability} capability needs ${name} in the config`);
+  return value as NonNullable<ServiceConfig[K]>;
 }
