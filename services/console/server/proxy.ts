@@ -83,10 +83,10 @@ export async function proxyPlugin(app: FastifyInstance, options: ProxyOptions) {
     undici: {
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,
-      connect: { timeout: CONNECT_TIMEOUT_MS },
-      // reply-from turns certificate checks off unless told: an https upstream must prove who it is.
-      tls: { rejectUnauthorized: true },
-    } as never,
+      // reply-from turns certificate checks off unless told (it sets `tls.rejectUnauthorized:
+      // false`, which `connect` overrides): an https upstream must prove who it is.
+      connect: { timeout: CONNECT_TIMEOUT_MS, rejectUnauthorized: true },
+    },
     disableRequestLogging: true,
   });
 

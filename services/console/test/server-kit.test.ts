@@ -1,4 +1,5 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer as createHttpsServer } from 'node:https';
 import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -151,6 +152,32 @@ describe('an upstream that does not answer', () => {
       expect(logLines.filter((line) => line.includes(secret))).toEqual([]);
     } finally {
       await down.close();
+    }
+  });
+});
+
+describe('an https upstream', () => {
+  it('is refused unless its certificate is trusted: reply-from would not check it unless told', async () => {
+    // A self-signed certificate for 127.0.0.1, made for this test only (support/tls).
+    const tls = new URL('./support/tls/', import.meta.url);
+    let reached = 0;
+    const upstreamTls = createHttpsServer(
+      { key: await readFile(new URL('self-signed-key.pem', tls)), cert: await readFile(new URL('self-signed-cert.pem', tls)) },
+      (_request, response) => {
+        reached += 1;
+        response.end('{}');
+      },
+    );
+    await new Promise<void>((resolve) => upstreamTls.listen(0, '127.0.0.1', resolve));
+    const { port } = upstreamTls.address() as AddressInfo;
+    const app = await buildConsole({ MANAGEMENT_URL: `https://127.0.0.1:${port}` });
+    try {
+      const answer = await app.inject({ url: '/api/developer/personal/api-keys' });
+      expect(answer.statusCode).toBe(502);
+      expect(reached, 'no request reached the untrusted upstream').toBe(0);
+    } finally {
+      await app.close();
+      await new Promise((resolve) => upstreamTls.close(resolve));
     }
   });
 });
