@@ -156,6 +156,22 @@ describe('an upstream that does not answer', () => {
   });
 });
 
+describe('an upstream that answers 503', () => {
+  it('has its answer passed on once, not retried: the browser\'s SDK retries what Retry-After tells it', async () => {
+    const unavailable = await startUpstreamStub(() => ({ status: 503, headers: { 'content-type': 'application/json', 'retry-after': '1' }, body: '{"statusCode":503}' }));
+    const app = await buildConsole({ DATA_PLANE_URL: unavailable.url });
+    try {
+      const answer = await app.inject({ url: '/api/v1/me' });
+      expect(answer.statusCode).toBe(503);
+      expect(answer.headers['retry-after']).toBe('1');
+      expect(unavailable.requests).toHaveLength(1);
+    } finally {
+      await app.close();
+      await unavailable.close();
+    }
+  });
+});
+
 describe('an https upstream', () => {
   it('is refused unless its certificate is trusted: reply-from would not check it unless told', async () => {
     // A self-signed certificate for 127.0.0.1, made for this test only (support/tls).
