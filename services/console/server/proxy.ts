@@ -116,7 +116,10 @@ export async function proxyPlugin(app: FastifyInstance, options: ProxyOptions) {
         retryDelay: () => null,
         onError: (_reply, { error }) => {
           if (causedByTooLargeBody(error)) return void payloadTooLarge(request, reply, options.bodyLimitBytes);
-          // The error's code and name only: a driver's message may quote the URL, and with it a query's secrets.
+          // The error's code and name only: a message may quote the URL, and with it a query's
+          // secrets. (reply-from has logged the error already: undici's messages name the
+          // upstream's host and port, never the path; server-kit.test.ts checks a failed request's
+          // query stays out of the log.)
           const cause = (error as { cause?: { code?: string; name?: string } }).cause;
           request.log.warn({ upstream: route.upstreamName, errorCode: cause?.code, errorName: cause?.name }, 'upstream did not answer');
           return void badGateway(request, reply, route);
