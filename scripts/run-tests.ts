@@ -112,7 +112,9 @@ for (const stage of STAGES) {
 }
 
 const scan = scanRunLogs(logDir);
-console.log(`Log scan: ${scan.lines} lines from ${scan.files} log files, against ${scan.secrets} recorded secrets: ${scan.findings.length} findings`);
+// By source, so a service whose lines never reach the run log (the console's did not, issue 23) shows by its absence.
+const bySource = Object.entries(scan.linesBySource).sort(([a], [b]) => a.localeCompare(b)).map(([source, lines]) => `${source} ${lines}`).join(', ');
+console.log(`Log scan: ${scan.lines} lines from ${scan.files} log files (${bySource || 'none'}), against ${scan.secrets} recorded secrets: ${scan.findings.length} findings`);
 for (const finding of scan.findings.slice(0, 20)) console.log(`  ${finding.kind} in ${finding.file}: ${finding.excerpt}`);
 if (scan.lines === 0) console.log('  no log line was collected: the run log is not wired up');
 const scanFailed = scan.findings.length > 0 || scan.lines === 0 ? 1 : 0;

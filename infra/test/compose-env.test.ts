@@ -104,4 +104,32 @@ describe('docker-compose.yml against what `start` runs', () => {
     const dependsOn = (file.services.console as { depends_on?: Record<string, { condition: string }> } | undefined)?.depends_on;
     expect(dependsOn).toMatchObject({ management: { condition: 'service_healthy' }, 'data-plane': { condition: 'service_healthy' } });
   });
+
+  it('the APIs believe X-Forwarded-For from the console\'s fixed address only, which no other container can hold', () => {
+    type Ipam = { config: { subnet: string; ip_range?: string }[] };
+    const { networks } = file as unknown as { networks?: { default?: { ipam?: Ipam } } };
+    const pool = networks?.default?.ipam?.config[0];
+    const consoleService = file.services.console as { networks?: { default?: { ipv4_address?: string } } } | undefined;
+    const consoleAddress = consoleService?.networks?.default?.ipv4_address;
+    expect(pool?.subnet).toBeDefined();
+    expect(pool?.ip_range, 'the other containers get addresses from a range of their own').toBeDefined();
+    expect(consoleAddress).toBeDefined();
+    expect(inCidr(consoleAddress!, pool!.subnet), 'the console is on the platform subnet').toBe(true);
+    expect(inCidr(consoleAddress!, pool!.ip_range!), 'the console\'s address is never handed to another container').toBe(false);
+    for (const api of ['data-plane', 'management']) {
+      const { env } = containerEnv(api, generated);
+      expect(env.TRUST_PROXY, api).toBe(consoleAddress);
+      expect((APPS[api]!.load(env) as { TRUST_PROXY: string }).TRUST_PROXY, api).toBe(consoleAddress);
+    }
+    // Nothing stands in front of the console in compose: a visitor's own header is replaced.
+    expect(containerEnv('console', generated).env.TRUST_PROXY).toBe('false');
+  });
 });
+
+/** Whether an IPv4 address lies in a CIDR block. */
+function inCidr(address: string, cidr: string): boolean {
+  const [base = '', bits = '32'] = cidr.split('/');
+  const toNumber = (ip: string) => ip.split('.').reduce((n, octet) => n * 256 + Number(octet), 0);
+  const size = 2 ** (32 - Number(bits));
+  return Math.floor(toNumber(address) / size) === Math.floor(toNumber(base) / size);
+}

@@ -46,7 +46,7 @@ export async function startTestPlatform(options: { serviceEnv?: Record<string, s
     new Writable({
       write(chunk, _encoding, done) {
         for (const line of chunk.toString().split('\n').filter(Boolean)) {
-          captureLogLine(line);
+          captureLogLine(line, serviceName);
           recent.push(line);
           if (recent.length > RECENT_LINES) recent.shift();
           const own = linesByService.get(serviceName) ?? [];

@@ -1,10 +1,10 @@
 import './fastify-decorations.js';
 
 export { default as databasePlugin, type DatabasePluginOptions } from './plugins/database.js';
-export { default as healthPlugin } from './plugins/health.js';
+export { default as healthPlugin, type CheckState, type HealthOptions, type ReadinessCheck, type ReadinessDocumentation } from './plugins/health.js';
 export { default as metricsPlugin } from './plugins/metrics.js';
 export { default as natsPlugin, type NatsHandle } from './plugins/nats.js';
-export { default as notFoundPlugin, type UnmatchedBody } from './plugins/not-found.js';
+export { default as notFoundPlugin, type UnmatchedBody, type UnmatchedFallback } from './plugins/not-found.js';
 export { default as openApiPlugin, type OpenApiDocumentOptions, type OpenApiInfo } from './plugins/openapi.js';
 export type { OpenApiFinish, OpenApiServer, OpenApiTag } from './openapi/finish-document.js';
 export type { ErrorCodeDocumentation } from './openapi/error-codes.js';
@@ -15,6 +15,7 @@ export { pathOf } from './request-path.js';
 export { pathString } from './path-params.js';
 export { serializeError } from './logging/error-serializer.js';
 export { ConfigError, readConfig } from './config.js';
+export { TrustProxySetting, trustProxyRule, type TrustProxy } from './trust-proxy.js';
 export { serve } from './serve.js';
 export { startTracing, TracingSettings } from './tracing/start-tracing.js';
 export { default as httpSpansPlugin } from './tracing/http-spans.js';
@@ -28,6 +29,6 @@ export { isStorableInstant, MAX_YEAR, MIN_YEAR, restrictDateTimesToStorableYears
 export { default as shutdownPlugin, type ShutdownBody, type ShutdownOptions } from './plugins/shutdown.js';
 export { HttpServerSettings, httpServerOptions, limitConnections, type HttpServerConfig } from './http-server-settings.js';
 export { unavailableResponse } from './unavailable-response.js';
-export { createServiceApp, type ServiceAppOptions, type ServiceConfig, type ServiceServerOptions } from './service-app.js';
+export { createServiceApp, type ServiceAppOptions, type ServiceCapabilities, type ServiceConfig, type ServiceReadiness, type ServiceServerOptions } from './service-app.js';
 export { default as errorHandlerPlugin } from './errors/error-handler.js';
 export type { ErrorAnswer, Refusal, ServiceErrors } from './errors/service-errors.js';

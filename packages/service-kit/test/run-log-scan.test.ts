@@ -43,4 +43,11 @@ describe('scanRunLogs', () => {
     const report = scanRunLogs(runDir(lines, [SEED]));
     expect(report).toMatchObject({ lines: 4, secrets: 1, findings: [] });
   });
+
+  it('counts the lines of each source by the file it wrote, files without a source as the tests\'', () => {
+    const dir = runDir(['{"msg":"in process"}']);
+    writeFileSync(join(dir, 'logs', 'console-123-1700000000000.log'), '{"msg":"a"}\n{"msg":"b"}\n');
+    writeFileSync(join(dir, 'logs', 'webhook-dispatcher-9-1700000000001.log'), '{"msg":"c"}\n');
+    expect(scanRunLogs(dir).linesBySource).toEqual({ tests: 1, console: 2, 'webhook-dispatcher': 1 });
+  });
 });

@@ -1,14 +1,8 @@
-import { ERROR_CODES, type ErrorCode } from '@raffle/contracts';
+import type { ErrorCode } from '@raffle/contracts';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServiceApp, type Refusal, type ServiceConfig, type ServiceErrors } from '../src/index.js';
-
-/** A refusal of this test's own (the services use the domain's DomainError). */
-class TestRefusal extends Error {
-  constructor(readonly code: ErrorCode, message: string) {
-    super(message);
-  }
-}
+import { createServiceApp, type ServiceConfig, type ServiceErrors } from '../src/index.js';
+import { TEST_HTTP_SETTINGS, testErrors as errors, TestRefusal } from './support/test-service.js';
 
 const config: ServiceConfig = {
   NODE_ENV: 'test',
@@ -16,21 +10,7 @@ const config: ServiceConfig = {
   DATABASE_URL: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
   DATABASE_POOL_SIZE: 1,
   NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
-  HTTP_HEADERS_TIMEOUT_MS: 10_000,
-  HTTP_REQUEST_TIMEOUT_MS: 30_000,
-  HTTP_KEEP_ALIVE_TIMEOUT_MS: 72_000,
-  HTTP_SHUTDOWN_DRAIN_MS: 0,
-  HTTP_MAX_CONNECTIONS: 123,
-};
-
-/** A body that shows what the kit decided: the status, the code and the message. */
-const errors: ServiceErrors = {
-  statusOf: ERROR_CODES,
-  body: (request, status, { code, message }) => ({ status, code, message, requestId: request.id }),
-  describeValidation: () => ({ code: 'VALIDATION_FAILED', message: 'the input is invalid' }),
-  dependencyCodes: {},
-  isRefusal: (error): error is Refusal => error instanceof TestRefusal,
-  parserFailure: (_failure, base) => base,
+  ...TEST_HTTP_SETTINGS,
 };
 
 /** What Postgres says with each SQLSTATE the routes below throw ("57014u": the same code, cancelled by a client). */

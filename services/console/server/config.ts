@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { Type, type Static } from '@sinclair/typebox';
-import { ConfigError, HttpServerSettings, readConfig } from '@raffle/service-kit';
+import { ConfigError, HttpServerSettings, readConfig, TrustProxySetting, trustProxyRule } from '@raffle/service-kit';
 
 /**
  * The built single-page app: Vite writes it to dist/public, and the same relative path finds it
@@ -25,10 +25,11 @@ export const ConfigSchema = Type.Object({
    */
   PROXY_BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, maximum: 10 * 1024 * 1024, default: 65_536 }),
   /**
-   * A proxy of ours (an ingress) stands in front and writes X-Forwarded-For: keep its chain. Off,
-   * a visitor's own X-Forwarded-For is replaced by the address this server sees.
+   * Whose X-Forwarded-For to keep (the kit's one rule, trust-proxy.ts): a proxy of ours (an
+   * ingress) that stands in front and wrote it. From anyone else, a visitor's own X-Forwarded-For
+   * is replaced by the address this server sees.
    */
-  TRUST_PROXY: Type.Boolean({ default: false }),
+  ...TrustProxySetting,
   /** How long an upstream may take to start answering before the browser gets 502. */
   PROXY_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 30_000 }),
   LOG_LEVEL: Type.Union(
@@ -43,6 +44,7 @@ export { ConfigError };
 
 export function loadConfig(env: Record<string, string | undefined>): Config {
   const config = readConfig(ConfigSchema, env);
+  trustProxyRule(config.TRUST_PROXY);
   for (const name of ['MANAGEMENT_URL', 'DATA_PLANE_URL'] as const) {
     if (!isHttpUrl(config[name])) throw new ConfigError(`invalid configuration:\n  ${name}: must be an http(s) URL`);
     config[name] = config[name].replace(/\/+$/, '');

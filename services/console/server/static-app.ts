@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
+import { pathOf, type UnmatchedFallback } from '@raffle/service-kit';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 
@@ -11,11 +12,9 @@ const ONE_YEAR_SECONDS = 365 * 24 * 3600;
 
 /**
  * The built app. Hashed assets are immutable and cached for a year; index.html is never cached,
- * so a new deploy is picked up on the next load. Any other GET for a page path is the app's
- * client-side route, answered with index.html.
+ * so a new deploy is picked up on the next load.
  */
 async function staticApp(app: FastifyInstance, options: { root: string }) {
-  const indexFile = path.join(options.root, 'index.html');
   await app.register(fastifyStatic, {
     root: options.root,
     wildcard: false,
@@ -26,16 +25,21 @@ async function staticApp(app: FastifyInstance, options: { root: string }) {
       res.header('cache-control', hashed ? `public, max-age=${ONE_YEAR_SECONDS}, immutable` : 'no-cache');
     },
   });
-
-  app.setNotFoundHandler(async (request, reply) => {
-    const pathname = request.url.split('?')[0] ?? '/';
-    const wantsPage = (request.method === 'GET' || request.method === 'HEAD') && !NOT_APP_PATHS.test(pathname) && !pathname.startsWith('/assets/');
-    if (wantsPage && existsSync(indexFile)) {
-      return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').sendFile('index.html');
-    }
-    return reply.status(404).send({ statusCode: 404, error: 'Not Found', message: `NOT_FOUND: nothing at ${pathname}`, requestId: request.id });
-  });
 }
 
-/** Not encapsulated: its not-found handler must answer for the whole server. */
+/** Not encapsulated: `sendFile` must be there for the client routes, which the not-found handler answers. */
 export const staticAppPlugin = fp(staticApp, { name: 'static-app' });
+
+/**
+ * Any other GET for a page path is the app's client-side route, answered with index.html; the
+ * rest is left to the kit's 404/405.
+ */
+export function clientRoutes(root: string): UnmatchedFallback {
+  const indexFile = path.join(root, 'index.html');
+  return (request, reply) => {
+    const pathname = pathOf(request.url);
+    const wantsPage = (request.method === 'GET' || request.method === 'HEAD') && !NOT_APP_PATHS.test(pathname) && !pathname.startsWith('/assets/');
+    if (!wantsPage || !existsSync(indexFile)) return undefined;
+    return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').sendFile('index.html');
+  };
+}

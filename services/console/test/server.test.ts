@@ -3,12 +3,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { Readable, Writable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { freePort } from '@raffle/service-kit/testing/faults';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../server/app.js';
 import { loadConfig } from '../server/config.js';
+import { consoleLogStream } from './support/console-log.js';
 import { startSilentUpstream, startUpstreamStub, type StubAnswer } from './support/upstream-stub.js';
 
 const TOKEN = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1c3JfdGVzdCJ9.c2lnbmF0dXJlLW5vdC1jaGVja2VkLWhlcmU';
@@ -21,13 +22,7 @@ const logLines: string[] = [];
 
 async function buildConsole(overrides: Record<string, string>): Promise<FastifyInstance> {
   const config = loadConfig({ STATIC_DIR: staticDir, LOG_LEVEL: 'trace', ...overrides });
-  const logStream = new Writable({
-    write(chunk, _encoding, done) {
-      logLines.push(chunk.toString());
-      done();
-    },
-  });
-  return buildApp(config, { logStream });
+  return buildApp(config, { logStream: consoleLogStream(logLines) });
 }
 
 beforeAll(async () => {

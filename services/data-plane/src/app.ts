@@ -1,6 +1,6 @@
 import type { Database } from '@raffle/db';
 import { createCursorCodec } from '@raffle/domain';
-import { createServiceApp } from '@raffle/service-kit';
+import { createServiceApp, trustProxyRule } from '@raffle/service-kit';
 import type { FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.js';
@@ -41,7 +41,7 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
     errors: dataPlaneErrors,
     server: {
       bodyLimit: config.BODY_LIMIT_BYTES,
-      trustProxy: config.TRUST_PROXY,
+      trustProxy: trustProxyRule(config.TRUST_PROXY),
       // Long path values reach the route so its schema answers 400, rather than the router a 404.
       routerOptions: { maxParamLength: 512 },
       ajvOptions: { coerceTypes: 'array', removeAdditional: true, useDefaults: true },

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { ConfigError, HttpServerSettings, readConfig, TracingSettings } from '@raffle/service-kit';
+import { ConfigError, HttpServerSettings, readConfig, TracingSettings, TrustProxySetting, trustProxyRule } from '@raffle/service-kit';
 
 const DEV_CURSOR_SECRET = 'development-only-cursor-secret-change-me';
 const DEV_IP_HASH_SECRET = 'development-only-ip-hash-secret-change-me';
@@ -41,8 +41,8 @@ export const ConfigSchema = Type.Object({
   RATE_LIMIT_PUBLIC_MAX: Type.Integer({ minimum: 1, default: 120 }),
   RATE_LIMIT_PUBLIC_WINDOW_MS: Type.Integer({ minimum: 1000, default: 60_000 }),
   BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 65_536 }),
-  /** Trust X-Forwarded-For from a proxy in front of the service (per-IP limits then use it). */
-  TRUST_PROXY: Type.Boolean({ default: false }),
+  /** Whose X-Forwarded-For to believe (per-IP limits then use it): the kit's one rule (trust-proxy.ts). */
+  ...TrustProxySetting,
 });
 
 export type Config = Static<typeof ConfigSchema>;
@@ -52,6 +52,7 @@ export { ConfigError };
 /** Reads the environment once; every problem is reported together, by variable name. */
 export function loadConfig(env: Record<string, string | undefined>): Config {
   const config = readConfig(ConfigSchema, env);
+  trustProxyRule(config.TRUST_PROXY);
   if (config.NODE_ENV === 'production') {
     const unset = [
       config.CURSOR_SECRET === DEV_CURSOR_SECRET && 'CURSOR_SECRET',

@@ -287,17 +287,21 @@ console.log(res.status, JSON.stringify(await res.text()));`;
 describe('the per-IP public rate limit', () => {
   const MAX = 3;
   let behindProxy: FastifyInstance;
+  let behindConsole: FastifyInstance;
   let direct: FastifyInstance;
   let slug: string;
 
   beforeAll(async () => {
     const limits = { RATE_LIMIT_PUBLIC_MAX: String(MAX), RATE_LIMIT_PUBLIC_WINDOW_MS: '60000', RATE_LIMIT_ANONYMOUS_MAX: '100' };
     behindProxy = await buildTestApp(db.database, db.url, { ...limits, TRUST_PROXY: 'true' });
+    // As compose runs it: the console's fixed address is the only peer whose header counts.
+    behindConsole = await buildTestApp(db.database, db.url, { ...limits, TRUST_PROXY: '172.28.0.10' });
     direct = await buildTestApp(db.database, db.url, limits);
     slug = (await drawnRaffle('public', 2)).slug;
   });
   afterAll(async () => {
     await behindProxy?.close();
+    await behindConsole?.close();
     await direct?.close();
   });
 
@@ -336,6 +340,17 @@ describe('the per-IP public rate limit', () => {
     expect(await statusesOf([from('203.0.113.30', '198.51.100.1'), from('203.0.113.30', '198.51.100.2'), from('203.0.113.30', '198.51.100.3')])).toEqual([200, 200, 200]);
     expect((await from('203.0.113.30', '198.51.100.4')).statusCode).toBe(429);
     expect((await from('203.0.113.31', '198.51.100.4')).statusCode).toBe(200);
+  });
+
+  it('with TRUST_PROXY naming the console\'s address, counts each visitor it forwards on their own, and anyone else by their connection', async () => {
+    const viaConsole = (visitor: string) => behindConsole.inject({ url: publicUrl(slug), remoteAddress: '172.28.0.10', headers: { 'x-forwarded-for': visitor } });
+    expect(await statusesOf([viaConsole('203.0.113.50'), viaConsole('203.0.113.50'), viaConsole('203.0.113.50')])).toEqual([200, 200, 200]);
+    expect((await viaConsole('203.0.113.50')).statusCode).toBe(429);
+    expect((await viaConsole('203.0.113.51')).statusCode).toBe(200);
+    // A client of the published port is not the console: its header buys no fresh budget.
+    const direct = (forwarded: string) => behindConsole.inject({ url: publicUrl(slug), remoteAddress: '172.28.0.1', headers: { 'x-forwarded-for': forwarded } });
+    expect(await statusesOf([direct('198.51.100.11'), direct('198.51.100.12'), direct('198.51.100.13')])).toEqual([200, 200, 200]);
+    expect((await direct('198.51.100.14')).statusCode).toBe(429);
   });
 
   it('keeps the public budget apart from the keyed API\'s: an address limited here is not limited on /api/v1, and the reverse', async () => {

@@ -1,7 +1,7 @@
 import { WEBHOOK_EVENT_SCHEMAS } from '@raffle/contracts';
 import type { Database } from '@raffle/db';
 import { createCursorCodec, type RaffleScheduler } from '@raffle/domain';
-import { createServiceApp } from '@raffle/service-kit';
+import { createServiceApp, trustProxyRule } from '@raffle/service-kit';
 import type { FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.js';
@@ -40,7 +40,7 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
     errors: managementErrors,
     server: {
       bodyLimit: config.BODY_LIMIT_BYTES,
-      trustProxy: config.TRUST_PROXY,
+      trustProxy: trustProxyRule(config.TRUST_PROXY),
       routerOptions: { maxParamLength: 512 },
       // Bodies are validated as sent: no coercion ("name": 5 is not a name) and no silent removal
       // of unknown fields (an extra field is a 400, not ignored).

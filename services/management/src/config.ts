@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { ConfigError, HttpServerSettings, readConfig, TracingSettings } from '@raffle/service-kit';
+import { ConfigError, HttpServerSettings, readConfig, TracingSettings, TrustProxySetting, trustProxyRule } from '@raffle/service-kit';
 
 /** Outside production only: lets `pnpm start` and the token CLI work with no setup. */
 export const DEV_JWT_SECRET = 'development-only-jwt-secret-never-use-in-production';
@@ -55,7 +55,8 @@ export const ConfigSchema = Type.Object({
   SCHEDULER_ENABLED: Type.Boolean({ default: true }),
   /** Pause between two scheduler passes; every instance may run one, row locks keep them apart. */
   SCHEDULER_INTERVAL_MS: Type.Integer({ minimum: 50, maximum: 3_600_000, default: 1000 }),
-  TRUST_PROXY: Type.Boolean({ default: false }),
+  /** Whose X-Forwarded-For to believe (per-IP limits then use it): the kit's one rule (trust-proxy.ts). */
+  ...TrustProxySetting,
   /** Optional: when set, rate-limit counters are shared by every instance through this Redis. */
   REDIS_URL: Type.Optional(Type.String({ minLength: 1 })),
   /** The window of every rate-limit bucket below. */
@@ -92,6 +93,7 @@ export { ConfigError };
 /** Reads the environment once; every problem is reported together, by variable name. */
 export function loadConfig(env: Record<string, string | undefined>): Config {
   const config = readConfig(ConfigSchema, env);
+  trustProxyRule(config.TRUST_PROXY);
   // Tests build many apps on shared databases: a scheduler nobody asked for would move their raffles.
   if (config.NODE_ENV === 'test' && (env.SCHEDULER_ENABLED === undefined || env.SCHEDULER_ENABLED === '')) config.SCHEDULER_ENABLED = false;
   if (config.NODE_ENV === 'production' && config.IP_HASH_SECRET === DEV_IP_HASH_SECRET) {

@@ -2,23 +2,35 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 
-const CheckState = Type.Union([Type.Literal('ok'), Type.Literal('unavailable')]);
-const ReadinessSchema = Type.Object({
-  status: Type.Union([Type.Literal('ready'), Type.Literal('unavailable')]),
-  checks: Type.Object({ database: CheckState, nats: CheckState }),
-});
+export type CheckState = 'ok' | 'unavailable';
 
-const DATABASE_CHECK_TIMEOUT_MS = 1000;
+/** One thing readiness looks at, reported under `checks.<name>`. */
+export type ReadinessCheck = {
+  name: string;
+  check: () => Promise<CheckState>;
+  /** An unavailable one takes the instance out of rotation (503); otherwise it is only reported. */
+  decides: boolean;
+};
+
+/** What the OpenAPI document says of the readiness probe: each service has its own checks. */
+export type ReadinessDocumentation = { summary: string; ready: string; unavailable: string };
+
+export type HealthOptions = { checks: readonly ReadinessCheck[]; documentation: ReadinessDocumentation };
+
+const CheckStateSchema = Type.Union([Type.Literal('ok'), Type.Literal('unavailable')]);
 
 /**
- * Liveness says the process answers; readiness says it can serve. The services serve without
- * NATS (events wait in the outbox, revocations fall back to the short key cache), so NATS is
- * reported but does not take an instance out of rotation; the database does
- * (docs/decisions/0005). The database is pinged on a connection of its own, not through the pool:
- * a table locked for a minute holds every pooled connection of every replica at once, and a load
- * balancer must not take them all out for what one table does (issue 22, docs/decisions/0018).
+ * Liveness says the process answers; readiness says it can serve, by the service's checks: what
+ * it cannot serve without decides, what it can serve without (NATS, say: docs/decisions/0005) is
+ * only reported. A check that throws counts as unavailable.
  */
-async function healthPlugin(app: FastifyInstance) {
+async function healthPlugin(app: FastifyInstance, options: HealthOptions) {
+  const ReadinessSchema = Type.Object({
+    status: Type.Union([Type.Literal('ready'), Type.Literal('unavailable')]),
+    checks: Type.Object(Object.fromEntries(options.checks.map(({ name }) => [name, CheckStateSchema]))),
+  });
+  const { documentation } = options;
+
   app.get(
     '/health/live',
     {
@@ -38,23 +50,20 @@ async function healthPlugin(app: FastifyInstance) {
       schema: {
         operationId: 'getReadiness',
         tags: ['Operations'],
-        summary: 'Readiness probe: database and NATS',
+        summary: documentation.summary,
         response: {
-          200: { ...ReadinessSchema, description: 'Ready for traffic: the database answers (NATS is reported, but does not decide).' },
-          503: { ...ReadinessSchema, description: 'Not ready: the database does not answer; take the instance out of rotation.' },
+          200: { ...ReadinessSchema, description: documentation.ready },
+          503: { ...ReadinessSchema, description: documentation.unavailable },
         },
       },
     },
     async (_request, reply) => {
-      const database = await Promise.race([
-        app.database.ping().then(() => 'ok' as const),
-        new Promise<'unavailable'>((resolve) => setTimeout(() => resolve('unavailable'), DATABASE_CHECK_TIMEOUT_MS).unref()),
-      ]).catch(() => 'unavailable' as const);
-      const nats = app.nats.isConnected() ? ('ok' as const) : ('unavailable' as const);
-      const ready = database === 'ok';
-      return reply.status(ready ? 200 : 503).send({ status: ready ? 'ready' : 'unavailable', checks: { database, nats } });
+      const states = await Promise.all(options.checks.map(({ check }) => check().catch(() => 'unavailable' as const)));
+      const ready = options.checks.every(({ decides }, i) => !decides || states[i] === 'ok');
+      const checks = Object.fromEntries(options.checks.map(({ name }, i) => [name, states[i]]));
+      return reply.status(ready ? 200 : 503).send({ status: ready ? 'ready' : 'unavailable', checks });
     },
   );
 }
 
-export default fp(healthPlugin, { name: 'health', dependencies: ['database', 'nats'] });
+export default fp(healthPlugin, { name: 'health' });

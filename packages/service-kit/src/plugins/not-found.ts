@@ -6,6 +6,9 @@ type KnownPath = { pattern: RegExp; methods: Set<string> };
 
 export type UnmatchedBody = (request: FastifyRequest, status: 404 | 405, message: string) => unknown;
 
+/** A service's own answer for what no route matched, or undefined to leave it to the 404/405 (the console's client routes). */
+export type UnmatchedFallback = (request: FastifyRequest, reply: FastifyReply) => FastifyReply | undefined;
+
 function patternOf(url: string): RegExp {
   const escaped = url
     .split('/')
@@ -16,9 +19,10 @@ function patternOf(url: string): RegExp {
 
 /**
  * Unknown paths answer 404; a known path asked with another method answers 405 with the
- * `Allow` header. The body is the service's own error body, built by `body`.
+ * `Allow` header. The body is the service's own error body, built by `body`. A `fallback` answers
+ * first when it will.
  */
-async function notFoundPlugin(app: FastifyInstance, options: { body: UnmatchedBody }) {
+async function notFoundPlugin(app: FastifyInstance, options: { body: UnmatchedBody; fallback?: UnmatchedFallback }) {
   const known = new Map<string, KnownPath>();
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
@@ -40,7 +44,8 @@ async function notFoundPlugin(app: FastifyInstance, options: { body: UnmatchedBo
     return reply.status(404).send(options.body(request, 404, `no route ${request.method} ${path}`));
   };
   app.decorate('answerUnmatched', answerUnmatched);
-  app.setNotFoundHandler(answerUnmatched);
+  const { fallback } = options;
+  app.setNotFoundHandler(fallback ? (request, reply) => fallback(request, reply) ?? answerUnmatched(request, reply) : answerUnmatched);
 }
 
 export default fp(notFoundPlugin, { name: 'not-found' });

@@ -11,10 +11,10 @@ import { appendToRunLog } from './run-log.js';
 export const capturedLogLines: string[] = [];
 const secrets = new Set<string>();
 
-/** For log lines that do not come through testLogStream (a child process' stdout). */
-export function captureLogLine(line: string): void {
+/** For log lines that do not come through testLogStream (a child process' stdout); `source` names the service in the run log. */
+export function captureLogLine(line: string, source?: string): void {
   capturedLogLines.push(line);
-  appendToRunLog(line);
+  appendToRunLog(line, source);
 }
 
 export const testLogStream = new Writable({

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { RunSecrets } from './run-log.js';
+import { basename, join } from 'node:path';
+import { logSourceOf, type RunSecrets } from './run-log.js';
 
 /**
  * What must never be in a log line, whatever its level: anything in the API-key format (a key
@@ -24,19 +24,28 @@ const PATTERNS: { kind: string; pattern: RegExp }[] = [
 const SECRET_SHAPED = /(?<![0-9a-f])[0-9a-f]{64}(?![0-9a-f])/g;
 
 export type LogFinding = { kind: string; file: string; excerpt: string };
-export type LogScanReport = { files: number; lines: number; secrets: number; findings: LogFinding[] };
+export type LogScanReport = {
+  files: number;
+  lines: number;
+  /** Lines read by the source that wrote them (a service's name, or the tests' in-process apps). */
+  linesBySource: Record<string, number>;
+  secrets: number;
+  findings: LogFinding[];
+};
 
 export function scanRunLogs(dir: string): LogScanReport {
   const secrets = new Set<string>();
   for (const file of filesIn(join(dir, 'secrets'))) {
     for (const value of (JSON.parse(readFileSync(file, 'utf8')) as RunSecrets).values) secrets.add(value);
   }
-  const report: LogScanReport = { files: 0, lines: 0, secrets: secrets.size, findings: [] };
+  const report: LogScanReport = { files: 0, lines: 0, linesBySource: {}, secrets: secrets.size, findings: [] };
   for (const file of filesIn(join(dir, 'logs'))) {
     report.files += 1;
+    const source = logSourceOf(basename(file));
     for (const line of readFileSync(file, 'utf8').split('\n')) {
       if (!line) continue;
       report.lines += 1;
+      report.linesBySource[source] = (report.linesBySource[source] ?? 0) + 1;
       const kind = PATTERNS.find((p) => p.pattern.test(line))?.kind ?? (line.match(SECRET_SHAPED)?.some((token) => secrets.has(token)) ? 'recorded secret' : undefined);
       if (kind) report.findings.push({ kind, file, excerpt: line.slice(0, 400) });
     }

@@ -12,14 +12,30 @@ export const RUN_LOG_DIR_VARIABLE = 'RAFFLE_TEST_LOG_DIR';
 
 const runLogDir = () => process.env[RUN_LOG_DIR_VARIABLE] || undefined;
 
-let logFile: string | undefined;
+/** Whose lines a log file holds when nobody says: the apps a test file builds in process. */
+export const DEFAULT_LOG_SOURCE = 'tests';
 
-/** Appends synchronously: a test worker may exit right after its last line. */
-export function appendToRunLog(line: string): void {
+const logFiles = new Map<string, string>();
+
+/**
+ * Appends synchronously: a test worker may exit right after its last line. Each source (a
+ * service's name) has files of its own, named `<source>-<pid>-<time>.log`, so the scan can say
+ * whose lines it read, and a service whose lines never arrive shows as missing.
+ */
+export function appendToRunLog(line: string, source = DEFAULT_LOG_SOURCE): void {
   const dir = runLogDir();
   if (!dir) return;
-  logFile ??= join(ensureDir(join(dir, 'logs')), `${process.pid}-${Date.now()}.log`);
+  let logFile = logFiles.get(source);
+  if (!logFile) {
+    logFile = join(ensureDir(join(dir, 'logs')), `${source}-${process.pid}-${Date.now()}.log`);
+    logFiles.set(source, logFile);
+  }
   appendFileSync(logFile, line.endsWith('\n') ? line : `${line}\n`);
+}
+
+/** The source a run log file's name gives (see appendToRunLog); files of older runs, without one, are the tests'. */
+export function logSourceOf(fileName: string): string {
+  return /^(.+)-\d+-\d+\.log$/.exec(fileName)?.[1] ?? DEFAULT_LOG_SOURCE;
 }
 
 export type RunSecrets = { label: string; values: string[] };
