@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer as createHttpsServer } from 'node:https';
 import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../server/app.js';
 import { loadConfig } from '../server/config.js';
 import { consoleLogStream } from './support/console-log.js';
+import { selfSignedCertificate } from './support/self-signed-certificate.js';
 import { startUpstreamStub } from './support/upstream-stub.js';
 
 // Run alone (no `pnpm test` naming a run log), this file keeps a run log of its own to check its lines reach one.
@@ -174,11 +175,9 @@ describe('an upstream that answers 503', () => {
 
 describe('an https upstream', () => {
   it('is refused unless its certificate is trusted: reply-from would not check it unless told', async () => {
-    // A self-signed certificate for 127.0.0.1, made for this test only (support/tls).
-    const tls = new URL('./support/tls/', import.meta.url);
     let reached = 0;
     const upstreamTls = createHttpsServer(
-      { key: await readFile(new URL('self-signed-key.pem', tls)), cert: await readFile(new URL('self-signed-cert.pem', tls)) },
+      selfSignedCertificate(),
       (_request, response) => {
         reached += 1;
         response.end('{}');
