@@ -2145,6 +2145,8 @@ export type components = {
             latencyMs: number;
             /** @description At most 1 KB of the response body, as stored. */
             responseBody?: string;
+            /** @description The request body the attempt sent: the event's `{ type, timestamp, data }` envelope as JSON text, byte for byte as signed (every attempt of a delivery sends the same). Absent when the event is no longer kept. */
+            payload?: string;
             /** Format: date-time */
             createdAt: string;
             /** @enum {string} */
