@@ -139,6 +139,13 @@ describe('webhooks pages', () => {
     const attempt = newestAttemptOf(page, eventId);
     await attempt.getByText('Delivery succeeded').waitFor({ timeout: 20_000 });
     await expect(attempt.textContent()).resolves.toMatch(/webhook\.test[\s\S]*HTTP 200[\s\S]*\d+ ms/);
+    // The payload it sent, collapsed until asked for, as indented JSON.
+    const payload = attempt.locator('details', { has: page.locator('summary', { hasText: 'Payload sent' }) });
+    expect(await payload.evaluate((el) => (el as HTMLDetailsElement).open)).toBe(false);
+    await payload.locator('summary').click();
+    const sentText = (await payload.locator('pre').textContent())!;
+    expect(sentText).toContain('"type": "webhook.test"');
+    expect(JSON.parse(sentText)).toMatchObject({ type: 'webhook.test', data: { endpointId } });
 
     const [delivered] = await waitForReceived(eventId);
     const event = verifyWebhook(delivered!.body, delivered!.headers, secret);
