@@ -53,6 +53,17 @@ describe('signing in with the link start prints', () => {
     await checkPage(page, 'shell-signed-in-user');
   });
 
+  it('names a signed-in user who belongs to no workspace too', async () => {
+    const user = platform.userWithoutWorkspace;
+    const page = await platform.newPage();
+    await page.goto(user.signInUrl);
+    await page.waitForURL('**/personal/keys');
+    const header = page.getByRole('banner');
+    await header.getByText(user.displayName).waitFor();
+    expect(await header.textContent()).not.toContain(user.id);
+    await expect(header.getByText(user.displayName).getAttribute('title')).resolves.toBe(`Signed in as ${user.displayName} (${user.id})`);
+  });
+
   it('measures the keys page first render (navigation start to the keys table)', async () => {
     const page = await platform.newPage();
     await page.goto(platform.signInUrl('alice'));
