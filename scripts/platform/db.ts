@@ -1,3 +1,3 @@
 export { createDatabase, runMigrations } from '@raffle/db';
-export { formatDemoKeys, isDemoDatasetLoaded, loadDemoDataset } from '@raffle/demo';
+export { formatDemoKeys, isDemoDatasetLoaded, loadDemoDataset, planDemoDataset } from '@raffle/demo';
 export type { DemoApiKey, DemoKeys } from '@raffle/demo';

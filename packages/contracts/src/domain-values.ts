@@ -13,6 +13,8 @@ export const ENTRY_SOURCES = ['api', 'web', 'auto', 'import'] as const;
 export const WIN_STATUSES = ['selected', 'finalized', 'disqualified', 'replaced'] as const;
 export const WIN_SOURCES = ['draw', 'fcfs', 'manual', 'reroll'] as const;
 export const DELIVERY_STATUSES = ['pending', 'processing', 'delivered', 'failed', 'not_applicable'] as const;
+/** A raffle slug as the create and update bodies take it; the console derives slugs from titles within it. */
+export const RAFFLE_SLUG = { pattern: '^[a-z0-9]+(-[a-z0-9]+)*$', minLength: 3, maxLength: 64 } as const;
 export const WORKSPACE_ROLES = ['owner', 'admin', 'member'] as const;
 export const REQUIREMENT_TYPES = [
   'wallet_connected',

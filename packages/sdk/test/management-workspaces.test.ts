@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from '../src/http/http-client.js';
+import type { Profile } from '../src/index.js';
 import type { Project, RaffleManagementClient } from '../src/management/index.js';
 import { collect, startManagement, uniqueSlug, type ManagementService } from './support/management-service.js';
 
@@ -15,6 +16,18 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await service?.close();
+});
+
+describe('the signed-in user', () => {
+  it('me.get() answers their profile, typed as the data plane\'s Profile, without any workspace', async () => {
+    const user = await service.newUser();
+    const profile: Profile = await service.clientFor(user.id).me.get();
+    expect(profile).toEqual({ id: user.id, handle: user.handle, wallets: [], createdAt: '2020-01-01T00:00:00.000Z' });
+  });
+
+  it('me.get() with a token of no user is a RaffleApiError 401 SESSION_TOKEN_INVALID', async () => {
+    await expect(service.clientFor('usr_01JZZZZZZZZZZZZZZZZZZZZZZZ').me.get()).rejects.toMatchObject({ status: 401, code: 'SESSION_TOKEN_INVALID' });
+  });
 });
 
 describe('workspaces, members and projects', () => {

@@ -29,6 +29,7 @@ export { isStorableInstant, MAX_YEAR, MIN_YEAR, restrictDateTimesToStorableYears
 export { default as shutdownPlugin, type ShutdownBody, type ShutdownOptions } from './plugins/shutdown.js';
 export { HttpServerSettings, httpServerOptions, limitConnections, type HttpServerConfig } from './http-server-settings.js';
 export { unavailableResponse } from './unavailable-response.js';
+export { sendRenderedJson } from './send-rendered-json.js';
 export { createServiceApp, type ServiceAppOptions, type ServiceCapabilities, type ServiceConfig, type ServiceReadiness, type ServiceServerOptions } from './service-app.js';
 export { default as errorHandlerPlugin } from './errors/error-handler.js';
 export type { ErrorAnswer, Refusal, ServiceErrors } from './errors/service-errors.js';

@@ -255,14 +255,24 @@ describe('the API keys page', () => {
     await page.close();
   });
 
-  it('is usable at 390 px wide: the table scrolls inside a labelled region', async () => {
+  it('is usable at 390 px wide: the table scrolls inside a labelled region, its row actions in view without scrolling', async () => {
     const page = await openAs('alice', '/personal/keys', { width: 390, height: 844 });
     // Alice has demo keys, so the table is there: it scrolls inside its region, never the page.
     const region = page.getByRole('region', { name: 'API key list' });
     await region.getByRole('table').waitFor();
     expect(await region.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)).toBe(true);
+    // Roll and Revoke stay within the screen's width while the region is not scrolled at all.
+    expect(await region.evaluate((el) => el.scrollLeft)).toBe(0);
+    const revoke = region.getByRole('button', { name: 'Revoke', exact: true }).first();
+    const revokeBox = (await revoke.boundingBox())!;
+    expect(revokeBox.x).toBeGreaterThanOrEqual(0);
+    expect(revokeBox.x + revokeBox.width).toBeLessThanOrEqual(390);
+    await revoke.click();
+    await page.getByRole('dialog', { name: 'Revoke' }).getByRole('button', { name: 'Cancel' }).click();
+    expect(await region.evaluate((el) => el.scrollLeft)).toBe(0);
     await expect(region.getAttribute('tabindex')).resolves.toBe('0');
+    await checkPage(page, 'keys-pinned-actions');
     await page.getByRole('button', { name: 'Create key', exact: true }).click();
     const box = await page.getByRole('dialog').boundingBox();
     expect(box!.width).toBeLessThanOrEqual(390);

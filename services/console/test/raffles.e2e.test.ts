@@ -40,8 +40,9 @@ const managementAs = (user: 'alice' | 'bob' | 'carol') => new RaffleManagementCl
 describe('raffles in the console', () => {
   it('runs a raffle from draft to finalized through the UI and verifies its draw in the browser', async () => {
     const nebula = platform.demo.workspaces.nebula;
-    const slug = `console-journey-${Date.now().toString(36)}`;
-    const title = `Console journey ${slug.slice(-6)}`;
+    const suffix = Date.now().toString(36);
+    const title = `Console Journey ${suffix}`;
+    const slug = `console-journey-${suffix}`;
     const page = await openAs('alice', `/w/${nebula.id}/raffles`);
 
     await page.getByRole('heading', { level: 1, name: 'Raffles' }).waitFor();
@@ -60,9 +61,14 @@ describe('raffles in the console', () => {
     await page.getByRole('heading', { level: 1, name: 'Create a raffle' }).waitFor();
     await checkPage(page, 'raffles-new');
 
+    // Typing the title fills the slug, until the slug is edited by hand.
+    await page.getByLabel('Title', { exact: true }).pressSequentially(title);
+    expect(await page.getByLabel('Slug', { exact: true }).inputValue()).toBe(slug);
     // A bad slug reaches the API, and its validation message is shown (not a blank failure).
-    await page.getByLabel('Title', { exact: true }).fill(title);
     await page.getByLabel('Slug', { exact: true }).fill('Not A Slug');
+    await page.getByLabel('Title', { exact: true }).pressSequentially(' 2');
+    expect(await page.getByLabel('Slug', { exact: true }).inputValue()).toBe('Not A Slug');
+    await page.getByLabel('Title', { exact: true }).fill(title);
     await page.getByRole('button', { name: 'Create draft' }).click();
     await expect.poll(() => page.getByRole('alert').first().textContent()).toMatch(/slug/i);
     // The browser logs the refused request (400) as a console error: expected here.

@@ -43,6 +43,27 @@ describe('signing in with the link start prints', () => {
     expect(platform.platform.logLines('management').filter((line) => line.includes(token))).toEqual([]);
   });
 
+  it('names the signed-in user in the header, not their id', async () => {
+    const page = await signedInAs('alice');
+    const header = page.getByRole('banner');
+    await header.getByText('Alice Moreau').waitFor();
+    expect(await header.textContent()).not.toContain(platform.demo.users.alice.id);
+    // The id is still there for whoever needs it, on hover.
+    await expect(header.getByText('Alice Moreau').getAttribute('title')).resolves.toBe(`Signed in as Alice Moreau (${platform.demo.users.alice.id})`);
+    await checkPage(page, 'shell-signed-in-user');
+  });
+
+  it('names a signed-in user who belongs to no workspace too', async () => {
+    const user = platform.userWithoutWorkspace;
+    const page = await platform.newPage();
+    await page.goto(user.signInUrl);
+    await page.waitForURL('**/personal/keys');
+    const header = page.getByRole('banner');
+    await header.getByText(user.displayName).waitFor();
+    expect(await header.textContent()).not.toContain(user.id);
+    await expect(header.getByText(user.displayName).getAttribute('title')).resolves.toBe(`Signed in as ${user.displayName} (${user.id})`);
+  });
+
   it('measures the keys page first render (navigation start to the keys table)', async () => {
     const page = await platform.newPage();
     await page.goto(platform.signInUrl('alice'));

@@ -139,6 +139,13 @@ describe('webhooks pages', () => {
     const attempt = newestAttemptOf(page, eventId);
     await attempt.getByText('Delivery succeeded').waitFor({ timeout: 20_000 });
     await expect(attempt.textContent()).resolves.toMatch(/webhook\.test[\s\S]*HTTP 200[\s\S]*\d+ ms/);
+    // The payload it sent, collapsed until asked for, as indented JSON.
+    const payload = attempt.locator('details', { has: page.locator('summary', { hasText: 'Payload sent' }) });
+    expect(await payload.evaluate((el) => (el as HTMLDetailsElement).open)).toBe(false);
+    await payload.locator('summary').click();
+    const sentText = (await payload.locator('pre').textContent())!;
+    expect(sentText).toContain('"type": "webhook.test"');
+    expect(JSON.parse(sentText)).toMatchObject({ type: 'webhook.test', data: { endpointId } });
 
     const [delivered] = await waitForReceived(eventId);
     const event = verifyWebhook(delivered!.body, delivered!.headers, secret);
@@ -187,6 +194,28 @@ describe('webhooks pages', () => {
     expect(gone).toBeInstanceOf(RaffleApiError);
     expect((gone as RaffleApiError).status).toBe(404);
   }, 180_000);
+
+  it('deleting an endpoint while its delivery log polls asks for nothing of it afterwards', async () => {
+    const page = await signIn('alice', nebulaWebhooks());
+    await createEndpoint(page, receiver.url('/deleted-while-watched'), ['raffle.published']);
+    const endpointId = decodeURIComponent(new URL(page.url()).pathname.split('/').at(-1)!);
+    // A test event sets the log polling every 2 s, as it does for the half minute after a send.
+    const eventId = await sendTestEvent(page);
+    await newestAttemptOf(page, eventId).getByText('Delivery succeeded').waitFor({ timeout: 20_000 });
+    await page.getByText(/checking for new attempts every 2 seconds/).waitFor();
+
+    const asksAfterDelete: string[] = [];
+    page.on('response', (response) => {
+      if (response.url().includes(endpointId) && response.request().method() === 'GET') asksAfterDelete.push(`${response.status()} ${response.url()}`);
+    });
+    await confirm(page, 'Delete endpoint', /cannot be undone/);
+    await page.waitForURL((u) => u.pathname === nebulaWebhooks());
+    await page.getByText('Endpoint deleted.').waitFor();
+    // Two poll intervals and more: a log still polling would have asked by now.
+    await new Promise((resolve) => setTimeout(resolve, 5000));
+    expect(asksAfterDelete).toEqual([]);
+    await checkPage(page, 'webhooks-after-delete');
+  }, 120_000);
 
   it('a failing endpoint shows the failed attempt with its response code, retries it, and recovers it', async () => {
     const page = await signIn('alice', nebulaWebhooks());

@@ -41,6 +41,7 @@ type Attempt = {
   failureKind?: string;
   latencyMs: number;
   responseBody?: string;
+  payload?: string;
   createdAt: string;
   deliveryStatus: 'pending' | 'succeeded' | 'failed';
   nextAttemptAt?: string;
@@ -55,13 +56,15 @@ async function seedDelivery(
     createdAt?: Date;
     nextAttemptAt?: Date | null;
     eventType?: string;
+    /** An event written before (a test event's), instead of a new id with no outbox row. */
+    eventId?: string;
     attempts?: Array<{ responseStatus?: number; failureKind?: string; responseBody?: string; latencyMs?: number }>;
   },
 ) {
   const createdAt = args.createdAt ?? new Date();
   const attempts = args.attempts ?? [];
   const id = newId('webhookDelivery', createdAt.getTime());
-  const eventId = newId('event', createdAt.getTime());
+  const eventId = args.eventId ?? newId('event', createdAt.getTime());
   await testDb.database.db.insert(schema.webhookDeliveries).values({
     id,
     endpointId,
@@ -204,6 +207,21 @@ describe.each(['personal', 'workspace'] as const)('%s endpoints: the delivery lo
     expect((filtered.json() as Page<Attempt>).data.map((a) => a.id)).toEqual([failing.attemptIds[1], failing.attemptIds[0]]);
     const unknown = await app.inject({ method: 'GET', url: `${owner.base}/${endpoint.id}/deliveries?deliveryId=whd_01JZZZZZZZZZZZZZZZZZZZZZZZ`, headers: as(owner.userId) });
     expect((unknown.json() as Page<Attempt>).data).toEqual([]);
+  });
+
+  it('each attempt shows the payload it sent: the event as stored, the same for every attempt of its delivery', async () => {
+    const endpoint = await createEndpoint(app, owner);
+    const sent = await app.inject({ method: 'POST', url: `${owner.base}/${endpoint.id}/test`, headers: as(owner.userId) });
+    const { eventId } = sent.json() as { eventId: string };
+    const [event] = await outboxRowsOf(endpoint.id);
+    const delivery = await seedDelivery(endpoint.id, { status: 'succeeded', eventId, eventType: 'webhook.test', attempts: [FAILED_TWICE[0]!, { responseStatus: 200 }] });
+
+    const res = await app.inject({ method: 'GET', url: `${owner.base}/${endpoint.id}/deliveries?deliveryId=${delivery.id}`, headers: as(owner.userId) });
+    expect(res.statusCode, res.body).toBe(200);
+    expectSchema('WebhookDeliveryAttemptPage', res.json());
+    const attempts = (res.json() as Page<Attempt>).data;
+    expect(attempts.map((a) => a.payload)).toEqual([event!.payload, event!.payload]);
+    expect(JSON.parse(attempts[0]!.payload!)).toMatchObject({ type: 'webhook.test', data: { endpointId: endpoint.id } });
   });
 
   it('each attempt keeps the next attempt it scheduled: a later retry does not overwrite it', async () => {

@@ -1,9 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { ALLOCATION_TYPES, DELIVERY_STATUSES, RAFFLE_MECHANICS, RAFFLE_VISIBILITIES, REQUIREMENT_TYPES } from '../domain-values.js';
+import { ALLOCATION_TYPES, DELIVERY_STATUSES, RAFFLE_MECHANICS, RAFFLE_SLUG, RAFFLE_VISIBILITIES, REQUIREMENT_TYPES } from '../domain-values.js';
 import { DateTime, Nullable, StringEnum } from '../primitives.js';
 import { WorkspaceRaffleSchema } from './raffle.js';
 
-const Slug = Type.String({ minLength: 3, maxLength: 64, pattern: '^[a-z0-9]+(-[a-z0-9]+)*$', description: 'Globally unique; lowercase words joined by hyphens.', examples: ['nebula-beta-testers'] });
+const Slug = Type.String({ minLength: RAFFLE_SLUG.minLength, maxLength: RAFFLE_SLUG.maxLength, pattern: RAFFLE_SLUG.pattern, description: 'Globally unique; lowercase words joined by hyphens.', examples: ['nebula-beta-testers'] });
 
 export const RaffleRequirementSchema = Type.Object(
   {

@@ -98,6 +98,12 @@ export const WebhookDeliveryAttemptSchema = Type.Object(
     failureKind: Type.Optional(Type.String({ description: 'timeout | network | redirect | blocked_address | http_status' })),
     latencyMs: Type.Integer({ minimum: 0 }),
     responseBody: Type.Optional(Type.String({ description: 'At most 1 KB of the response body, as stored.' })),
+    payload: Type.Optional(
+      Type.String({
+        description:
+          "The request body the attempt sent: the event's `{ type, timestamp, data }` envelope as JSON text, byte for byte as signed (every attempt of a delivery sends the same). Absent when the event is no longer kept.",
+      }),
+    ),
     createdAt: DateTime(),
     deliveryStatus: StringEnum(WEBHOOK_DELIVERY_STATUSES),
     nextAttemptAt: Type.Optional(

@@ -1,5 +1,6 @@
 import { and, count, desc, eq } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../client.js';
+import { eventOutbox } from '../schema/outbox.js';
 import { webhookDeliveries, webhookDeliveryAttempts, webhookEndpoints } from '../schema/webhooks.js';
 import { beforeKey, keysetReadSize } from './keyset.js';
 
@@ -50,9 +51,14 @@ export async function pageWebhookEndpoints(
 export type WebhookAttemptLogRow = {
   attempt: WebhookDeliveryAttemptRow;
   delivery: Pick<WebhookDeliveryRow, 'eventId' | 'eventType' | 'status' | 'nextAttemptAt' | 'attemptCount'>;
+  /** The body every attempt of the delivery sends (the event's outbox payload); null when the event is gone. */
+  payload: string | null;
 };
 
-/** A page of the endpoint's attempt log, newest first, optionally of one delivery, each with its delivery's state. */
+/**
+ * A page of the endpoint's attempt log, newest first, optionally of one delivery, each with its
+ * delivery's state and the payload it sent.
+ */
 export async function pageWebhookDeliveryAttempts(
   db: DbOrTx,
   args: { endpointId: string; deliveryId?: string; before: string | null; limit: number },
@@ -67,9 +73,11 @@ export async function pageWebhookDeliveryAttempts(
         nextAttemptAt: webhookDeliveries.nextAttemptAt,
         attemptCount: webhookDeliveries.attemptCount,
       },
+      payload: eventOutbox.payload,
     })
     .from(webhookDeliveryAttempts)
     .innerJoin(webhookDeliveries, eq(webhookDeliveries.id, webhookDeliveryAttempts.deliveryId))
+    .leftJoin(eventOutbox, eq(eventOutbox.id, webhookDeliveries.eventId))
     .where(
       and(
         eq(webhookDeliveryAttempts.endpointId, args.endpointId),

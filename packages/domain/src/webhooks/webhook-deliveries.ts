@@ -14,6 +14,7 @@ import {
   requeueWebhookDelivery,
   textOrAbsent,
   type Db,
+  type WebhookAttemptLogRow,
   type WebhookDeliveryAttemptRow as AttemptRow,
   type WebhookDeliveryRow as DeliveryRow,
 } from '@raffle/db';
@@ -37,7 +38,7 @@ function assertEnabled(endpoint: WebhookEndpointRow): void {
 const attemptStatus = (a: AttemptRow) =>
   a.failureKind === null && a.responseStatus !== null && a.responseStatus >= 200 && a.responseStatus < 300 ? 'succeeded' : 'failed';
 
-function toDeliveryAttempt(a: AttemptRow, d: Pick<DeliveryRow, 'eventId' | 'eventType' | 'status' | 'nextAttemptAt' | 'attemptCount'>): WebhookDeliveryAttempt {
+function toDeliveryAttempt({ attempt: a, delivery: d, payload }: WebhookAttemptLogRow): WebhookDeliveryAttempt {
   const item: WebhookDeliveryAttempt = {
     id: a.id,
     deliveryId: a.deliveryId,
@@ -54,6 +55,7 @@ function toDeliveryAttempt(a: AttemptRow, d: Pick<DeliveryRow, 'eventId' | 'even
   if (failureKind) item.failureKind = failureKind;
   // An empty body is still a body: "" is shown, only a missing one is absent.
   if (a.responseBody !== null) item.responseBody = a.responseBody;
+  if (payload !== null) item.payload = payload;
   // Each attempt shows the next attempt it scheduled. The delivery's own time moves on with every
   // attempt, so it stands in only for the latest attempt of a pending delivery recorded before
   // attempts kept theirs (migration 0008).
@@ -86,7 +88,7 @@ export async function listWebhookDeliveryAttempts(
   const binding = cursorBinding('webhook-attempts', endpoint.id, args.deliveryId);
   const page = readPageRequest(args, { binding, rule: DASHBOARD_PAGE_SIZE, isKey: isIdKey('webhookAttempt') });
   const rows = await pageWebhookDeliveryAttempts(db, { endpointId: endpoint.id, deliveryId: args.deliveryId, before: page.after?.[0] ?? null, limit: page.limit });
-  return toPage(rows, page, (r) => [r.attempt.id], (r) => toDeliveryAttempt(r.attempt, r.delivery));
+  return toPage(rows, page, (r) => [r.attempt.id], toDeliveryAttempt);
 }
 
 /**

@@ -712,6 +712,22 @@ export type components = {
             address: string;
             verified: boolean;
         };
+        /**
+         * @example {
+         *       "id": "usr_01JM4Q8Z3V7T2K9R5X6W1B8N4D",
+         *       "handle": "ada",
+         *       "displayName": "Ada Lovelace",
+         *       "avatarUrl": "https://nebula.example/avatars/ada.png",
+         *       "wallets": [
+         *         {
+         *           "chain": "ethereum",
+         *           "address": "0x52908400098527886E0F7030069857D2E4169EE7",
+         *           "verified": true
+         *         }
+         *       ],
+         *       "createdAt": "2026-03-14T16:00:00.000Z"
+         *     }
+         */
         Profile: {
             id: string;
             handle: string;
@@ -931,11 +947,13 @@ export interface operations {
                      * @example {
                      *       "id": "usr_01JM4Q8Z3V7T2K9R5X6W1B8N4D",
                      *       "handle": "ada",
+                     *       "displayName": "Ada Lovelace",
+                     *       "avatarUrl": "https://nebula.example/avatars/ada.png",
                      *       "wallets": [
                      *         {
                      *           "chain": "ethereum",
                      *           "address": "0x52908400098527886E0F7030069857D2E4169EE7",
-                     *           "verified": false
+                     *           "verified": true
                      *         }
                      *       ],
                      *       "createdAt": "2026-03-14T16:00:00.000Z"

@@ -247,6 +247,28 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/dashboard/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in user's profile
+         * @description The same representation as the data plane's `GET /api/v1/me`: id, handle, display name, avatar, wallets and when the account was created.
+         *
+         *     Requires a dashboard session JWT (`Authorization: Bearer <JWT>`); API keys are refused.
+         */
+        get: operations["getMyProfile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/dashboard/workspaces": {
         parameters: {
             query?: never;
@@ -1731,6 +1753,36 @@ export type components = {
             /** Format: date-time */
             deliveredAt?: string;
         };
+        Wallet: {
+            chain: string;
+            address: string;
+            verified: boolean;
+        };
+        /**
+         * @example {
+         *       "id": "usr_01JM4Q8Z3V7T2K9R5X6W1B8N4D",
+         *       "handle": "ada",
+         *       "displayName": "Ada Lovelace",
+         *       "avatarUrl": "https://nebula.example/avatars/ada.png",
+         *       "wallets": [
+         *         {
+         *           "chain": "ethereum",
+         *           "address": "0x52908400098527886E0F7030069857D2E4169EE7",
+         *           "verified": true
+         *         }
+         *       ],
+         *       "createdAt": "2026-03-14T16:00:00.000Z"
+         *     }
+         */
+        Profile: {
+            id: string;
+            handle: string;
+            displayName?: string;
+            avatarUrl?: string;
+            wallets: components["schemas"]["Wallet"][];
+            /** Format: date-time */
+            createdAt: string;
+        };
         ApiKeyRecord: {
             id: string;
             name: string;
@@ -2145,6 +2197,8 @@ export type components = {
             latencyMs: number;
             /** @description At most 1 KB of the response body, as stored. */
             responseBody?: string;
+            /** @description The request body the attempt sent: the event's `{ type, timestamp, data }` envelope as JSON text, byte for byte as signed (every attempt of a delivery sends the same). Absent when the event is no longer kept. */
+            payload?: string;
             /** Format: date-time */
             createdAt: string;
             /** @enum {string} */
@@ -4827,6 +4881,223 @@ export interface operations {
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/developer/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/api-keys/key_01JN5T2W6Y9C3F7J1M4Q8S2V5X/roll"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+        };
+    };
+    getMyProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The requested resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "usr_01JM4Q8Z3V7T2K9R5X6W1B8N4D",
+                     *       "handle": "ada",
+                     *       "displayName": "Ada Lovelace",
+                     *       "avatarUrl": "https://nebula.example/avatars/ada.png",
+                     *       "wallets": [
+                     *         {
+                     *           "chain": "ethereum",
+                     *           "address": "0x52908400098527886E0F7030069857D2E4169EE7",
+                     *           "verified": true
+                     *         }
+                     *       ],
+                     *       "createdAt": "2026-03-14T16:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Profile"];
+                };
+            };
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "VALIDATION_FAILED: validation failed",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/me"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description The credentials are missing, unknown, expired or revoked. `message` starts with its code: `SESSION_TOKEN_MISSING: `, `SESSION_TOKEN_INVALID: `, `API_KEY_NOT_ACCEPTED: `. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "SESSION_TOKEN_MISSING: session token missing",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/me"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description Listed on every route of this API; this operation does not answer it today. The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "FORBIDDEN: forbidden",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/me"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description Listed on every route of this API; this operation does not answer it today. The resource does not exist, or is not visible to these credentials. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "NOT_FOUND: not found",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/me"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description Listed on every route of this API; this operation does not answer it today. The request conflicts with the current state of the resource; nothing was done. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "Conflict",
+                     *       "message": "ALREADY_ENTERED: already entered",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/me"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "RATE_LIMITED: rate limited",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/me"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `message` starts with its code: `INTERNAL_ERROR: `. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "INTERNAL_ERROR: internal error",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/me"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description A dependency is unavailable or did not answer in time, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "SERVICE_UNAVAILABLE: service unavailable",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/me"
                      *     }
                      */
                     "application/json": components["schemas"]["ManagementErrorBody"];

@@ -3,13 +3,15 @@ import type { HttpClient } from '../http/http-client.js';
 import { DEFAULT_MANAGEMENT_BASE_URL, type RaffleManagementClientOptions } from './client-options.js';
 import { CapabilitiesResource } from './resources/capabilities.js';
 import { EventTypes } from './resources/event-types.js';
+import { ManagementMe } from './resources/me.js';
 import { Personal } from './resources/personal.js';
 import { Workspaces } from './resources/workspaces.js';
 
 /**
  * The management API (`/api/developer/…` and `/api/dashboard/…`), signed in as a dashboard user.
- * Resources follow the paths: `mgmt.personal.*` is the caller's own, `mgmt.workspaces.*` a
- * workspace's, and ids are positional arguments in path order, then the body or filters.
+ * Resources follow the paths: `mgmt.me` is the signed-in user, `mgmt.personal.*` what they own,
+ * `mgmt.workspaces.*` a workspace's, and ids are positional arguments in path order, then the
+ * body or filters.
  *
  * Errors are `RaffleApiError`s; the management error body has no `code` field, so `code` is
  * read from the `CODE: …` prefix of its message. Management honours no Idempotency-Key, so a
@@ -18,6 +20,7 @@ import { Workspaces } from './resources/workspaces.js';
 export class RaffleManagementClient {
   readonly capabilities: CapabilitiesResource;
   readonly eventTypes: EventTypes;
+  readonly me: ManagementMe;
   readonly personal: Personal;
   readonly workspaces: Workspaces;
 
@@ -33,6 +36,7 @@ export class RaffleManagementClient {
     });
     this.capabilities = new CapabilitiesResource(http);
     this.eventTypes = new EventTypes(http);
+    this.me = new ManagementMe(http);
     this.personal = new Personal(http);
     this.workspaces = new Workspaces(http);
   }

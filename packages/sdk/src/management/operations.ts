@@ -10,6 +10,8 @@ export const MANAGEMENT_OPERATION_METHODS = {
   getCapabilities: 'capabilities.get',
   listWebhookEventTypes: 'eventTypes.list',
 
+  getMyProfile: 'me.get',
+
   createPersonalApiKey: 'personal.apiKeys.create',
   listPersonalApiKeys: 'personal.apiKeys.list',
   revokePersonalApiKey: 'personal.apiKeys.revoke',

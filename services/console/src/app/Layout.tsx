@@ -2,6 +2,7 @@ import { NavLink, Outlet } from 'react-router';
 import { useSession } from '../auth/session.js';
 import { ScopeProvider, useScope } from '../scope/scope.js';
 import { ApiErrorNotice } from '../ui/ApiErrorNotice.js';
+import { SignedInUser } from './SignedInUser.js';
 import { WorkspaceSwitcher } from './WorkspaceSwitcher.js';
 
 function Navigation() {
@@ -42,7 +43,7 @@ function ScopeProblems() {
 
 /** The signed-in shell: header with the space switcher, the sections, sign-out; the page below. */
 export function Layout() {
-  const { userId, signOut } = useSession();
+  const { signOut } = useSession();
   return (
     <ScopeProvider>
       <a href="#main" className="skip-link">
@@ -53,9 +54,7 @@ export function Layout() {
           <span className="brand">Raffle console</span>
           <WorkspaceSwitcher />
           <div className="header-user">
-            <span className="header-user-id" title="Signed in as">
-              {userId}
-            </span>
+            <SignedInUser />
             <button type="button" className="button" onClick={() => signOut('You signed out.')}>
               Sign out
             </button>

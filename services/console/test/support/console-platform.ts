@@ -2,7 +2,7 @@ import { inject } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { signDevToken } from '../../../management/src/cli/dev-token.js';
 import { DEV_JWT_SECRET } from '../../../management/src/config.js';
-import type { DemoKeys } from '../../../../scripts/platform/db.js';
+import { planDemoDataset, type DemoKeys } from '../../../../scripts/platform/db.js';
 import { startTestPlatform, type TestPlatform } from '../../../../scripts/platform/test-platform.js';
 import { recordPageProblems } from './page-problems.js';
 
@@ -19,6 +19,8 @@ export type ConsolePlatform = {
   signInUrl(user: DemoUserHandle): string;
   /** A dashboard JWT for the demo user (optionally with another lifetime; negative = already expired). */
   tokenFor(user: DemoUserHandle, options?: { ttlSeconds?: number }): string;
+  /** A demo user who belongs to no workspace (one of the entrants), and the sign-in link for them. */
+  userWithoutWorkspace: { id: string; handle: string; displayName: string; signInUrl: string };
   /** A page in a fresh browser context (its own sessionStorage), recording console errors for checkPage. */
   newPage(options?: { viewport?: { width: number; height: number } }): Promise<Page>;
   /** The console server's log lines so far. */
@@ -48,6 +50,15 @@ export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
 }
 
+/** The demo dataset is computed, never random, so its plan names the same users the platform loaded. */
+function demoUserWithoutWorkspace() {
+  const plan = planDemoDataset();
+  const member = new Set(plan.orgs.memberships.map((m) => m.userId));
+  const user = plan.users.find((u) => !member.has(u.id));
+  if (!user) throw new Error('the demo dataset has no user without a workspace');
+  return { id: user.id, handle: user.handle, displayName: user.displayName };
+}
+
 /**
  * The whole platform as `pnpm start` runs it (own database with the demo dataset, management,
  * data plane, dispatcher with a private NATS, and the console server), plus a Chromium. One per
@@ -68,12 +79,19 @@ export async function startConsolePlatform(): Promise<ConsolePlatform> {
   const tokenFor = (user: DemoUserHandle, options: { ttlSeconds?: number } = {}) =>
     signDevToken(process.env.JWT_SECRET ?? DEV_JWT_SECRET, { sub: platform.demo.users[user].id, ttlSeconds: options.ttlSeconds ?? TOKEN_TTL_SECONDS });
 
+  const withoutWorkspace = demoUserWithoutWorkspace();
+  const userWithoutWorkspace = {
+    ...withoutWorkspace,
+    signInUrl: `${consoleUrl}/sign-in#token=${signDevToken(process.env.JWT_SECRET ?? DEV_JWT_SECRET, { sub: withoutWorkspace.id, ttlSeconds: TOKEN_TTL_SECONDS })}`,
+  };
+
   return {
     consoleUrl,
     dataPlaneUrl: platform.urls['data-plane']!,
     managementUrl: platform.urls.management!,
     demo: platform.demo,
     tokenFor,
+    userWithoutWorkspace,
     signInUrl: (user) => `${consoleUrl}/sign-in#token=${tokenFor(user)}`,
     async newPage(options = {}) {
       const context = await browser.newContext({ viewport: options.viewport ?? DESKTOP_VIEWPORT, baseURL: consoleUrl });

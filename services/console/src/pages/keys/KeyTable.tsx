@@ -10,7 +10,8 @@ type Props = { calls: KeyCalls; keys: ApiKey[]; canManage: boolean; onRoll: (key
 
 /**
  * The keys as a table inside a labelled, focusable region that scrolls sideways on a narrow
- * screen, so every column stays reachable by keyboard at 390 px.
+ * screen, so every column stays reachable by keyboard at 390 px. The actions column stays pinned
+ * at the region's right edge: Roll and Revoke are in view without scrolling.
  */
 export function KeyTable({ calls, keys, canManage, onRoll }: Props) {
   return (
@@ -25,7 +26,11 @@ export function KeyTable({ calls, keys, canManage, onRoll }: Props) {
             <th scope="col">Last used</th>
             <th scope="col">Expires</th>
             <th scope="col">Status</th>
-            {canManage && <th scope="col">Actions</th>}
+            {canManage && (
+              <th scope="col" className="keys-actions-cell">
+                Actions
+              </th>
+            )}
           </tr>
         </thead>
         <tbody>
@@ -74,7 +79,7 @@ function KeyRow({ calls, apiKey, canManage, onRoll }: { calls: KeyCalls; apiKey:
         <span className={`keys-status keys-status-${status}`}>{status}</span>
       </td>
       {canManage && (
-        <td>
+        <td className="keys-actions-cell">
           {isActive(apiKey) ? (
             // The group names the key, so "Roll" and "Revoke" are unambiguous to a screen reader.
             <div className="keys-row-actions" role="group" aria-label={`Actions for key ${apiKey.name}`}>

@@ -7,7 +7,7 @@ import { useScope } from '../../scope/scope';
 import { ApiErrorNotice } from '../../ui/ApiErrorNotice';
 import { useToast } from '../../ui/toast';
 import { RaffleFormFields } from './RaffleFormFields';
-import { createBodyOf, EMPTY_FORM, formHints, type RaffleFormValues } from './raffle-form-values';
+import { createBodyOf, EMPTY_FORM, formHints, withDerivedSlug, type RaffleFormValues } from './raffle-form-values';
 
 /** Create a draft raffle; the API's validation has the last word and its message is shown as is. */
 export default function NewRafflePage() {
@@ -52,7 +52,7 @@ export default function NewRafflePage() {
       ) : (
         <form className="form" onSubmit={submit} noValidate>
           <p className="form-hint">It starts as a draft in {scope.workspaceName}: nothing is announced until you publish it.</p>
-          <RaffleFormFields values={values} onChange={setValues} idPrefix="new" />
+          <RaffleFormFields values={values} onChange={(next) => setValues(withDerivedSlug(values, next))} idPrefix="new" />
           {hints.length > 0 ? (
             <ul className="hints" aria-live="polite">
               {hints.map((hint) => (

@@ -1,5 +1,38 @@
 import type { CreateRaffleParams, Raffle, UpdateRaffleParams } from '@raffle/sdk';
-import type { EditableField } from './raffle-rules';
+import { RAFFLE_SLUG } from '@raffle/contracts/domain-values';
+import type { EditableField } from './raffle-rules.js';
+
+const SLUG = new RegExp(RAFFLE_SLUG.pattern);
+
+/**
+ * The slug a title suggests: accents dropped, lowercase ASCII letters and digits, every other run
+ * of characters one hyphen, cut at a hyphen to the API's length. Empty when too little is left to
+ * make a slug the API takes (a title of one letter, or of no Latin letters or digits).
+ */
+export function slugify(title: string): string {
+  let slug = title
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+  if (slug.length > RAFFLE_SLUG.maxLength) {
+    const cut = slug.slice(0, RAFFLE_SLUG.maxLength + 1);
+    const lastHyphen = cut.lastIndexOf('-');
+    // Whole words when there is a word boundary to cut at; otherwise the first maxLength characters.
+    slug = (lastHyphen >= RAFFLE_SLUG.minLength ? cut.slice(0, lastHyphen) : cut.slice(0, RAFFLE_SLUG.maxLength)).replace(/-+$/, '');
+  }
+  return slug.length >= RAFFLE_SLUG.minLength && SLUG.test(slug) ? slug : '';
+}
+
+/**
+ * A new raffle's form after a change: the slug follows the title until it is edited by hand,
+ * that is while it is still what the previous title gave.
+ */
+export function withDerivedSlug(previous: RaffleFormValues, next: RaffleFormValues): RaffleFormValues {
+  const following = previous.slug === slugify(previous.title);
+  return following && next.slug === previous.slug && next.title !== previous.title ? { ...next, slug: slugify(next.title) } : next;
+}
 
 export type RequirementRow = {
   id: string;
@@ -153,7 +186,7 @@ export function updateBodyOf(v: RaffleFormValues, saved: RaffleFormValues, edita
 /** Hints shown before sending; the API's own validation still decides and its message is shown. */
 export function formHints(v: RaffleFormValues): string[] {
   const hints: string[] = [];
-  if (v.slug && !/^[a-z0-9]+(-[a-z0-9]+)*$/.test(v.slug)) hints.push('The slug takes lowercase letters and digits joined by single hyphens.');
+  if (v.slug && !SLUG.test(v.slug)) hints.push('The slug takes lowercase letters and digits joined by single hyphens.');
   if (!/^\d+$/.test(v.spots) || Number(v.spots) < 1 || Number(v.spots) > 100_000) hints.push('Spots must be a whole number from 1 to 100,000.');
   const starts = localInputToIso(v.startsAt);
   const ends = localInputToIso(v.endsAt);

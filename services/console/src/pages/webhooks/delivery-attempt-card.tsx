@@ -8,6 +8,15 @@ function outcome(attempt: WebhookDeliveryAttempt): string {
   return attempt.failureKind ? `failed (${attempt.failureKind.replace(/_/g, ' ')})` : 'failed';
 }
 
+/** The payload indented for reading; as sent when it is not JSON. */
+function prettyJson(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}
+
 /** One attempt: what was sent, what came back and how long it took, and what happens next. */
 export function DeliveryAttemptCard({ attempt, children }: { attempt: WebhookDeliveryAttempt; children?: ReactNode }) {
   return (
@@ -41,10 +50,16 @@ export function DeliveryAttemptCard({ attempt, children }: { attempt: WebhookDel
           </>
         ) : null}
       </dl>
+      {attempt.payload !== undefined ? (
+        <details>
+          <summary>Payload sent</summary>
+          <pre className="wh-http-body">{prettyJson(attempt.payload)}</pre>
+        </details>
+      ) : null}
       {attempt.responseBody ? (
         <details>
           <summary>Response body</summary>
-          <pre className="wh-response-body">{attempt.responseBody}</pre>
+          <pre className="wh-http-body">{attempt.responseBody}</pre>
         </details>
       ) : null}
       {children}

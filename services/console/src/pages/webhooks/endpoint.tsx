@@ -1,6 +1,6 @@
 import type { WebhookEndpoint, WebhookEndpointWithSecret } from '@raffle/sdk';
-import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ApiErrorNotice } from '../../ui/ApiErrorNotice.js';
 import { ConfirmButton } from '../../ui/ConfirmButton.js';
@@ -12,7 +12,7 @@ import { EndpointForm } from './endpoint-form.js';
 import { EndpointStatus } from './endpoint-status.js';
 import { EventTypeTags } from './event-type-tags.js';
 import { RecoverForm } from './recover-form.js';
-import { useEndpointAction } from './use-endpoint-action.js';
+import { forgetEndpoint, useEndpointAction } from './use-endpoint-action.js';
 import { useWebhookContext, type WebhookContext } from './use-webhook-context.js';
 import { webhookKeys, webhooksPath } from './webhook-api.js';
 import { WebhookGate } from './webhook-gate.js';
@@ -39,7 +39,18 @@ export default function WebhookEndpointPage() {
 }
 
 function EndpointLoader({ context, endpointId }: { context: WebhookContext; endpointId: string }) {
-  const endpoint = useQuery({ queryKey: webhookKeys.endpoint(context.scope, endpointId), queryFn: () => context.api.get(endpointId) });
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const [deleted, setDeleted] = useState(false);
+  const endpoint = useQuery({ queryKey: webhookKeys.endpoint(context.scope, endpointId), queryFn: () => context.api.get(endpointId), enabled: !deleted });
+  useEffect(() => {
+    if (!deleted) return;
+    // The view and its polling delivery log are unmounted by now: nothing asks for the endpoint again.
+    forgetEndpoint(queryClient, context.scope, endpointId);
+    void navigate(webhooksPath(context.scope));
+  }, [deleted, queryClient, navigate, context.scope, endpointId]);
+
+  if (deleted) return null;
   if (endpoint.error) {
     return (
       <>
@@ -49,12 +60,11 @@ function EndpointLoader({ context, endpointId }: { context: WebhookContext; endp
     );
   }
   if (!endpoint.data) return <p aria-live="polite">Loading the endpoint…</p>;
-  return <EndpointView context={context} endpoint={endpoint.data} />;
+  return <EndpointView context={context} endpoint={endpoint.data} onDeleted={() => setDeleted(true)} />;
 }
 
-function EndpointView({ context, endpoint }: { context: WebhookContext; endpoint: WebhookEndpoint }) {
+function EndpointView({ context, endpoint, onDeleted }: { context: WebhookContext; endpoint: WebhookEndpoint; onDeleted(): void }) {
   const { scope, api } = context;
-  const navigate = useNavigate();
   const { run, failure } = useEndpointAction(scope, endpoint.id);
   const [editing, setEditing] = useState(false);
   const [rotated, setRotated] = useState<WebhookEndpointWithSecret | null>(null);
@@ -131,8 +141,8 @@ function EndpointView({ context, endpoint }: { context: WebhookContext; endpoint
             danger
             confirmText="Delete this endpoint and its delivery log? This cannot be undone."
             onConfirm={async () => {
-              await run(() => api.delete(endpoint.id), () => 'Endpoint deleted.', { rethrow: true, forget: true });
-              navigate(webhooksPath(scope));
+              await run(() => api.delete(endpoint.id), () => 'Endpoint deleted.', { rethrow: true, gone: true });
+              onDeleted();
             }}
           />
         </div>

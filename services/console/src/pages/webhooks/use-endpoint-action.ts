@@ -1,13 +1,29 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { useToast } from '../../ui/toast.js';
 import { webhookKeys, type WebhookScope } from './webhook-api.js';
 
+/** What an action on the endpoint changes: the endpoint, its delivery log, and the list of endpoints. */
+const endpointQueryKeys = (scope: WebhookScope, endpointId: string) => [
+  webhookKeys.endpoint(scope, endpointId),
+  webhookKeys.attempts(scope, endpointId),
+  webhookKeys.endpoints(scope),
+];
+
+/**
+ * Drops a deleted endpoint's caches, so the list loads afresh instead of showing it until its
+ * refetch. Only once nothing that shows the endpoint is mounted: a mounted query whose cache is
+ * dropped fetches again, and the endpoint is a 404 now.
+ */
+export function forgetEndpoint(queryClient: QueryClient, scope: WebhookScope, endpointId: string): void {
+  for (const queryKey of endpointQueryKeys(scope, endpointId)) queryClient.removeQueries({ queryKey });
+}
+
 type RunOptions = {
   /** Throw the failure on (to a form or confirm dialog, which show it in place) instead of keeping it here. */
   rethrow?: boolean;
-  /** The endpoint is gone: drop its cached data (and the list's) rather than fetch a 404. */
-  forget?: boolean;
+  /** The endpoint is gone: fetch nothing of it again (a 404); the page drops its caches once it has left (forgetEndpoint). */
+  gone?: boolean;
 };
 
 /**
@@ -33,10 +49,7 @@ export function useEndpointAction(scope: WebhookScope, endpointId: string) {
         return undefined;
       }
       toast.success(success(result));
-      const affected = [webhookKeys.endpoint(scope, endpointId), webhookKeys.attempts(scope, endpointId), webhookKeys.endpoints(scope)];
-      // Forgotten, the list loads afresh instead of showing the deleted endpoint until its refetch.
-      if (options.forget) for (const queryKey of affected) queryClient.removeQueries({ queryKey });
-      else await Promise.all(affected.map((queryKey) => queryClient.invalidateQueries({ queryKey })));
+      if (!options.gone) await Promise.all(endpointQueryKeys(scope, endpointId).map((queryKey) => queryClient.invalidateQueries({ queryKey })));
       return result;
     },
     [toast, queryClient, scope, endpointId],

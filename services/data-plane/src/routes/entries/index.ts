@@ -5,7 +5,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { callerOf, configOf, cursorsOf, heldIdempotencyOf, markIdempotencyCompleted } from '../../decorations.js';
 import { dataPlaneCreatedResponses, dataPlaneResponses, SlugParams } from '../responses.js';
-import { sendRenderedJson } from '../send-json.js';
+import { sendRenderedJson } from '@raffle/service-kit';
 
 export const SanitizedEntryPageSchema = PageOf(Type.Ref(SanitizedEntrySchema), 'SanitizedEntryPage');
 

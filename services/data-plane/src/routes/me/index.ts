@@ -5,7 +5,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { DomainError } from '@raffle/domain';
 import { callerOf } from '../../decorations.js';
 import { dataPlaneResponses } from '../responses.js';
-import { sendRenderedJson } from '../send-json.js';
+import { sendRenderedJson } from '@raffle/service-kit';
 
 const meRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(

@@ -2,7 +2,7 @@ import { findPubliclyVisibleRaffle } from '@raffle/db';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { DomainError } from '@raffle/domain';
 import { readDrawProof } from '../draw-proof.js';
-import { sendRenderedJson } from '../send-json.js';
+import { sendRenderedJson } from '@raffle/service-kit';
 import { cacheControlFor, ERROR_CACHE_CONTROL, ifNoneMatchHits, strongEtagOf } from './http-cache.js';
 import { publicDrawProofSchema } from './schema.js';
 

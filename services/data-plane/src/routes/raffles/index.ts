@@ -6,7 +6,7 @@ import { cursorBinding, DomainError, loadJsonPage } from '@raffle/domain';
 import { callerOf, configOf, cursorsOf } from '../../decorations.js';
 import { readDrawProof } from '../draw-proof.js';
 import { dataPlaneResponses, SlugParams } from '../responses.js';
-import { sendRenderedJson } from '../send-json.js';
+import { sendRenderedJson } from '@raffle/service-kit';
 import { createSharedResponseCache } from './shared-response-cache.js';
 
 export const PublicRafflePageSchema = PageOf(Type.Ref(PublicRaffleItemSchema), 'PublicRafflePage');

@@ -5,7 +5,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { cursorBinding, isStringKey, loadJsonPage } from '@raffle/domain';
 import { callerOf, cursorsOf } from '../../decorations.js';
 import { dataPlaneResponses } from '../responses.js';
-import { sendRenderedJson } from '../send-json.js';
+import { sendRenderedJson } from '@raffle/service-kit';
 
 export const WinPageSchema = PageOf(Type.Ref(WinSchema), 'WinPage');
 

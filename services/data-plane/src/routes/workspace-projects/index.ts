@@ -5,7 +5,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { cursorBinding, DomainError, isStringKey, loadJsonPage } from '@raffle/domain';
 import { cursorsOf } from '../../decorations.js';
 import { dataPlaneResponses, WorkspaceParams, WorkspaceProjectParams } from '../responses.js';
-import { sendRenderedJson } from '../send-json.js';
+import { sendRenderedJson } from '@raffle/service-kit';
 
 export const ProjectPageSchema = PageOf(Type.Ref(ProjectSchema), 'ProjectPage');
 

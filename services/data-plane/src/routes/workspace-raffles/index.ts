@@ -14,7 +14,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { cursorBinding, DomainError, isStringKey, loadJsonPage, raffleFilterBinding } from '@raffle/domain';
 import { cursorsOf } from '../../decorations.js';
 import { dataPlaneResponses, WorkspaceParams, WorkspaceRaffleParams } from '../responses.js';
-import { sendRenderedJson } from '../send-json.js';
+import { sendRenderedJson } from '@raffle/service-kit';
 import { createRaffleOwnership } from './raffle-ownership.js';
 
 export const WorkspaceRafflePageSchema = PageOf(Type.Ref(WorkspaceRaffleItemSchema), 'WorkspaceRafflePage');

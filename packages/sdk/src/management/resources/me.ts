@@ -1,0 +1,15 @@
+import type { HttpClient } from '../../http/http-client.js';
+import type { ResponseBody } from '../operation-types.js';
+
+/** The same shape as the data plane's `Profile` (`GET /api/v1/me`), which the package exports under that name. */
+type Profile = ResponseBody<'getMyProfile'>;
+
+/** The signed-in user. */
+export class ManagementMe {
+  constructor(private readonly http: HttpClient) {}
+
+  /** `GET /api/dashboard/me`: the signed-in user's profile (id, handle, display name, avatar, wallets). */
+  get(): Promise<Profile> {
+    return this.http.request({ method: 'GET', path: '/api/dashboard/me' });
+  }
+}
