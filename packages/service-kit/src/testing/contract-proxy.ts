@@ -14,6 +14,8 @@ export type ContractProxy = {
    * an invalid request or response), each as "<METHOD> <path>: <Prism's message>".
    */
   takeViolations(): Promise<string[]>;
+  /** How many requests Prism has received (so a test can tell that its traffic went through it). */
+  requestsReceived(): number;
   /** Prism's output so far (the tail), for a failure message. */
   output(): string;
   close(): Promise<void>;
@@ -22,10 +24,15 @@ export type ContractProxy = {
 const START_TIMEOUT_MS = 30_000;
 const MARK_TIMEOUT_MS = 5_000;
 const OUTPUT_TAIL_CHARS = 20_000;
-// Prism (pino, pretty-printed) writes one line per event: `[HTTP SERVER] get /api/v1/me ⚠ warning
-// Violation: response.body …` for each violation, and `… ✖ error Request terminated with error:
-// https://stoplight.io/prism/errors#UNAUTHORIZED: …` when it answers a request itself.
-const VIOLATION_LINE = /\[HTTP SERVER\]\s+(\w+)\s+(\S+).*?((?:Violation|Request terminated with error):\s*.*)$/;
+// Prism (pino, pretty-printed) writes one line per event. A request opens with `[HTTP SERVER] get
+// /api/v1/me ℹ info Request received`; a violation Prism lets through (a warning, such as a status
+// the document does not list) follows as `[VALIDATOR] ⚠ warning Violation: response …`; one it
+// answers itself (--errors) as `[HTTP SERVER] get /api/v1/me ✖ error Request terminated with error:
+// https://stoplight.io/prism/errors#VIOLATIONS: …` (or #UNAUTHORIZED, #NO_PATH_MATCHED_ERROR, …),
+// its details in the body it answers with.
+const REQUEST_LINE = /\[HTTP SERVER\]\s+(\w+)\s+(\S+)\s.*Request received/;
+const TERMINATED_LINE = /\[HTTP SERVER\]\s+(\w+)\s+(\S+)\s.*(Request terminated with error:\s*.*)$/;
+const VALIDATOR_LINE = /\[VALIDATOR\].*(Violation:\s*.*)$/;
 const ANSI = /\u001b\[[0-9;]*m/g;
 const MARK_PATH = '/__contract-proxy-mark';
 
@@ -50,15 +57,26 @@ export async function startContractProxy(options: { document: string; upstream: 
   let partial = '';
   const violations: string[] = [];
   const marksSeen = new Set<string>();
+  let requestsReceived = 0;
+  let lastRequest = '(no request yet)';
   const take = (chunk: Buffer) => {
     const text = chunk.toString().replace(ANSI, '');
     output = (output + text).slice(-OUTPUT_TAIL_CHARS);
     const lines = (partial + text).split('\n');
     partial = lines.pop()!;
     for (const line of lines) {
-      const match = VIOLATION_LINE.exec(line);
-      if (match?.[2]!.startsWith(MARK_PATH)) marksSeen.add(match[2]!);
-      else if (match) violations.push(`${match[1]!.toUpperCase()} ${match[2]}: ${match[3]!.trim()}`);
+      const request = REQUEST_LINE.exec(line);
+      if (request) {
+        lastRequest = `${request[1]!.toUpperCase()} ${request[2]}`;
+        if (!request[2]!.startsWith(MARK_PATH)) requestsReceived++;
+        continue;
+      }
+      const terminated = TERMINATED_LINE.exec(line);
+      if (terminated?.[2]!.startsWith(MARK_PATH)) marksSeen.add(terminated[2]!);
+      else if (terminated) violations.push(`${terminated[1]!.toUpperCase()} ${terminated[2]}: ${terminated[3]!.trim()}`);
+      // Validator lines name no request: the one that started last (in these tests' serial traffic, the one it is about).
+      const violation = VALIDATOR_LINE.exec(line);
+      if (violation) violations.push(`${lastRequest}: ${violation[1]!.trim()}`);
     }
   };
   child.stdout!.on('data', take);
@@ -84,6 +102,7 @@ export async function startContractProxy(options: { document: string; upstream: 
       marksSeen.delete(mark);
       return violations.splice(0);
     },
+    requestsReceived: () => requestsReceived,
     output: () => output,
     close: () => stopChild(child, 'SIGTERM'),
   };
