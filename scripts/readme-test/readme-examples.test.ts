@@ -55,6 +55,8 @@ describe('README examples', () => {
       if (result.failed) throw new Error(failureReport(run, result, platform.recentLogs(), violations));
       expect(result.ran.map((r) => r.block.index)).toEqual(blocks.map((b) => b.index));
       expect(violations, 'Prism found requests or responses that break the OpenAPI documents').toEqual([]);
+      const checked = platform.contractCheckedRequests();
+      expect(Math.min(checked.dataPlane, checked.management), `requests Prism checked: ${JSON.stringify(checked)}`).toBeGreaterThan(run * 5);
     });
   }
 });

@@ -17,6 +17,8 @@ export type ReadmePlatform = {
    * with their OpenAPI documents), found wrong in a request or a response since the last call.
    */
   takeContractViolations: () => Promise<string[]>;
+  /** How many requests went through each of those two Prism proxies so far. */
+  contractCheckedRequests: () => { dataPlane: number; management: number };
   stop: () => Promise<void>;
 };
 
@@ -45,7 +47,8 @@ export async function startReadmePlatform(): Promise<ReadmePlatform> {
       console: platform.ports.console!,
     };
     const takeContractViolations = async () => (await Promise.all(proxies.map((proxy) => proxy.takeViolations()))).flat();
-    return { ports, demoKeysFile: platform.demoKeysFile, recentLogs: platform.recentLogs, takeContractViolations, stop };
+    const contractCheckedRequests = () => ({ dataPlane: dataPlane.requestsReceived(), management: management.requestsReceived() });
+    return { ports, demoKeysFile: platform.demoKeysFile, recentLogs: platform.recentLogs, takeContractViolations, contractCheckedRequests, stop };
   } catch (error) {
     await stop();
     throw error;
