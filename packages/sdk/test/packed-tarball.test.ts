@@ -182,7 +182,7 @@ async function resultOfPage(url: string): Promise<Record<string, unknown>> {
   page.on('pageerror', (error) => errors.push(error.message));
   try {
     await page.goto(url);
-    await page.waitForFunction(() => document.getElementById('result')?.textContent !== '', undefined, { timeout: 30_000 });
+    await page.waitForSelector('#result:not(:empty)', { timeout: 30_000 });
     expect(errors).toEqual([]);
     return JSON.parse((await page.textContent('#result'))!) as Record<string, unknown>;
   } finally {
