@@ -210,7 +210,8 @@ import('@raffle/sdk').then((imported) => {
     expect((JSON.parse(stdout) as { exports: number }).exports).toBeGreaterThan(20);
   });
 
-  it.each([
+  // Concurrently: each is a tsc process of its own.
+  it.concurrent.each([
     ['node16', { module: 'node16', moduleResolution: 'node16' }],
     ['bundler', { module: 'preserve', moduleResolution: 'bundler' }],
   ])('type-checks a consumer with moduleResolution %s, its types and all (no skipLibCheck)', async (name, resolution) => {
