@@ -42,7 +42,8 @@ const MARK_PATH = '/__contract-proxy-mark';
  * and a violation marked as an error is answered by Prism (422 for a request, 500 for a response)
  * instead of passing. Warnings pass through, so `takeViolations()` is the list a test asserts empty;
  * it is read from Prism's log, which also covers callers that are not this process (a shell's
- * curl, a child process).
+ * curl, a child process) and the violations --errors turns into Prism's own answer (those carry
+ * no `sl-violations` header, which only the warnings passed through get).
  */
 export async function startContractProxy(options: { document: string; upstream: string }): Promise<ContractProxy> {
   const cli = path.join(path.dirname(createRequire(import.meta.url).resolve('@stoplight/prism-cli/package.json')), 'dist', 'index.js');
