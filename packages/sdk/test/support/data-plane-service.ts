@@ -1,4 +1,3 @@
-import type { AddressInfo } from 'node:net';
 // The data plane's own test support (config, database clone, tenant), imported by path rather
 // than as workspace packages: @raffle/data-plane and @raffle/demo depend on @raffle/sdk, and a
 // devDependency back would make the workspace graph cyclic.
@@ -6,7 +5,7 @@ import { buildTestApp } from '../../../../services/data-plane/test/support/app.j
 import { createTestDatabase, type TestDatabase } from '../../../../services/data-plane/test/support/database.js';
 import { seedTenant, type Tenant } from '../../../../services/data-plane/test/support/tenant.js';
 import { loadDemoDataset, type DemoKeys } from '../../../demo/src/index.js';
-import { behindContractProxy } from './contract-check.js';
+import { startBehindContractProxy } from './contract-check.js';
 
 export type { Tenant, DemoKeys };
 
@@ -35,11 +34,11 @@ export const loadDemo = (testDb: TestDatabase): Promise<DemoKeys> => loadDemoDat
  * document. `overrides` are config variables (e.g. a tiny rate limit).
  */
 export async function startDataPlane(testDb: TestDatabase, overrides: Record<string, string> = {}): Promise<DataPlane> {
-  const app = await buildTestApp(testDb.database, testDb.url, overrides);
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const { port } = app.server.address() as AddressInfo;
-  const directUrl = `http://127.0.0.1:${port}`;
-  const proxy = await behindContractProxy('data-plane', directUrl);
+  const { service: app, directUrl, proxy } = await startBehindContractProxy('data-plane', async (port) => {
+    const app = await buildTestApp(testDb.database, testDb.url, overrides);
+    await app.listen({ host: '127.0.0.1', port });
+    return app;
+  });
   return {
     baseUrl: proxy.url,
     directUrl,

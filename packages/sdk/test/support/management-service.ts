@@ -7,7 +7,7 @@ import { createTestDatabase, type TestDatabase } from '@raffle/service-kit/testi
 // is registered for every file that starts the service.
 import '@raffle/service-kit/testing/log-scan';
 import { RaffleManagementClient, type RaffleManagementClientOptions } from '../../src/management/index.js';
-import { behindContractProxy } from './contract-check.js';
+import { startBehindContractProxy } from './contract-check.js';
 
 /** What these tests use of the management app: a real server on a port, and its OpenAPI document. */
 export type ManagementApp = {
@@ -67,11 +67,11 @@ export type ManagementService = {
 export async function startManagement(overrides: Record<string, string> = {}): Promise<ManagementService> {
   const support = await loadSupport();
   const testDb = await createTestDatabase();
-  const app = await support.buildTestApp(testDb.database, testDb.url, { ...support.LOCAL_SINK_CONFIG, ...overrides });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const { port } = app.server.address() as AddressInfo;
-  const directUrl = `http://127.0.0.1:${port}`;
-  const proxy = await behindContractProxy('management', directUrl);
+  const { service: app, directUrl, proxy } = await startBehindContractProxy('management', async (port) => {
+    const app = await support.buildTestApp(testDb.database, testDb.url, { ...support.LOCAL_SINK_CONFIG, ...overrides });
+    await app.listen({ host: '127.0.0.1', port });
+    return app;
+  });
   const baseUrl = proxy.url;
   const tenant = await support.seedTenant(testDb.database);
   return {
