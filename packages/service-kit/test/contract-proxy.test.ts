@@ -3,12 +3,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startContractProxy, type ContractProxy } from '../src/testing/contract-proxy.js';
 
 /**
  * The contract check the README and SDK tests rely on can fail: a stub service that answers each
- * path with a known right or wrong response, behind the same Prism wrapper with a two-route
+ * path with a known right or wrong response, behind the same Prism wrapper with a one-route
  * document, and what the wrapper reports for each.
  */
 const DOCUMENT = {
@@ -97,5 +98,31 @@ describe('the contract proxy (prism proxy --errors)', () => {
     const violations = await proxy.takeViolations();
     expect(violations.join('\n')).toMatch(/GET \/things\/not-a-thing-id: .*UNPROCESSABLE_ENTITY/);
     expect(violations.join('\n')).toMatch(/GET \/nowhere: .*NO_PATH_MATCHED/);
+  });
+});
+
+describe('the contract proxy with the data plane\'s committed document', () => {
+  it('reports a /api/v1/me answer that is not a Profile, and an error body that is not an ErrorBody', async () => {
+    // The check the SDK and README tests run is only as strict as the real document: an upstream
+    // that answers wrongly in the two shapes every route shares must not get through.
+    const wrong = createServer((request, response) => {
+      const body = request.url === '/api/v1/me' ? { id: 42 } : { message: 'no code' };
+      response.writeHead(request.url === '/api/v1/me' ? 200 : 404, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    });
+    await new Promise<void>((resolve) => wrong.listen(0, '127.0.0.1', resolve));
+    const document = fileURLToPath(new URL('../../../docs/openapi/data-plane.json', import.meta.url));
+    const dataPlane = await startContractProxy({ document, upstream: `http://127.0.0.1:${(wrong.address() as AddressInfo).port}` });
+    try {
+      const headers = { authorization: 'Bearer svc_u_anything' };
+      expect((await fetch(`${dataPlane.url}/api/v1/me`, { headers })).status).toBe(500);
+      expect((await fetch(`${dataPlane.url}/api/v1/raffles/no-such-raffle`, { headers })).status).toBe(500);
+      expect(await dataPlane.takeViolations()).toEqual([
+        'GET /api/v1/me: Request terminated with error: https://stoplight.io/prism/errors#VIOLATIONS: Request/Response not valid',
+        'GET /api/v1/raffles/no-such-raffle: Request terminated with error: https://stoplight.io/prism/errors#VIOLATIONS: Request/Response not valid',
+      ]);
+    } finally {
+      await dataPlane.close();
+      await new Promise((resolve) => wrong.close(resolve));
+    }
   });
 });
