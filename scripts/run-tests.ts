@@ -13,9 +13,12 @@ import { scanRunLogs } from '@raffle/service-kit/testing/run-log-scan';
  *
  * Nothing is built first: the tests run from sources (the `development` condition), and the few
  * that need a build make their own when they run. The SDK's packed-tarball test packs the SDK
- * (`prepack` builds its dist); the console's browser journeys and the README test build the console
- * with Vite into a folder of their own (their global setups). Services the tests start as processes
- * run from sources through tsx.
+ * (`prepack` builds its dist) and builds a consumer page of its own with Vite; the console's browser
+ * journeys and the README test build the console with Vite into a folder of their own (their global
+ * setups). Services the tests start as processes run from sources through tsx. The README test and
+ * the SDK's integration tests reach the data plane and management through Prism (`prism proxy
+ * --errors`, service-kit's testing/contract-proxy), so the OpenAPI documents are also checked
+ * against real traffic inside the stages, at no stage of their own.
  */
 function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): number {
   const result = spawnSync(command, args, { stdio: 'inherit', env });

@@ -12,7 +12,9 @@ import { repoRoot, startReadmePlatform, type ReadmePlatform } from './readme-pla
  * `sh` runs, `sh no-run` is shown only). The runnable ones run top to bottom in one bash session
  * with `set -euo pipefail`, from the repository root, against a platform started from `start`'s
  * own functions on a fresh database (readme-platform.ts); `localhost:3000`/`3001`/`3002` in the
- * blocks are rewritten to that platform's ports, and DEMO_KEYS points at the `.demo-keys.json`
+ * blocks are rewritten to that platform's ports (for the data plane and management, to Prism's in
+ * front of them, which checks every request and response against the OpenAPI documents; any
+ * violation fails the run), and DEMO_KEYS points at the `.demo-keys.json`
  * written for it. Then the whole session runs a second time against the same platform: the
  * examples must be re-runnable. A failure names the block, its README line, its code and its
  * output.
@@ -49,13 +51,17 @@ describe('README examples', () => {
         env: { ...process.env, NODE_ENV: 'development', DEMO_KEYS: platform.demoKeysFile },
         timeoutMs: SESSION_TIMEOUT_MS,
       });
-      if (result.failed) throw new Error(failureReport(run, result, platform.recentLogs()));
+      const violations = await platform.takeContractViolations();
+      if (result.failed) throw new Error(failureReport(run, result, platform.recentLogs(), violations));
       expect(result.ran.map((r) => r.block.index)).toEqual(blocks.map((b) => b.index));
+      expect(violations, 'Prism found requests or responses that break the OpenAPI documents').toEqual([]);
+      const checked = platform.contractCheckedRequests();
+      expect(Math.min(checked.dataPlane, checked.management), `requests Prism checked: ${JSON.stringify(checked)}`).toBeGreaterThan(run * 5);
     });
   }
 });
 
-function failureReport(run: number, result: SessionResult, serviceLogs: string): string {
+function failureReport(run: number, result: SessionResult, serviceLogs: string, violations: string[]): string {
   const { block, output, exitCode, signal } = result.failed!;
   return [
     `README run ${run}: shell block ${block.index} (README.md line ${block.line}) failed (exit ${exitCode ?? signal}) after ${result.ran.length - 1} blocks passed.`,
@@ -65,5 +71,7 @@ function failureReport(run: number, result: SessionResult, serviceLogs: string):
     output || '(none)',
     '--- the services\' latest log lines ---',
     serviceLogs.split('\n').slice(-15).join('\n'),
+    '--- what Prism found wrong ---',
+    violations.join('\n') || '(nothing)',
   ].join('\n');
 }

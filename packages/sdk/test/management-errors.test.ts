@@ -69,7 +69,8 @@ describe('RaffleApiError from management', () => {
   });
 
   it('400 VALIDATION_FAILED for a body the route refuses', async () => {
-    const owner = service.clientFor(service.tenant.owner.id);
+    // Straight to the service: the document refuses spots=0, and Prism would answer it itself.
+    const owner = service.clientFor(service.tenant.owner.id, { baseUrl: service.directUrl });
     const error = await failure(owner.workspaces.raffles.create(workspaceId, { ...draftParams(), spots: 0 }));
     expect(error.status).toBe(400);
     expect(error.code).toBe('VALIDATION_FAILED');

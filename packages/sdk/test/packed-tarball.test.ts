@@ -1,9 +1,12 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { chromium, type Browser } from 'playwright-core';
+import { build as viteBuild, createServer as createViteServer, preview as vitePreview } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadDemo, newTestDatabase, startDataPlane, type DataPlane, type DemoKeys } from './support/data-plane-service.js';
 
@@ -15,6 +18,7 @@ let dataPlane: DataPlane;
 let demo: DemoKeys;
 let workDir: string;
 let appDir: string;
+let browser: Browser | undefined;
 
 /**
  * The package as a consumer gets it: `pnpm pack` (which builds dist through prepack), then
@@ -37,6 +41,7 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(async () => {
+  await browser?.close();
   await dataPlane?.close();
   await dataPlane?.testDb.drop();
   if (workDir) rmSync(workDir, { recursive: true, force: true });
@@ -126,5 +131,138 @@ console.log(JSON.stringify({ me: (await client.me.get()).handle, slugs, keyedVal
     const failure = await run(bin, ['no-such-raffle', '--base-url', dataPlane.baseUrl], { cwd: appDir, timeout: 60_000 }).catch((e: { code: number; stderr: string }) => e);
     expect(failure).toMatchObject({ code: 2 });
     expect((failure as { stderr: string }).stderr).toContain('404 RAFFLE_NOT_FOUND');
+  });
+});
+
+const TSC = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+/** A consumer's TypeScript: the SDK's types in use, and (wrong.ts) two type errors its declarations must catch. */
+const CONSUMER_TS = `import { RaffleClient, RaffleApiError, verifyDraw, type DrawProof, type DrawVerification, type PublicRaffle } from '@raffle/sdk';
+
+export async function check(proof: DrawProof, slug: string): Promise<{ valid: boolean; title: string | undefined }> {
+  const client = new RaffleClient({ apiKey: 'svc_u_example', baseUrl: 'http://localhost:3000' });
+  const verification: DrawVerification = verifyDraw(proof);
+  let raffle: PublicRaffle | undefined;
+  try {
+    raffle = await client.raffles.get(slug);
+  } catch (error) {
+    if (!(error instanceof RaffleApiError) || error.status !== 404) throw error;
+  }
+  return { valid: verification.valid, title: raffle?.title };
+}
+`;
+const CONSUMER_TS_WRONG = `import { RaffleClient, verifyDraw } from '@raffle/sdk';
+// @ts-expect-error apiKey must be a string
+new RaffleClient({ apiKey: 42 });
+// @ts-expect-error verifyDraw's result has no winner field
+verifyDraw({} as never).winner;
+`;
+
+/** What a consumer's page computes with the SDK in the browser, written into #result. */
+const PAGE_MAIN = `import { fetchAndVerifyDraw, verifyDraw, RaffleClient, RaffleApiError } from '@raffle/sdk';
+const params = new URLSearchParams(location.search);
+const output = document.getElementById('result');
+try {
+  const { proof, verification } = await fetchAndVerifyDraw(params.get('slug'), { baseUrl: params.get('baseUrl') });
+  const tampered = verifyDraw({ ...proof, seed: (proof.seed[0] === '0' ? '1' : '0') + proof.seed.slice(1) });
+  const client = new RaffleClient({ apiKey: 'svc_u_not_a_real_key', baseUrl: params.get('baseUrl') });
+  output.textContent = JSON.stringify({ valid: verification.valid, winners: verification.recomputedWinners.length, tamperedValid: tampered.valid, client: client instanceof RaffleClient, errorClass: typeof RaffleApiError });
+} catch (error) {
+  output.textContent = JSON.stringify({ error: String(error) });
+}
+`;
+const PAGE_HTML = '<!doctype html><html><head><meta charset="utf-8"><title>sdk consumer</title></head><body><pre id="result"></pre><script type="module" src="/main.js"></script></body></html>';
+
+/** Opens the page in Chromium and returns what it wrote into #result. */
+async function resultOfPage(url: string): Promise<Record<string, unknown>> {
+  browser ??= await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
+  const page = await browser.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  try {
+    await page.goto(url);
+    await page.waitForSelector('#result:not(:empty)', { timeout: 30_000 });
+    expect(errors).toEqual([]);
+    return JSON.parse((await page.textContent('#result'))!) as Record<string, unknown>;
+  } finally {
+    await page.close();
+  }
+}
+
+describe('the packed @raffle/sdk, imported the ways consumers import it', () => {
+  it('is ESM only (no require condition), which Node 20 still loads from CommonJS', async () => {
+    // The package ships ES modules only. From a .cjs file, import() works on every Node 20, and
+    // require() does on Node ≥ 20.19 (require(esm) unflagged; nothing in the SDK awaits at top level).
+    const manifest = JSON.parse(readFileSync(join(installed(), 'package.json'), 'utf8')) as { type: string; exports: Record<string, Record<string, string>> };
+    expect(manifest.type).toBe('module');
+    expect(Object.keys(manifest.exports['.']!)).not.toContain('require');
+    writeFileSync(
+      join(appDir, 'consumer.cjs'),
+      `const required = require('@raffle/sdk');
+import('@raffle/sdk').then((imported) => {
+  console.log(JSON.stringify({ sameModule: required.verifyDraw === imported.verifyDraw, exports: Object.keys(imported).length, client: typeof new imported.RaffleClient({ apiKey: 'svc_u_x' }).raffles.list }));
+});
+`,
+    );
+    const { stdout } = await run('node', ['consumer.cjs'], { cwd: appDir, env: { ...process.env, NODE_OPTIONS: '' }, timeout: 60_000 });
+    expect(JSON.parse(stdout)).toEqual({ sameModule: true, exports: expect.any(Number) as number, client: 'function' });
+    expect((JSON.parse(stdout) as { exports: number }).exports).toBeGreaterThan(20);
+  });
+
+  // Concurrently: each is a tsc process of its own.
+  it.concurrent.each([
+    ['node16', { module: 'node16', moduleResolution: 'node16' }],
+    ['bundler', { module: 'preserve', moduleResolution: 'bundler' }],
+  ])('type-checks a consumer with moduleResolution %s, its types and all (no skipLibCheck)', async (name, resolution) => {
+    const dir = join(appDir, `ts-${name}`);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'consumer.ts'), CONSUMER_TS);
+    writeFileSync(join(dir, 'wrong.ts'), CONSUMER_TS_WRONG);
+    writeFileSync(
+      join(dir, 'tsconfig.json'),
+      // No @types/node: a browser consumer has none, so the SDK's declarations must not need them.
+      JSON.stringify({ compilerOptions: { ...resolution, target: 'es2022', lib: ['es2022', 'dom'], strict: true, noEmit: true, skipLibCheck: false, types: [] }, include: ['*.ts'] }),
+    );
+    // Clean, with wrong.ts's two @ts-expect-error lines used: had '@raffle/sdk' resolved to no
+    // types (any), they would be unused, which tsc reports.
+    const result = await run(process.execPath, [TSC, '-p', dir], { cwd: appDir, timeout: 60_000 }).catch((error: { stdout: string }) => error);
+    expect((result as { stdout: string }).stdout).toBe('');
+  });
+
+  describe('in Chromium, through Vite', () => {
+    const pageUrl = (origin: string) => `${origin}/?slug=${encodeURIComponent(demo.raffles.finalizedDraw!.slug)}&baseUrl=${encodeURIComponent(dataPlane.baseUrl)}`;
+    const expected = { valid: true, winners: expect.any(Number) as number, tamperedValid: false, client: true, errorClass: 'function' };
+
+    beforeAll(() => {
+      const page = join(appDir, 'page');
+      mkdirSync(page, { recursive: true });
+      writeFileSync(join(page, 'index.html'), PAGE_HTML);
+      writeFileSync(join(page, 'main.js'), PAGE_MAIN);
+    });
+
+    it('a Vite dev server serves a page that verifies a real draw with the SDK', async () => {
+      const server = await createViteServer({ root: join(appDir, 'page'), configFile: false, logLevel: 'silent', cacheDir: join(appDir, '.vite'), server: { host: '127.0.0.1', port: 0, strictPort: false } });
+      try {
+        await server.listen();
+        const result = await resultOfPage(pageUrl(server.resolvedUrls!.local[0]!.replace(/\/$/, '')));
+        expect(result).toEqual(expected);
+      } finally {
+        await server.close();
+      }
+    });
+
+    it('a Vite build of the same page, served statically, does the same', async () => {
+      const outDir = join(appDir, 'page-dist');
+      await viteBuild({ root: join(appDir, 'page'), configFile: false, logLevel: 'silent', build: { outDir, emptyOutDir: true } });
+      expect(readdirSync(join(outDir, 'assets')).some((name) => name.endsWith('.js'))).toBe(true);
+      const server = await vitePreview({ root: join(appDir, 'page'), configFile: false, logLevel: 'silent', build: { outDir }, preview: { host: '127.0.0.1', port: 0, strictPort: false } });
+      try {
+        const result = await resultOfPage(pageUrl(server.resolvedUrls!.local[0]!.replace(/\/$/, '')));
+        expect(result).toEqual(expected);
+      } finally {
+        await server.close();
+      }
+    });
   });
 });

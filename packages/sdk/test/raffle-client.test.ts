@@ -93,8 +93,9 @@ describe('every RaffleClient method against the data plane', () => {
   it('raffles.drawProof gives a proof verifyDraw can check', async () => {
     const proof = await personal.raffles.drawProof(tenant.finalized.slug);
     expect(proof.entries.length).toBeGreaterThan(200);
-    // The seeded wins are fixed, not drawn: the proof is served but does not verify.
-    expect(verifyDraw(proof).problems.join()).toMatch(/position 1/);
+    // The seeded wins are fixed, not drawn: the proof is served but does not verify. Which
+    // positions differ depends on the tenant's random seed (position 1 can match by chance).
+    expect(verifyDraw(proof).problems.join()).toMatch(/position \d+: the proof says/);
   });
 
   it('workspaces.raffles.list, get and winners', async () => {

@@ -1,4 +1,3 @@
-import type { AddressInfo } from 'node:net';
 // The data plane's own test support (config, database clone, tenant), imported by path rather
 // than as workspace packages: @raffle/data-plane and @raffle/demo depend on @raffle/sdk, and a
 // devDependency back would make the workspace graph cyclic.
@@ -6,11 +5,15 @@ import { buildTestApp } from '../../../../services/data-plane/test/support/app.j
 import { createTestDatabase, type TestDatabase } from '../../../../services/data-plane/test/support/database.js';
 import { seedTenant, type Tenant } from '../../../../services/data-plane/test/support/tenant.js';
 import { loadDemoDataset, type DemoKeys } from '../../../demo/src/index.js';
+import { startBehindContractProxy } from './contract-check.js';
 
 export type { Tenant, DemoKeys };
 
 export type DataPlane = {
+  /** Prism in front of the service (support/contract-check.ts): what the tests talk to. */
   baseUrl: string;
+  /** The service itself, for a request that breaks the contract on purpose. */
+  directUrl: string;
   testDb: TestDatabase;
   close(): Promise<void>;
 };
@@ -27,13 +30,27 @@ export const loadDemo = (testDb: TestDatabase): Promise<DemoKeys> => loadDemoDat
 
 /**
  * The data plane in-process on `testDb`, listening on a random loopback port, so the SDK talks
- * real HTTP to it. `overrides` are config variables (e.g. a tiny rate limit).
+ * real HTTP to it, through Prism checking every exchange against the data plane's OpenAPI
+ * document. `overrides` are config variables (e.g. a tiny rate limit).
  */
 export async function startDataPlane(testDb: TestDatabase, overrides: Record<string, string> = {}): Promise<DataPlane> {
-  const app = await buildTestApp(testDb.database, testDb.url, overrides);
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const { port } = app.server.address() as AddressInfo;
-  return { baseUrl: `http://127.0.0.1:${port}`, testDb, close: () => app.close() };
+  const { service: app, directUrl, proxy } = await startBehindContractProxy('data-plane', async (port) => {
+    const app = await buildTestApp(testDb.database, testDb.url, overrides);
+    await app.listen({ host: '127.0.0.1', port });
+    return app;
+  });
+  return {
+    baseUrl: proxy.url,
+    directUrl,
+    testDb,
+    close: async () => {
+      try {
+        await proxy.close();
+      } finally {
+        await app.close();
+      }
+    },
+  };
 }
 
 /** Collects an async iterable (a PagedList walked with for await). */

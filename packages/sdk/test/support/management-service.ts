@@ -7,6 +7,7 @@ import { createTestDatabase, type TestDatabase } from '@raffle/service-kit/testi
 // is registered for every file that starts the service.
 import '@raffle/service-kit/testing/log-scan';
 import { RaffleManagementClient, type RaffleManagementClientOptions } from '../../src/management/index.js';
+import { startBehindContractProxy } from './contract-check.js';
 
 /** What these tests use of the management app: a real server on a port, and its OpenAPI document. */
 export type ManagementApp = {
@@ -43,12 +44,15 @@ async function loadSupport(): Promise<ManagementTestSupport> {
 export type ManagementService = {
   app: ManagementApp;
   testDb: TestDatabase;
+  /** Prism in front of the service (support/contract-check.ts): what the tests talk to. */
   baseUrl: string;
+  /** The service itself, for a request that breaks the contract on purpose. */
+  directUrl: string;
   tenant: Tenant;
   /** A webhook URL on loopback that this app accepts. */
   localWebhookUrl: string;
   /** A client signed in as `userId`. */
-  clientFor(userId: string, options?: Omit<RaffleManagementClientOptions, 'token' | 'baseUrl'>): RaffleManagementClient;
+  clientFor(userId: string, options?: Omit<RaffleManagementClientOptions, 'token'>): RaffleManagementClient;
   /** A fresh user with no workspace. */
   newUser(): Promise<{ id: string; handle: string }>;
   close(): Promise<void>;
@@ -56,28 +60,36 @@ export type ManagementService = {
 
 /**
  * The management service in-process on a clone of the template database, listening on a random
- * loopback port (the SDK talks real HTTP to it), with a seeded tenant. Webhook endpoints on
+ * loopback port (the SDK talks real HTTP to it, through Prism checking every exchange against the
+ * management OpenAPI document), with a seeded tenant. Webhook endpoints on
  * 127.0.0.1 are allowed, as in the service's own webhook tests.
  */
 export async function startManagement(overrides: Record<string, string> = {}): Promise<ManagementService> {
   const support = await loadSupport();
   const testDb = await createTestDatabase();
-  const app = await support.buildTestApp(testDb.database, testDb.url, { ...support.LOCAL_SINK_CONFIG, ...overrides });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const { port } = app.server.address() as AddressInfo;
-  const baseUrl = `http://127.0.0.1:${port}`;
+  const { service: app, directUrl, proxy } = await startBehindContractProxy('management', async (port) => {
+    const app = await support.buildTestApp(testDb.database, testDb.url, { ...support.LOCAL_SINK_CONFIG, ...overrides });
+    await app.listen({ host: '127.0.0.1', port });
+    return app;
+  });
+  const baseUrl = proxy.url;
   const tenant = await support.seedTenant(testDb.database);
   return {
     app,
     testDb,
     baseUrl,
+    directUrl,
     tenant,
     localWebhookUrl: support.LOCAL_URL,
     clientFor: (userId, options = {}) => new RaffleManagementClient({ token: support.tokenFor(userId), baseUrl, ...options }),
     newUser: () => insertUser(testDb.database.db, { handle: `sdk-${randomBytes(5).toString('hex')}`, createdAt: new Date('2020-01-01T00:00:00Z') }),
     close: async () => {
-      await app.close();
-      await testDb.drop();
+      try {
+        await proxy.close();
+      } finally {
+        await app.close();
+        await testDb.drop();
+      }
     },
   };
 }
