@@ -31,3 +31,12 @@ export { unavailableResponse } from './unavailable-response.js';
 export { createServiceApp, type ServiceAppOptions, type ServiceConfig, type ServiceServerOptions } from './service-app.js';
 export { default as errorHandlerPlugin } from './errors/error-handler.js';
 export type { ErrorAnswer, Refusal, ServiceErrors } from './errors/service-errors.js';
+export {
+  default as idempotencyPlugin,
+  heldIdempotencyOf,
+  idempotencyErrorCodes,
+  markIdempotencyCompleted,
+  type IdempotencyPluginOptions,
+} from './idempotency/plugin.js';
+export { createIdempotencyStore, type HeldIdempotencyKey, type IdempotencyStore } from './idempotency/idempotency-store.js';
+export { requestFingerprint } from './idempotency/request-fingerprint.js';

@@ -2427,6 +2427,8 @@ export type components = {
         RateLimit: string;
         /** @description Seconds to wait before retrying: on a 429 the longest wait among the exhausted rate-limit policies, on a 503 how soon the service expects to answer again, and on a 409 `IDEMPOTENCY_KEY_IN_PROGRESS` (routes that take an `Idempotency-Key`) how soon the request holding the key is expected to be done, when the same request replays its answer or runs. */
         "Retry-After": number;
+        /** @description `true` when this response is the stored answer to an earlier request with the same `Idempotency-Key`; absent on a first answer. */
+        "Idempotent-Replayed": "true";
     };
     pathItems: never;
 };
@@ -3231,7 +3233,13 @@ export interface operations {
     createPersonalApiKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional; 1 to 255 printable ASCII characters, unique per intended operation (a UUID is a good choice). A retry with the same key and the same request, within 24 hours, replays the first response with `Idempotent-Replayed: true`; the same key for a different request is 409 `IDEMPOTENCY_KEY_REUSED`, and while the first is still running 409 `IDEMPOTENCY_KEY_IN_PROGRESS` with `Retry-After`: send the same request again after that many seconds. A first request that failed (5xx) does not keep the key: its retry runs.
+                 * @example 5f0c9a3e-1b7d-4c2e-9f4a-8d6b2e1c7a90
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3256,6 +3264,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3276,7 +3285,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedApiKey"];
                 };
             };
-            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `MALFORMED_JSON: `, `UNSUPPORTED_MEDIA_TYPE: `. */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `MALFORMED_JSON: `, `UNSUPPORTED_MEDIA_TYPE: `, `INVALID_IDEMPOTENCY_KEY: `. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3304,6 +3313,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3326,6 +3336,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3348,6 +3359,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3364,12 +3376,14 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `, `API_KEY_LIMIT: `. */
+            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `, `IDEMPOTENCY_KEY_REUSED: `, `IDEMPOTENCY_KEY_IN_PROGRESS: `, `API_KEY_LIMIT: `. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3393,6 +3407,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4137,7 +4152,13 @@ export interface operations {
     createWorkspaceApiKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional; 1 to 255 printable ASCII characters, unique per intended operation (a UUID is a good choice). A retry with the same key and the same request, within 24 hours, replays the first response with `Idempotent-Replayed: true`; the same key for a different request is 409 `IDEMPOTENCY_KEY_REUSED`, and while the first is still running 409 `IDEMPOTENCY_KEY_IN_PROGRESS` with `Retry-After`: send the same request again after that many seconds. A first request that failed (5xx) does not keep the key: its retry runs.
+                 * @example 5f0c9a3e-1b7d-4c2e-9f4a-8d6b2e1c7a90
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description Workspace id
@@ -4168,6 +4189,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4188,7 +4210,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedApiKey"];
                 };
             };
-            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `MALFORMED_JSON: `, `UNSUPPORTED_MEDIA_TYPE: `. */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `MALFORMED_JSON: `, `UNSUPPORTED_MEDIA_TYPE: `, `INVALID_IDEMPOTENCY_KEY: `. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4216,6 +4238,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4238,6 +4261,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4260,6 +4284,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4276,12 +4301,14 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `, `API_KEY_LIMIT: `. */
+            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `, `IDEMPOTENCY_KEY_REUSED: `, `IDEMPOTENCY_KEY_IN_PROGRESS: `, `API_KEY_LIMIT: `. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4305,6 +4332,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8046,7 +8074,13 @@ export interface operations {
     createRaffle: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional; 1 to 255 printable ASCII characters, unique per intended operation (a UUID is a good choice). A retry with the same key and the same request, within 24 hours, replays the first response with `Idempotent-Replayed: true`; the same key for a different request is 409 `IDEMPOTENCY_KEY_REUSED`, and while the first is still running 409 `IDEMPOTENCY_KEY_IN_PROGRESS` with `Retry-After`: send the same request again after that many seconds. A first request that failed (5xx) does not keep the key: its retry runs.
+                 * @example 5f0c9a3e-1b7d-4c2e-9f4a-8d6b2e1c7a90
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description Workspace id
@@ -8093,6 +8127,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8132,7 +8167,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardRaffle"];
                 };
             };
-            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `MALFORMED_JSON: `, `UNSUPPORTED_MEDIA_TYPE: `. */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `MALFORMED_JSON: `, `UNSUPPORTED_MEDIA_TYPE: `, `INVALID_IDEMPOTENCY_KEY: `. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8160,6 +8195,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8182,6 +8218,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8204,6 +8241,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8220,12 +8258,14 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `, `SLUG_TAKEN: `. */
+            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `, `IDEMPOTENCY_KEY_REUSED: `, `IDEMPOTENCY_KEY_IN_PROGRESS: `, `SLUG_TAKEN: `. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8249,6 +8289,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12546,7 +12587,13 @@ export interface operations {
     createPersonalWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional; 1 to 255 printable ASCII characters, unique per intended operation (a UUID is a good choice). A retry with the same key and the same request, within 24 hours, replays the first response with `Idempotent-Replayed: true`; the same key for a different request is 409 `IDEMPOTENCY_KEY_REUSED`, and while the first is still running 409 `IDEMPOTENCY_KEY_IN_PROGRESS` with `Retry-After`: send the same request again after that many seconds. A first request that failed (5xx) does not keep the key: its retry runs.
+                 * @example 5f0c9a3e-1b7d-4c2e-9f4a-8d6b2e1c7a90
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -12572,6 +12619,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12591,7 +12639,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedWebhookEndpoint"];
                 };
             };
-            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `MALFORMED_JSON: `, `UNSUPPORTED_MEDIA_TYPE: `. */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `MALFORMED_JSON: `, `UNSUPPORTED_MEDIA_TYPE: `, `INVALID_IDEMPOTENCY_KEY: `. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12619,6 +12667,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12641,6 +12690,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12663,6 +12713,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12679,12 +12730,14 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `, `WEBHOOK_ENDPOINT_LIMIT: `. */
+            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `, `IDEMPOTENCY_KEY_REUSED: `, `IDEMPOTENCY_KEY_IN_PROGRESS: `, `WEBHOOK_ENDPOINT_LIMIT: `. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12708,6 +12761,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14805,7 +14859,13 @@ export interface operations {
     createWorkspaceWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional; 1 to 255 printable ASCII characters, unique per intended operation (a UUID is a good choice). A retry with the same key and the same request, within 24 hours, replays the first response with `Idempotent-Replayed: true`; the same key for a different request is 409 `IDEMPOTENCY_KEY_REUSED`, and while the first is still running 409 `IDEMPOTENCY_KEY_IN_PROGRESS` with `Retry-After`: send the same request again after that many seconds. A first request that failed (5xx) does not keep the key: its retry runs.
+                 * @example 5f0c9a3e-1b7d-4c2e-9f4a-8d6b2e1c7a90
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description Workspace id
@@ -14837,6 +14897,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14856,7 +14917,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedWebhookEndpoint"];
                 };
             };
-            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `MALFORMED_JSON: `, `UNSUPPORTED_MEDIA_TYPE: `. */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `MALFORMED_JSON: `, `UNSUPPORTED_MEDIA_TYPE: `, `INVALID_IDEMPOTENCY_KEY: `. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14884,6 +14945,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14906,6 +14968,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14928,6 +14991,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14944,12 +15008,14 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `, `WEBHOOK_ENDPOINT_LIMIT: `. */
+            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `, `IDEMPOTENCY_KEY_REUSED: `, `IDEMPOTENCY_KEY_IN_PROGRESS: `, `WEBHOOK_ENDPOINT_LIMIT: `. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14973,6 +15039,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
