@@ -26,7 +26,7 @@ const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
 
 /**
  * The `Retry-After` of 409 IDEMPOTENCY_KEY_IN_PROGRESS: the request holding the key is either still
- * running (entries take well under a second) or over and its claim waits to be settled, which
+ * running (entries and creates take well under a second) or over and its claim waits to be settled, which
  * happens within moments of the database answering again (claim-settlements.ts).
  */
 export const IN_PROGRESS_RETRY_AFTER_SECONDS = 1;
