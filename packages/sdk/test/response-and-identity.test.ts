@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clientIdentityHeaders } from '../src/http/client-identity.js';
 import { rateLimitOf } from '../src/http/response-info.js';
 import { RaffleClient, SDK_VERSION } from '../src/index.js';
 import { newTestDatabase, seedDataPlaneTenant, startDataPlane, type DataPlane, type Tenant } from './support/data-plane-service.js';
@@ -79,6 +80,12 @@ describe('client identity', () => {
     const client = new RaffleClient({ apiKey: 'k', baseUrl: scripted.baseUrl });
     await client.me.get({ headers: { 'User-Agent': 'my-bot/2.0' } });
     expect(scripted.seen.at(-1)!.headers['user-agent']).toBe('my-bot/2.0');
+  });
+
+  it('in a browser sends X-Raffle-Client only (a page may not set User-Agent; the public CORS allows this one)', () => {
+    expect(clientIdentityHeaders({ navigator: {} })).toEqual({ 'x-raffle-client': `raffle-sdk-js/${SDK_VERSION} browser` });
+    expect(clientIdentityHeaders({ process: { versions: { node: '22.1.0', bun: '1.1.8' } } })['user-agent']).toBe(`raffle-sdk-js/${SDK_VERSION} bun/1.1.8`);
+    expect(clientIdentityHeaders({ Deno: { version: { deno: '2.0.0' } }, navigator: {} })['user-agent']).toBe(`raffle-sdk-js/${SDK_VERSION} deno/2.0.0`);
   });
 
   it('names the version package.json has', () => {
