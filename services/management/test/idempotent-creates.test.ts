@@ -161,6 +161,26 @@ describe('Idempotency-Key on management creates', () => {
     expect(rows[0]!.response_body).not.toContain(res.json().id);
   });
 
+  it('an answer sealed under a CURSOR_SECRET since changed is not replayed, nor is the create run again (409 IDEMPOTENCY_KEY_REUSED)', async () => {
+    const tenant = await seedTenant(testDb.database);
+    const key = randomUUID();
+    const body = { name: 'before rotation', scopes: ['profile:read'] };
+    const first = await post('/api/developer/personal/api-keys', tenant.owner.id, body, key);
+    registerSecret(first.json().apiKey);
+    const rotated = await buildTestApp(testDb.database, testDb.url, { ...LOCAL_SINK_CONFIG, CURSOR_SECRET: 'a-rotated-cursor-secret-0123456789' });
+    try {
+      const replay = await rotated.inject({
+        method: 'POST',
+        url: '/api/developer/personal/api-keys',
+        headers: { authorization: `Bearer ${tokenFor(tenant.owner.id)}`, 'idempotency-key': key },
+        payload: body,
+      });
+      expectRefusal(replay, 409, 'IDEMPOTENCY_KEY_REUSED');
+    } finally {
+      await rotated.close();
+    }
+  });
+
   it('refuses a malformed key before anything runs (400 INVALID_IDEMPOTENCY_KEY)', async () => {
     const tenant = await seedTenant(testDb.database);
     const res = await post('/api/developer/personal/api-keys', tenant.owner.id, { name: 'x', scopes: ['profile:read'] }, 'é'.repeat(3));
