@@ -74,12 +74,6 @@ const IdempotencyKeyHeader = Type.String({
  */
 const isKept = (status: number) => (status >= 200 && status < 300) || (status > 400 && status < 500);
 
-/**
- * `Idempotency-Key` for the routes that declare `config.idempotent`. The header joins the route's
- * schema (so it is documented), and the key is claimed once the caller is authenticated and the
- * body parsed, before validation: the same key with another body is a reuse, whatever the body.
- * The response is recorded before it is sent, so a retry that sees the record sees the answer.
- */
 /** The stored answer as sent the first time, or null when a sealed one no longer opens (the server secret changed since). */
 function replayBody(sealing: ResponseSealing | null, principal: string, key: string, stored: string): string | null {
   if (!sealing) return stored;
@@ -90,6 +84,12 @@ function replayBody(sealing: ResponseSealing | null, principal: string, key: str
   }
 }
 
+/**
+ * `Idempotency-Key` for the routes that declare `config.idempotent`. The header joins the route's
+ * schema (so it is documented), and the key is claimed once the caller is authenticated and the
+ * body parsed, before validation: the same key with another body is a reuse, whatever the body.
+ * The response is recorded before it is sent, so a retry that sees the record sees the answer.
+ */
 async function idempotencyPlugin(app: FastifyInstance, options: IdempotencyPluginOptions) {
   const store = createIdempotencyStore(app.database.sql);
   const sealing = options.sealingSecret === undefined ? null : createResponseSealing(options.sealingSecret);
