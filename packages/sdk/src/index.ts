@@ -31,7 +31,9 @@ export type {
 
 // Errors, paging and the HTTP seam shared by both clients.
 export { RaffleApiError, RaffleConnectionError, RaffleError, RaffleTimeoutError, MAX_RETRY_AFTER_SECONDS } from './http/index.js';
-export type { Page, PagedList } from './http/index.js';
+export type { Page, PagedList, RateLimitState, RequestOptions, ResponseInfo, WithResponse } from './http/index.js';
+export { clientIdentity } from './http/index.js';
+export { SDK_VERSION } from './version.js';
 
 // The verifiable draw.
 export { DRAW_ALGORITHM, drawCommitment, drawKey, drawOrder, entriesDigest, entryLine, parseEntryLines, rankEntries, type DrawEntry } from './weighted-draw.js';

@@ -6,6 +6,8 @@ import { startManagement, type ManagementService } from './support/management-se
 type Operation = { method: string; path: string; operationId: string; parameters?: Array<{ in: string; name: string }> };
 type OpenApiDocument = { paths: Record<string, Record<string, { operationId?: string; parameters?: Array<{ in: string; name: string }> }>> };
 
+const takesIdempotencyKey = (op: Operation) => op.parameters?.some((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key') ?? false;
+
 const HTTP_METHODS = new Set(['get', 'post', 'put', 'patch', 'delete']);
 const MANAGED = /^\/api\/(developer|dashboard)\//;
 
@@ -47,9 +49,15 @@ describe('every management operation has an SDK method', () => {
     expect(stale, 'table entries for operations the document no longer has').toEqual([]);
   });
 
-  it('no management operation takes an Idempotency-Key, so the SDK retries none of its writes', () => {
-    const withKey = managedOperations(liveDocument()).filter((op) => op.parameters?.some((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key'));
-    expect(withKey.map((op) => op.operationId)).toEqual([]);
+  it('the operations that take an Idempotency-Key are the creates of keys, endpoints and raffles (decision 0020)', () => {
+    const withKey = managedOperations(liveDocument()).filter(takesIdempotencyKey);
+    expect(withKey.map((op) => op.operationId).sort()).toEqual([
+      'createPersonalApiKey',
+      'createPersonalWebhookEndpoint',
+      'createRaffle',
+      'createWorkspaceApiKey',
+      'createWorkspaceWebhookEndpoint',
+    ]);
   });
 });
 
@@ -93,7 +101,9 @@ describe('each method sends its operation', () => {
       expect(request.method).toBe(op.method);
       expect(request.url.pathname).toBe(expectedPath);
       expect(request.authorization).toBe('Bearer session-jwt');
-      expect(request.idempotencyKey).toBeNull();
+      // The SDK sends a key of its own exactly where the operation takes one, so exactly those writes are retried.
+      if (takesIdempotencyKey(op)) expect(request.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
+      else expect(request.idempotencyKey).toBeNull();
     });
   }
 });

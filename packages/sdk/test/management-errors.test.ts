@@ -109,7 +109,8 @@ describe('options', () => {
 });
 
 describe('retries', () => {
-  it('a POST whose answer is lost is not sent again (management takes no Idempotency-Key)', async () => {
+  it('a write without an Idempotency-Key whose answer is lost is not sent again', async () => {
+    const draft = await service.clientFor(service.tenant.owner.id).workspaces.raffles.create(workspaceId, draftParams());
     let calls = 0;
     const loseAnswers: typeof fetch = async (input, init) => {
       calls++;
@@ -117,9 +118,22 @@ describe('retries', () => {
       throw new TypeError('socket hang up');
     };
     const owner = service.clientFor(service.tenant.owner.id, { fetch: loseAnswers, maxRetries: 3 });
+    await expect(owner.workspaces.raffles.publish(workspaceId, draft.id)).rejects.toBeInstanceOf(RaffleConnectionError);
+    expect(calls).toBe(1);
+  });
+
+  it('a create whose answers are lost is sent again with the same Idempotency-Key, and makes one raffle', async () => {
+    const keys: Array<string | null> = [];
+    const loseAnswers: typeof fetch = async (input, init) => {
+      keys.push(new Headers(init?.headers).get('idempotency-key'));
+      await fetch(input, init); // reaches the server, which acts on it (then replays it)
+      throw new TypeError('socket hang up');
+    };
+    const owner = service.clientFor(service.tenant.owner.id, { fetch: loseAnswers, maxRetries: 3 });
     const params = draftParams();
     await expect(owner.workspaces.raffles.create(workspaceId, params)).rejects.toBeInstanceOf(RaffleConnectionError);
-    expect(calls).toBe(1);
+    expect(keys).toHaveLength(4);
+    expect(new Set(keys).size).toBe(1);
     const created = (await collect(service.clientFor(service.tenant.owner.id).workspaces.raffles.list(workspaceId))).filter((r) => r.slug === params.slug);
     expect(created).toHaveLength(1);
   });

@@ -33,3 +33,12 @@ export { sendRenderedJson } from './send-rendered-json.js';
 export { createServiceApp, type ServiceAppOptions, type ServiceCapabilities, type ServiceConfig, type ServiceReadiness, type ServiceServerOptions } from './service-app.js';
 export { default as errorHandlerPlugin } from './errors/error-handler.js';
 export type { ErrorAnswer, Refusal, ServiceErrors } from './errors/service-errors.js';
+export {
+  default as idempotencyPlugin,
+  heldIdempotencyOf,
+  idempotencyErrorCodes,
+  markIdempotencyCompleted,
+  type IdempotencyPluginOptions,
+} from './idempotency/plugin.js';
+export { createIdempotencyStore, type HeldIdempotencyKey, type IdempotencyStore } from './idempotency/idempotency-store.js';
+export { requestFingerprint } from './idempotency/request-fingerprint.js';

@@ -1,12 +1,12 @@
 import type { Database } from '@raffle/db';
-import { createCursorCodec } from '@raffle/domain';
-import { createServiceApp, trustProxyRule } from '@raffle/service-kit';
+import { createCursorCodec, DomainError } from '@raffle/domain';
+import { createServiceApp, idempotencyPlugin, trustProxyRule } from '@raffle/service-kit';
 import type { FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.js';
+import { callerOf } from './decorations.js';
 import { dataPlaneErrors } from './errors.js';
 import authPlugin, { API_PREFIX, PUBLIC_PREFIX, type AccessTableRow } from './plugins/auth.js';
-import idempotencyPlugin from './plugins/idempotency.js';
 import pageLimitPlugin from './plugins/page-limit.js';
 import publicCorsPlugin from './plugins/public-cors.js';
 import rateLimitPlugin from './plugins/rate-limit.js';
@@ -67,7 +67,11 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   await app.register(revocationListenerPlugin);
   await app.register(rateLimitPlugin);
   await app.register(pageLimitPlugin);
-  await app.register(idempotencyPlugin);
+  // Keys are per API key (decision 0010); entries carry no secret, so answers are stored as sent.
+  await app.register(idempotencyPlugin, {
+    principalOf: (request) => callerOf(request)?.keyId ?? null,
+    refusal: (code, message) => new DomainError(code, message),
+  });
 
   await app.register(apiV1Routes, { prefix: API_PREFIX });
   await app.register(publicDrawRoutes, { prefix: PUBLIC_PREFIX });

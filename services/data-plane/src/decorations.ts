@@ -3,7 +3,6 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from './config.js';
 import type { ApiKeyVerifier } from './plugins/api-key-verifier.js';
 import type { Caller } from './plugins/caller.js';
-import type { HeldIdempotencyKey } from './plugins/idempotency-store.js';
 
 /*
  * The data plane's own decorations, read through these accessors instead of a `declare module
@@ -25,13 +24,8 @@ export const apiKeysOf = (app: FastifyInstance) => app.getDecorator<ApiKeyVerifi
  * `getDecorator`: requests of contexts registered before those plugins (the kit's /docs routes)
  * do not carry them, and for those the answer is simply null.
  */
-type DataPlaneRequest = FastifyRequest & { caller?: Caller | null; idempotency?: HeldIdempotencyKey | null };
+type DataPlaneRequest = FastifyRequest & { caller?: Caller | null };
 
 /** Who the request acts for, once its key verified; null on keyless routes (auth plugin). */
 export const callerOf = (request: FastifyRequest): Caller | null => (request as DataPlaneRequest).caller ?? null;
 
-/** The Idempotency-Key the request holds (with its claim token) until its response is stored; null when none (idempotency plugin). */
-export const heldIdempotencyOf = (request: FastifyRequest): HeldIdempotencyKey | null => (request as DataPlaneRequest).idempotency ?? null;
-
-/** A route that stored the response with its own transaction's writes: the plugin then leaves the record alone. */
-export const markIdempotencyCompleted = (request: FastifyRequest) => request.setDecorator('idempotency', null);

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createIdempotencyStore } from '../src/plugins/idempotency-store.js';
-import { requestFingerprint } from '../src/plugins/request-fingerprint.js';
+import { createIdempotencyStore, requestFingerprint } from '@raffle/service-kit';
 import { buildTestApp } from './support/app.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 import { responseViolations } from './support/error-invariants.js';

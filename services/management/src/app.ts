@@ -1,10 +1,11 @@
 import { WEBHOOK_EVENT_SCHEMAS } from '@raffle/contracts';
 import type { Database } from '@raffle/db';
-import { createCursorCodec, type RaffleScheduler } from '@raffle/domain';
-import { createServiceApp, trustProxyRule } from '@raffle/service-kit';
+import { createCursorCodec, DomainError, type RaffleScheduler } from '@raffle/domain';
+import { createServiceApp, idempotencyPlugin, trustProxyRule } from '@raffle/service-kit';
 import type { FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.js';
+import { dashboardUserIdOf } from './decorations.js';
 import { managementErrors } from './errors.js';
 import authPlugin, { DASHBOARD_PREFIX, MANAGEMENT_PREFIX, type ManagedRoute } from './plugins/auth.js';
 import raffleSchedulerPlugin from './plugins/raffle-scheduler.js';
@@ -67,6 +68,14 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   await app.register(authPlugin);
   await app.register(rateLimitPlugin);
   await app.register(raffleSchedulerPlugin);
+  // Keys are per signed-in user; the creates answer secrets shown once, so every stored answer is
+  // sealed (decision 0020). CURSOR_SECRET is the one secret every instance shares and production
+  // must set; the seal derives its own key from it (HKDF, its own label), so the uses stay apart.
+  await app.register(idempotencyPlugin, {
+    principalOf: dashboardUserIdOf,
+    refusal: (code, message) => new DomainError(code, message),
+    sealingSecret: config.CURSOR_SECRET,
+  });
 
   await app.register(developerRoutes, { prefix: MANAGEMENT_PREFIX });
   await app.register(dashboardRoutes, { prefix: DASHBOARD_PREFIX });

@@ -213,7 +213,11 @@ describe('recover calls, key creation and endpoint creation', () => {
 });
 
 describe('the OpenAPI document', () => {
-  type Operation = { operationId: string; responses: Record<string, { description: string; headers?: Record<string, unknown> }> };
+  type Operation = {
+    operationId: string;
+    parameters?: Array<{ in: string; name: string }>;
+    responses: Record<string, { description: string; headers?: Record<string, unknown> }>;
+  };
   let paths: Record<string, Record<string, Operation>>;
 
   beforeAll(async () => {
@@ -229,7 +233,10 @@ describe('the OpenAPI document', () => {
     for (const { op } of limited) {
       const tooMany = op.responses['429'];
       expect(tooMany, op.operationId).toBeDefined();
-      expect(Object.keys(tooMany!.headers ?? {}).sort(), op.operationId).toEqual(['RateLimit', 'RateLimit-Policy', 'Retry-After', 'X-Request-Id']);
+      // A route taking an Idempotency-Key documents Idempotent-Replayed on every answer it may store, as the data plane's does.
+      const takesKey = (op.parameters ?? []).some((p) => p.in === 'header' && p.name === 'Idempotency-Key');
+      const expected = ['RateLimit', 'RateLimit-Policy', 'Retry-After', 'X-Request-Id', ...(takesKey ? ['Idempotent-Replayed'] : [])].sort();
+      expect(Object.keys(tooMany!.headers ?? {}).sort(), op.operationId).toEqual(expected);
       for (const [status, response] of Object.entries(op.responses)) {
         expect(response.headers, `${op.operationId} ${status}`).toHaveProperty('RateLimit');
         expect(response.headers, `${op.operationId} ${status}`).toHaveProperty('RateLimit-Policy');

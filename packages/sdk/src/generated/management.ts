@@ -2481,6 +2481,8 @@ export type components = {
         RateLimit: string;
         /** @description Seconds to wait before retrying: on a 429 the longest wait among the exhausted rate-limit policies, on a 503 how soon the service expects to answer again, and on a 409 `IDEMPOTENCY_KEY_IN_PROGRESS` (routes that take an `Idempotency-Key`) how soon the request holding the key is expected to be done, when the same request replays its answer or runs. */
         "Retry-After": number;
+        /** @description `true` when this response is the stored answer to an earlier request with the same `Idempotency-Key`; absent on a first answer. */
+        "Idempotent-Replayed": "true";
     };
     pathItems: never;
 };
@@ -3285,7 +3287,13 @@ export interface operations {
     createPersonalApiKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional; 1 to 255 printable ASCII characters, unique per intended operation (a UUID is a good choice). A retry with the same key and the same request, within 24 hours, replays the first response with `Idempotent-Replayed: true`; the same key for a different request is 409 `IDEMPOTENCY_KEY_REUSED`, and while the first is still running 409 `IDEMPOTENCY_KEY_IN_PROGRESS` with `Retry-After`: send the same request again after that many seconds. A first request that failed (5xx) does not keep the key: its retry runs.
+                 * @example 5f0c9a3e-1b7d-4c2e-9f4a-8d6b2e1c7a90
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3310,6 +3318,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3330,7 +3339,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedApiKey"];
                 };
             };
-            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `MALFORMED_JSON: `, `UNSUPPORTED_MEDIA_TYPE: `. */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `MALFORMED_JSON: `, `UNSUPPORTED_MEDIA_TYPE: `, `INVALID_IDEMPOTENCY_KEY: `. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3358,6 +3367,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3380,6 +3390,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3402,6 +3413,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3418,12 +3430,14 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `, `API_KEY_LIMIT: `. */
+            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `, `IDEMPOTENCY_KEY_REUSED: `, `IDEMPOTENCY_KEY_IN_PROGRESS: `, `API_KEY_LIMIT: `. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3447,6 +3461,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4191,7 +4206,13 @@ export interface operations {
     createWorkspaceApiKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional; 1 to 255 printable ASCII characters, unique per intended operation (a UUID is a good choice). A retry with the same key and the same request, within 24 hours, replays the first response with `Idempotent-Replayed: true`; the same key for a different request is 409 `IDEMPOTENCY_KEY_REUSED`, and while the first is still running 409 `IDEMPOTENCY_KEY_IN_PROGRESS` with `Retry-After`: send the same request again after that many seconds. A first request that failed (5xx) does not keep the key: its retry runs.
+                 * @example 5f0c9a3e-1b7d-4c2e-9f4a-8d6b2e1c7a90
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description Workspace id
@@ -4222,6 +4243,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4242,7 +4264,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedApiKey"];
                 };
             };
-            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `MALFORMED_JSON: `, `UNSUPPORTED_MEDIA_TYPE: `. */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `MALFORMED_JSON: `, `UNSUPPORTED_MEDIA_TYPE: `, `INVALID_IDEMPOTENCY_KEY: `. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4270,6 +4292,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4292,6 +4315,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4314,6 +4338,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4330,12 +4355,14 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `, `API_KEY_LIMIT: `. */
+            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `, `IDEMPOTENCY_KEY_REUSED: `, `IDEMPOTENCY_KEY_IN_PROGRESS: `, `API_KEY_LIMIT: `. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4359,6 +4386,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8317,7 +8345,13 @@ export interface operations {
     createRaffle: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional; 1 to 255 printable ASCII characters, unique per intended operation (a UUID is a good choice). A retry with the same key and the same request, within 24 hours, replays the first response with `Idempotent-Replayed: true`; the same key for a different request is 409 `IDEMPOTENCY_KEY_REUSED`, and while the first is still running 409 `IDEMPOTENCY_KEY_IN_PROGRESS` with `Retry-After`: send the same request again after that many seconds. A first request that failed (5xx) does not keep the key: its retry runs.
+                 * @example 5f0c9a3e-1b7d-4c2e-9f4a-8d6b2e1c7a90
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description Workspace id
@@ -8364,6 +8398,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8403,7 +8438,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardRaffle"];
                 };
             };
-            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `MALFORMED_JSON: `, `UNSUPPORTED_MEDIA_TYPE: `. */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `MALFORMED_JSON: `, `UNSUPPORTED_MEDIA_TYPE: `, `INVALID_IDEMPOTENCY_KEY: `. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8431,6 +8466,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8453,6 +8489,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8475,6 +8512,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8491,12 +8529,14 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `, `SLUG_TAKEN: `. */
+            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `, `IDEMPOTENCY_KEY_REUSED: `, `IDEMPOTENCY_KEY_IN_PROGRESS: `, `SLUG_TAKEN: `. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8520,6 +8560,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12817,7 +12858,13 @@ export interface operations {
     createPersonalWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional; 1 to 255 printable ASCII characters, unique per intended operation (a UUID is a good choice). A retry with the same key and the same request, within 24 hours, replays the first response with `Idempotent-Replayed: true`; the same key for a different request is 409 `IDEMPOTENCY_KEY_REUSED`, and while the first is still running 409 `IDEMPOTENCY_KEY_IN_PROGRESS` with `Retry-After`: send the same request again after that many seconds. A first request that failed (5xx) does not keep the key: its retry runs.
+                 * @example 5f0c9a3e-1b7d-4c2e-9f4a-8d6b2e1c7a90
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -12843,6 +12890,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12862,7 +12910,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedWebhookEndpoint"];
                 };
             };
-            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `MALFORMED_JSON: `, `UNSUPPORTED_MEDIA_TYPE: `. */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `MALFORMED_JSON: `, `UNSUPPORTED_MEDIA_TYPE: `, `INVALID_IDEMPOTENCY_KEY: `. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12890,6 +12938,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12912,6 +12961,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12934,6 +12984,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12950,12 +13001,14 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `, `WEBHOOK_ENDPOINT_LIMIT: `. */
+            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `, `IDEMPOTENCY_KEY_REUSED: `, `IDEMPOTENCY_KEY_IN_PROGRESS: `, `WEBHOOK_ENDPOINT_LIMIT: `. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12979,6 +13032,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15076,7 +15130,13 @@ export interface operations {
     createWorkspaceWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional; 1 to 255 printable ASCII characters, unique per intended operation (a UUID is a good choice). A retry with the same key and the same request, within 24 hours, replays the first response with `Idempotent-Replayed: true`; the same key for a different request is 409 `IDEMPOTENCY_KEY_REUSED`, and while the first is still running 409 `IDEMPOTENCY_KEY_IN_PROGRESS` with `Retry-After`: send the same request again after that many seconds. A first request that failed (5xx) does not keep the key: its retry runs.
+                 * @example 5f0c9a3e-1b7d-4c2e-9f4a-8d6b2e1c7a90
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description Workspace id
@@ -15108,6 +15168,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15127,7 +15188,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedWebhookEndpoint"];
                 };
             };
-            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `MALFORMED_JSON: `, `UNSUPPORTED_MEDIA_TYPE: `. */
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `MALFORMED_JSON: `, `UNSUPPORTED_MEDIA_TYPE: `, `INVALID_IDEMPOTENCY_KEY: `. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15155,6 +15216,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15177,6 +15239,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15199,6 +15262,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15215,12 +15279,14 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `, `WEBHOOK_ENDPOINT_LIMIT: `. */
+            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `, `IDEMPOTENCY_KEY_REUSED: `, `IDEMPOTENCY_KEY_IN_PROGRESS: `, `WEBHOOK_ENDPOINT_LIMIT: `. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15244,6 +15310,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {

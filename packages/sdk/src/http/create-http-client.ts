@@ -1,6 +1,9 @@
+import { clientIdentityHeaders } from './client-identity.js';
 import { errorFromResponse, type ErrorCodeSource } from './error-from-response.js';
 import type { HttpClient, Page, PagedList, RequestSpec } from './http-client.js';
 import { RaffleConnectionError, RaffleTimeoutError } from './raffle-api-error.js';
+import type { RequestOptions } from './request-options.js';
+import { attachResponse, responseInfoOf, type WithResponse } from './response-info.js';
 import { backoffDelayMs, delayAfterStatus, isRetryableRequest, isRetryableAnswer } from './retry-policy.js';
 
 export type HttpClientOptions = {
@@ -20,15 +23,30 @@ export type HttpClientOptions = {
 export const DEFAULT_MAX_RETRIES = 2;
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** Waits `ms`, or rejects with the signal's reason as soon as it aborts. */
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
 
 type Answer = { status: number; headers: Headers; body: unknown; ok: boolean };
+
+const retriesOf = (value: number | undefined) => Math.max(0, Math.floor(value ?? DEFAULT_MAX_RETRIES));
 
 /** The one HttpClient both API clients are built on: JSON in and out, typed errors, retries and paging. */
 export function createHttpClient(options: HttpClientOptions): HttpClient {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
-  const maxRetries = Math.max(0, Math.floor(options.maxRetries ?? DEFAULT_MAX_RETRIES));
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const identityHeaders = clientIdentityHeaders();
   // Resolved per call rather than captured: a polyfill may install globalThis.fetch later. Called
   // as a plain function, never as `options.fetch(…)`: a browser's fetch throws "Illegal invocation"
   // when `this` is another object.
@@ -46,66 +64,79 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     return `${baseUrl}${spec.path}${query ? `?${query}` : ''}`;
   }
 
-  function headersOf(spec: RequestSpec): Record<string, string> {
-    const headers: Record<string, string> = { accept: 'application/json', ...spec.headers };
+  function headersOf(spec: RequestSpec, idempotencyKey: string | undefined): Record<string, string> {
+    const headers: Record<string, string> = { accept: 'application/json', ...identityHeaders };
+    // Lowercased, so a caller's `User-Agent` replaces ours instead of joining it.
+    for (const [name, value] of Object.entries({ ...spec.headers, ...spec.options?.headers })) headers[name.toLowerCase()] = value;
     if (options.authorization !== '') headers.authorization = options.authorization;
     if (spec.body !== undefined) headers['content-type'] = 'application/json';
-    if (spec.idempotencyKey !== undefined) headers['idempotency-key'] = spec.idempotencyKey;
+    if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
     return headers;
   }
 
-  /** One attempt: an answer (any status), or a RaffleConnectionError when none arrived in time. */
-  async function attempt(url: string, init: RequestInit): Promise<Answer> {
+  /** One attempt: an answer (any status), the caller's abort reason, or a RaffleConnectionError when no answer arrived in time. */
+  async function attempt(url: string, init: RequestInit, timeoutMs: number, signal: AbortSignal | undefined): Promise<Answer> {
+    if (signal?.aborted) throw signal.reason;
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
       controller.abort();
     }, timeoutMs);
+    const onAbort = () => controller.abort(signal!.reason);
+    signal?.addEventListener('abort', onAbort, { once: true });
     try {
       const response = await fetchFn(url, { ...init, signal: controller.signal });
       const text = await response.text();
       return { status: response.status, headers: response.headers, body: parseBody(text), ok: response.ok };
     } catch (error) {
+      // The caller's abort is theirs to handle, as fetch reports it: not a connection failure, never retried.
+      if (signal?.aborted) throw signal.reason;
       if (timedOut) throw new RaffleTimeoutError(`${init.method} ${url} timed out after ${timeoutMs} ms`, { cause: error });
       throw new RaffleConnectionError(`${init.method} ${url} failed: ${(error as Error)?.message ?? String(error)}`, { cause: error });
     } finally {
       clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
     }
   }
 
-  async function request<T>(spec: RequestSpec): Promise<T> {
+  async function request<T>(spec: RequestSpec): Promise<WithResponse<T>> {
+    const callOptions: RequestOptions = spec.options ?? {};
+    const idempotencyKey = callOptions.idempotencyKey ?? spec.idempotencyKey;
+    const maxRetries = retriesOf(callOptions.maxRetries ?? options.maxRetries);
+    const timeoutMs = callOptions.timeoutMs ?? options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const signal = callOptions.signal;
     const url = urlOf(spec);
     // Built once, so every retry sends the same bytes and the same Idempotency-Key.
     const init: RequestInit = {
       method: spec.method,
-      headers: headersOf(spec),
+      headers: headersOf(spec, idempotencyKey),
       body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
     };
-    const retryable = isRetryableRequest(spec);
+    const retryable = isRetryableRequest({ ...spec, idempotencyKey });
     for (let retry = 0; ; retry++) {
       const canRetry = retryable && retry < maxRetries;
       let answer: Answer;
       try {
-        answer = await attempt(url, init);
+        answer = await attempt(url, init, timeoutMs, signal);
       } catch (error) {
-        if (!canRetry) throw error;
-        await sleep(backoffDelayMs(retry));
+        if (!canRetry || signal?.aborted) throw error;
+        await sleep(backoffDelayMs(retry), signal);
         continue;
       }
-      if (answer.ok) return answer.body as T;
+      if (answer.ok) return attachResponse(answer.body as T, responseInfoOf(answer.status, answer.headers));
       const error = errorFromResponse(answer.status, answer.headers, answer.body, options.errorCodeSource);
       // A 429 is refused before anything runs, so any request may be sent again after it.
       const mayRetry = retry < maxRetries && (retryable || answer.status === 429) && isRetryableAnswer(answer.status, error.code);
       const delay = mayRetry ? delayAfterStatus(retry, error.retryAfter) : null;
       if (delay === null) throw error;
-      await sleep(delay);
+      await sleep(delay, signal);
     }
   }
 
   function list<T>(spec: RequestSpec): PagedList<T> {
-    const page = (pageOptions: { cursor?: string } = {}) =>
-      request<Page<T>>({ ...spec, method: 'GET', query: { ...spec.query, cursor: pageOptions.cursor } });
+    const page = (pageOptions: { cursor?: string } = {}, callOptions: RequestOptions | undefined = spec.options) =>
+      request<Page<T>>({ ...spec, method: 'GET', query: { ...spec.query, cursor: pageOptions.cursor }, options: callOptions });
     return {
       page,
       async *[Symbol.asyncIterator]() {

@@ -4,6 +4,9 @@
  * the management client are built on one implementation of this interface.
  */
 
+import type { RequestOptions } from './request-options.js';
+import type { WithResponse } from './response-info.js';
+
 export type QueryValue = string | number | boolean | null | undefined;
 
 export type RequestSpec = {
@@ -18,6 +21,8 @@ export type RequestSpec = {
   idempotencyKey?: string;
   /** Extra request headers. */
   headers?: Record<string, string>;
+  /** The caller's options for this call; its `idempotencyKey` wins over the spec's. */
+  options?: RequestOptions;
 };
 
 /** `{ data, pagination }`, the envelope of every list on both APIs. */
@@ -28,12 +33,13 @@ export type Page<T> = {
 
 /** A list call: iterate it with `for await` to walk every page, or ask for one page. */
 export interface PagedList<T> extends AsyncIterable<T> {
-  page(options?: { cursor?: string }): Promise<Page<T>>;
+  /** One page; `options` are this call's, the list's own (given to the list method) when absent. */
+  page(page?: { cursor?: string }, options?: RequestOptions): Promise<WithResponse<Page<T>>>;
 }
 
 export interface HttpClient {
   /** Sends the request (with retries) and resolves to the parsed JSON body, or `undefined` for 204. Throws RaffleApiError for any non-2xx. */
-  request<T>(spec: RequestSpec): Promise<T>;
-  /** A lazily fetched list: `spec.query` carries the filters and `limit`; the cursor is added per page. */
+  request<T>(spec: RequestSpec): Promise<WithResponse<T>>;
+  /** A lazily fetched list: `spec.query` carries the filters and `limit`; the cursor is added per page, `spec.options` go with every page. */
   list<T>(spec: RequestSpec): PagedList<T>;
 }

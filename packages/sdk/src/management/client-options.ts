@@ -7,7 +7,10 @@ export type RaffleManagementClientOptions = {
    * In a browser, `''` sends same-origin requests (`/api/…`), for a console served beside the API.
    */
   baseUrl?: string;
-  /** Retries of a GET after a network error, 429, 502, 503 or 504; 2 when absent. Writes are never retried (management takes no Idempotency-Key). */
+  /**
+   * Retries of a GET, or a create carrying an Idempotency-Key, after a network error, 429, 502, 503
+   * or 504; 2 when absent. Other writes are repeated only after a 429 (refused before it ran).
+   */
   maxRetries?: number;
   /** Per-attempt timeout in milliseconds. */
   timeoutMs?: number;

@@ -14,8 +14,10 @@ import { Workspaces } from './resources/workspaces.js';
  * body or filters.
  *
  * Errors are `RaffleApiError`s; the management error body has no `code` field, so `code` is
- * read from the `CODE: …` prefix of its message. Management honours no Idempotency-Key, so a
- * write is repeated only after a 429 (refused before it ran); GETs after any transient failure.
+ * read from the `CODE: …` prefix of its message. Management honours Idempotency-Key on its
+ * creates (API keys, webhook endpoints, raffles): they are sent with a random key unless the call
+ * passes one, and retried like GETs; any other write is repeated only after a 429 (refused before
+ * it ran). Every method takes `RequestOptions` last.
  */
 export class RaffleManagementClient {
   readonly capabilities: CapabilitiesResource;

@@ -183,11 +183,12 @@ const scalarText = (v: unknown): string => (typeof v === 'string' ? v : v === un
 
 /**
  * A path parameter as a segment. `.` and `..` (encoded or not) are dot segments that every URL
- * parser resolves away, so no client can send them as a value: they go out with a letter after
- * them, still hostile to a slug or id pattern.
+ * parser resolves away, and an empty value leaves `…/workspaces/`, which is another operation's
+ * URL (the list's), so no client can send them as a value of this one: they go out with a letter
+ * after them, still hostile to a slug or id pattern.
  */
 function pathSegment(text: string): string {
-  return percentEncode(/^\.{1,2}$/.test(text) ? `${text}x` : text);
+  return percentEncode(/^\.{0,2}$/.test(text) ? `${text}x` : text);
 }
 
 /**

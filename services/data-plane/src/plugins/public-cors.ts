@@ -8,9 +8,12 @@ import { PUBLIC_PREFIX } from './auth.js';
  * and Content-Type are readable without being listed.
  */
 export const PUBLIC_EXPOSED_HEADERS = ['ETag', 'RateLimit', 'RateLimit-Policy', 'Retry-After', 'X-Request-Id'];
-/** What a cross-origin page may send: the read methods, and a tag to revalidate and a request id. */
+/**
+ * What a cross-origin page may send: the read methods, a tag to revalidate, a request id, and the
+ * `X-Raffle-Client` that @raffle/sdk names itself with (a browser will not let it set User-Agent).
+ */
 export const PUBLIC_ALLOWED_METHODS = ['GET', 'HEAD'];
-export const PUBLIC_ALLOWED_HEADERS = ['If-None-Match', 'X-Request-Id'];
+export const PUBLIC_ALLOWED_HEADERS = ['If-None-Match', 'X-Request-Id', 'X-Raffle-Client'];
 /** How long a browser may reuse a preflight's answer (browsers cap it lower: Chrome at 2 h). */
 export const PREFLIGHT_MAX_AGE_SECONDS = 86_400;
 

@@ -1,5 +1,5 @@
 import { ERROR_CODES, type ErrorCode } from '@raffle/contracts';
-import type { OpenApiFinish, OpenApiOperation } from '@raffle/service-kit';
+import { idempotencyErrorCodes, type OpenApiFinish, type OpenApiOperation } from '@raffle/service-kit';
 
 /** Codes any route under /api/v1 can answer: authentication, input checks, rate limits, failures. */
 const EVERY_API_ROUTE: readonly ErrorCode[] = [
@@ -39,7 +39,7 @@ function commonCodes(entry: OpenApiOperation): ErrorCode[] {
   if (hasParameter(entry, 'query', 'limit')) codes.push('INVALID_LIMIT');
   if (hasParameter(entry, 'query', 'cursor')) codes.push('INVALID_CURSOR');
   if (entry.method !== 'get') codes.push('MALFORMED_JSON', 'CONFLICT');
-  if (hasParameter(entry, 'header', 'idempotency-key')) codes.push('INVALID_IDEMPOTENCY_KEY', 'IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_KEY_IN_PROGRESS');
+  codes.push(...idempotencyErrorCodes(entry));
   return codes;
 }
 

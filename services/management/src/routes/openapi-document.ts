@@ -1,5 +1,5 @@
 import type { ErrorCode } from '@raffle/contracts';
-import type { OpenApiFinish, OpenApiOperation } from '@raffle/service-kit';
+import { idempotencyErrorCodes, type OpenApiFinish, type OpenApiOperation } from '@raffle/service-kit';
 import { MANAGEMENT_STATUS_OF } from '../error-codes.js';
 
 /**
@@ -38,6 +38,7 @@ function commonCodes(entry: OpenApiOperation): ErrorCode[] {
   if (path.includes('{raffleId}')) codes.push('RAFFLE_NOT_FOUND');
   if (hasQuery(entry, 'limit')) codes.push('INVALID_LIMIT');
   if (hasQuery(entry, 'cursor')) codes.push('INVALID_CURSOR');
+  codes.push(...idempotencyErrorCodes(entry));
   return codes;
 }
 

@@ -1,3 +1,4 @@
+import type { RequestOptions } from '../../http/request-options.js';
 import type { HttpClient, PagedList } from '../../http/http-client.js';
 import type { Entry, EntryListParams } from '../api-types.js';
 
@@ -5,7 +6,7 @@ import type { Entry, EntryListParams } from '../api-types.js';
 export class EntriesResource {
   constructor(private readonly http: HttpClient) {}
 
-  list(params: EntryListParams = {}): PagedList<Entry> {
-    return this.http.list({ method: 'GET', path: '/api/v1/entries', query: { ...params } });
+  list(params: EntryListParams = {}, options?: RequestOptions): PagedList<Entry> {
+    return this.http.list({ method: 'GET', path: '/api/v1/entries', query: { ...params }, options });
   }
 }

@@ -1,3 +1,5 @@
+import type { RequestOptions } from '../../http/request-options.js';
+import type { WithResponse } from '../../http/response-info.js';
 import type { HttpClient } from '../../http/http-client.js';
 import type { Profile } from '../api-types.js';
 
@@ -5,7 +7,7 @@ import type { Profile } from '../api-types.js';
 export class MeResource {
   constructor(private readonly http: HttpClient) {}
 
-  get(): Promise<Profile> {
-    return this.http.request({ method: 'GET', path: '/api/v1/me' });
+  get(options?: RequestOptions): Promise<WithResponse<Profile>> {
+    return this.http.request({ method: 'GET', path: '/api/v1/me', options });
   }
 }

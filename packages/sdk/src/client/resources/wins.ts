@@ -1,3 +1,4 @@
+import type { RequestOptions } from '../../http/request-options.js';
 import type { HttpClient, PagedList } from '../../http/http-client.js';
 import type { Win, WinListParams } from '../api-types.js';
 
@@ -5,7 +6,7 @@ import type { Win, WinListParams } from '../api-types.js';
 export class WinsResource {
   constructor(private readonly http: HttpClient) {}
 
-  list(params: WinListParams = {}): PagedList<Win> {
-    return this.http.list({ method: 'GET', path: '/api/v1/wins', query: { ...params } });
+  list(params: WinListParams = {}, options?: RequestOptions): PagedList<Win> {
+    return this.http.list({ method: 'GET', path: '/api/v1/wins', query: { ...params }, options });
   }
 }

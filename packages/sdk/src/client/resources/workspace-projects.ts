@@ -1,3 +1,5 @@
+import type { RequestOptions } from '../../http/request-options.js';
+import type { WithResponse } from '../../http/response-info.js';
 import type { HttpClient, PagedList } from '../../http/http-client.js';
 import type { Project, ProjectListParams } from '../api-types.js';
 
@@ -7,11 +9,11 @@ const projectsPath = (workspaceId: string) => `/api/v1/workspaces/${encodeURICom
 export class WorkspaceProjectsResource {
   constructor(private readonly http: HttpClient) {}
 
-  list(workspaceId: string, params: ProjectListParams = {}): PagedList<Project> {
-    return this.http.list({ method: 'GET', path: projectsPath(workspaceId), query: { ...params } });
+  list(workspaceId: string, params: ProjectListParams = {}, options?: RequestOptions): PagedList<Project> {
+    return this.http.list({ method: 'GET', path: projectsPath(workspaceId), query: { ...params }, options });
   }
 
-  get(workspaceId: string, projectId: string): Promise<Project> {
-    return this.http.request({ method: 'GET', path: `${projectsPath(workspaceId)}/${encodeURIComponent(projectId)}` });
+  get(workspaceId: string, projectId: string, options?: RequestOptions): Promise<WithResponse<Project>> {
+    return this.http.request({ method: 'GET', path: `${projectsPath(workspaceId)}/${encodeURIComponent(projectId)}`, options });
   }
 }

@@ -1,3 +1,5 @@
+import type { RequestOptions } from '../../http/request-options.js';
+import type { WithResponse } from '../../http/response-info.js';
 import type { HttpClient, PagedList } from '../../http/http-client.js';
 import type { WorkspaceEntry, WorkspaceEntryListParams, WorkspaceRaffle, WorkspaceRaffleListItem, WorkspaceRaffleListParams, Winner } from '../api-types.js';
 
@@ -8,20 +10,20 @@ const rafflePath = (workspaceId: string, raffleId: string) => `${rafflesPath(wor
 export class WorkspaceRafflesResource {
   constructor(private readonly http: HttpClient) {}
 
-  list(workspaceId: string, params: WorkspaceRaffleListParams = {}): PagedList<WorkspaceRaffleListItem> {
-    return this.http.list({ method: 'GET', path: rafflesPath(workspaceId), query: { ...params } });
+  list(workspaceId: string, params: WorkspaceRaffleListParams = {}, options?: RequestOptions): PagedList<WorkspaceRaffleListItem> {
+    return this.http.list({ method: 'GET', path: rafflesPath(workspaceId), query: { ...params }, options });
   }
 
-  get(workspaceId: string, raffleId: string): Promise<WorkspaceRaffle> {
-    return this.http.request({ method: 'GET', path: rafflePath(workspaceId, raffleId) });
+  get(workspaceId: string, raffleId: string, options?: RequestOptions): Promise<WithResponse<WorkspaceRaffle>> {
+    return this.http.request({ method: 'GET', path: rafflePath(workspaceId, raffleId), options });
   }
 
-  entries(workspaceId: string, raffleId: string, params: WorkspaceEntryListParams = {}): PagedList<WorkspaceEntry> {
-    return this.http.list({ method: 'GET', path: `${rafflePath(workspaceId, raffleId)}/entries`, query: { ...params } });
+  entries(workspaceId: string, raffleId: string, params: WorkspaceEntryListParams = {}, options?: RequestOptions): PagedList<WorkspaceEntry> {
+    return this.http.list({ method: 'GET', path: `${rafflePath(workspaceId, raffleId)}/entries`, query: { ...params }, options });
   }
 
   /** The finalized winners, in position order (one array, not paged). */
-  winners(workspaceId: string, raffleId: string): Promise<Winner[]> {
-    return this.http.request({ method: 'GET', path: `${rafflePath(workspaceId, raffleId)}/winners` });
+  winners(workspaceId: string, raffleId: string, options?: RequestOptions): Promise<WithResponse<Winner[]>> {
+    return this.http.request({ method: 'GET', path: `${rafflePath(workspaceId, raffleId)}/winners`, options });
   }
 }

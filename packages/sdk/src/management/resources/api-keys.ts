@@ -1,3 +1,5 @@
+import { newIdempotencyKey, type RequestOptions } from '../../http/request-options.js';
+import type { WithResponse } from '../../http/response-info.js';
 import type { HttpClient } from '../../http/http-client.js';
 import { encodePath } from '../encode-path.js';
 import type { ManagementSchemas, RequestBody, ResponseBody } from '../operation-types.js';
@@ -10,16 +12,17 @@ export type RollApiKeyParams = RequestBody<'rollPersonalApiKey'>;
 
 /**
  * The four key calls, the same for personal and workspace keys; only the base path differs.
- * Creating and rolling are never retried automatically: management takes no Idempotency-Key,
- * and a retried create could mint a second key.
+ * A create carries an Idempotency-Key (a random one unless the caller passes theirs), so it is
+ * retried like a GET: the server replays the first answer, plaintext key included, to the same
+ * user (decision 0020). Rolling takes no key and is never retried: a repeat would roll again.
  */
 function keyCalls(http: HttpClient, base: string) {
   return {
-    create: (params: CreateApiKeyParams): Promise<CreatedApiKey> => http.request({ method: 'POST', path: base, body: params }),
-    list: (): Promise<ApiKey[]> => http.request({ method: 'GET', path: base }),
-    revoke: (keyId: string): Promise<ApiKey> => http.request({ method: 'DELETE', path: `${base}${encodePath`/${keyId}`}` }),
-    roll: (keyId: string, params: RollApiKeyParams = {}): Promise<CreatedApiKey> =>
-      http.request({ method: 'POST', path: `${base}${encodePath`/${keyId}/roll`}`, body: params }),
+    create: (params: CreateApiKeyParams, options?: RequestOptions): Promise<WithResponse<CreatedApiKey>> => http.request({ method: 'POST', path: base, body: params, idempotencyKey: newIdempotencyKey(), options }),
+    list: (options?: RequestOptions): Promise<WithResponse<ApiKey[]>> => http.request({ method: 'GET', path: base, options }),
+    revoke: (keyId: string, options?: RequestOptions): Promise<WithResponse<ApiKey>> => http.request({ method: 'DELETE', path: `${base}${encodePath`/${keyId}`}`, options }),
+    roll: (keyId: string, params: RollApiKeyParams = {}, options?: RequestOptions): Promise<WithResponse<CreatedApiKey>> =>
+      http.request({ method: 'POST', path: `${base}${encodePath`/${keyId}/roll`}`, body: params, options }),
   };
 }
 
@@ -32,23 +35,23 @@ export class PersonalApiKeys {
   }
 
   /** Creates a key; the answer's `apiKey` is the plaintext, shown this once. */
-  create(params: CreateApiKeyParams): Promise<CreatedApiKey> {
-    return this.calls.create(params);
+  create(params: CreateApiKeyParams, options?: RequestOptions): Promise<WithResponse<CreatedApiKey>> {
+    return this.calls.create(params, options);
   }
 
   /** Every key, newest first, revoked ones included (never the plaintext). The service answers a plain array, not a page. */
-  list(): Promise<ResponseBody<'listPersonalApiKeys'>> {
-    return this.calls.list();
+  list(options?: RequestOptions): Promise<WithResponse<ResponseBody<'listPersonalApiKeys'>>> {
+    return this.calls.list(options);
   }
 
   /** Revokes a key; revoking a revoked key answers it again. */
-  revoke(keyId: string): Promise<ApiKey> {
-    return this.calls.revoke(keyId);
+  revoke(keyId: string, options?: RequestOptions): Promise<WithResponse<ApiKey>> {
+    return this.calls.revoke(keyId, options);
   }
 
   /** Replaces a key with a new one of the same name and scopes; the old one works for `expireOldInSeconds` more (0 by default). */
-  roll(keyId: string, params?: RollApiKeyParams): Promise<CreatedApiKey> {
-    return this.calls.roll(keyId, params);
+  roll(keyId: string, params?: RollApiKeyParams, options?: RequestOptions): Promise<WithResponse<CreatedApiKey>> {
+    return this.calls.roll(keyId, params, options);
   }
 }
 
@@ -61,22 +64,22 @@ export class WorkspaceApiKeys {
   }
 
   /** Creates a key; the answer's `apiKey` is the plaintext, shown this once. */
-  create(workspaceId: string, params: CreateApiKeyParams): Promise<CreatedApiKey> {
-    return this.calls(workspaceId).create(params);
+  create(workspaceId: string, params: CreateApiKeyParams, options?: RequestOptions): Promise<WithResponse<CreatedApiKey>> {
+    return this.calls(workspaceId).create(params, options);
   }
 
   /** Every key of the workspace, newest first, revoked ones included. The service answers a plain array, not a page. */
-  list(workspaceId: string): Promise<ResponseBody<'listWorkspaceApiKeys'>> {
-    return this.calls(workspaceId).list();
+  list(workspaceId: string, options?: RequestOptions): Promise<WithResponse<ResponseBody<'listWorkspaceApiKeys'>>> {
+    return this.calls(workspaceId).list(options);
   }
 
   /** Revokes a key; revoking a revoked key answers it again. */
-  revoke(workspaceId: string, keyId: string): Promise<ApiKey> {
-    return this.calls(workspaceId).revoke(keyId);
+  revoke(workspaceId: string, keyId: string, options?: RequestOptions): Promise<WithResponse<ApiKey>> {
+    return this.calls(workspaceId).revoke(keyId, options);
   }
 
   /** Replaces a key with a new one of the same name and scopes; the old one works for `expireOldInSeconds` more (0 by default). */
-  roll(workspaceId: string, keyId: string, params?: RollApiKeyParams): Promise<CreatedApiKey> {
-    return this.calls(workspaceId).roll(keyId, params);
+  roll(workspaceId: string, keyId: string, params?: RollApiKeyParams, options?: RequestOptions): Promise<WithResponse<CreatedApiKey>> {
+    return this.calls(workspaceId).roll(keyId, params, options);
   }
 }

@@ -1,3 +1,5 @@
+import type { RequestOptions } from '../../http/request-options.js';
+import type { WithResponse } from '../../http/response-info.js';
 import type { HttpClient } from '../../http/http-client.js';
 import type { ResponseBody } from '../operation-types.js';
 
@@ -8,7 +10,7 @@ export class CapabilitiesResource {
   constructor(private readonly http: HttpClient) {}
 
   /** `GET /api/developer/capabilities`. */
-  get(): Promise<Capabilities> {
-    return this.http.request({ method: 'GET', path: '/api/developer/capabilities' });
+  get(options?: RequestOptions): Promise<WithResponse<Capabilities>> {
+    return this.http.request({ method: 'GET', path: '/api/developer/capabilities', options });
   }
 }

@@ -1,3 +1,4 @@
+import type { RequestOptions } from '../../http/request-options.js';
 import type { HttpClient, PagedList } from '../../http/http-client.js';
 import type { ListItem } from '../operation-types.js';
 
@@ -9,7 +10,7 @@ export class EventTypes {
   constructor(private readonly http: HttpClient) {}
 
   /** Every event type; the catalogue is fixed and comes in one page, but it is a list like any other. */
-  list(): PagedList<WebhookEventTypeRecord> {
-    return this.http.list({ method: 'GET', path: '/api/developer/event-types' });
+  list(options?: RequestOptions): PagedList<WebhookEventTypeRecord> {
+    return this.http.list({ method: 'GET', path: '/api/developer/event-types', options });
   }
 }

@@ -1,3 +1,5 @@
+import type { RequestOptions } from '../../http/request-options.js';
+import type { WithResponse } from '../../http/response-info.js';
 import type { HttpClient } from '../../http/http-client.js';
 import { encodePath } from '../encode-path.js';
 import type { ResponseBody } from '../operation-types.js';
@@ -13,12 +15,12 @@ export class PersonalEntries {
    * Enters the raffle. 409 `ALREADY_ENTERED`, `RAFFLE_NOT_OPEN`, `RAFFLE_FULL` or
    * `REQUIREMENTS_NOT_MET`; 404 `RAFFLE_NOT_FOUND`. Never retried automatically.
    */
-  create(raffleSlug: string): Promise<PersonalEntry> {
-    return this.http.request({ method: 'POST', path: encodePath`/api/dashboard/raffles/${raffleSlug}/entries` });
+  create(raffleSlug: string, options?: RequestOptions): Promise<WithResponse<PersonalEntry>> {
+    return this.http.request({ method: 'POST', path: encodePath`/api/dashboard/raffles/${raffleSlug}/entries`, options });
   }
 
   /** Withdraws the caller's entry while the raffle is open; 404 `ENTRY_NOT_FOUND`, 409 `ENTRY_NOT_WITHDRAWABLE`. */
-  withdraw(raffleSlug: string): Promise<ResponseBody<'withdrawMyEntry'>> {
-    return this.http.request({ method: 'DELETE', path: encodePath`/api/dashboard/raffles/${raffleSlug}/entries/me` });
+  withdraw(raffleSlug: string, options?: RequestOptions): Promise<WithResponse<ResponseBody<'withdrawMyEntry'>>> {
+    return this.http.request({ method: 'DELETE', path: encodePath`/api/dashboard/raffles/${raffleSlug}/entries/me`, options });
   }
 }

@@ -1,3 +1,5 @@
+import type { RequestOptions } from '../../http/request-options.js';
+import type { WithResponse } from '../../http/response-info.js';
 import type { HttpClient, PagedList } from '../../http/http-client.js';
 import {
   webhookEndpointCalls,
@@ -20,18 +22,18 @@ export class PersonalWebhookDeliveries {
   constructor(private readonly calls: WebhookEndpointCalls) {}
 
   /** The endpoint's delivery attempts, newest first, each with its delivery's state; `deliveryId` narrows to one delivery. */
-  listAttempts(endpointId: string, params?: ListWebhookDeliveryAttemptsParams): PagedList<WebhookDeliveryAttempt> {
-    return this.calls.listAttempts(endpointId, params);
+  listAttempts(endpointId: string, params?: ListWebhookDeliveryAttemptsParams, options?: RequestOptions): PagedList<WebhookDeliveryAttempt> {
+    return this.calls.listAttempts(endpointId, params, options);
   }
 
   /** Sends a delivery again now (202); a pending one is brought forward. 409 when the endpoint is disabled. */
-  retry(endpointId: string, deliveryId: string): Promise<WebhookDelivery> {
-    return this.calls.retry(endpointId, deliveryId);
+  retry(endpointId: string, deliveryId: string, options?: RequestOptions): Promise<WithResponse<WebhookDelivery>> {
+    return this.calls.retry(endpointId, deliveryId, options);
   }
 
   /** Sends again every failed delivery created since `since` (at most 30 days back); answers how many were requeued. */
-  recover(endpointId: string, params: RecoverWebhookDeliveriesParams): Promise<RecoveredWebhookDeliveries> {
-    return this.calls.recover(endpointId, params);
+  recover(endpointId: string, params: RecoverWebhookDeliveriesParams, options?: RequestOptions): Promise<WithResponse<RecoveredWebhookDeliveries>> {
+    return this.calls.recover(endpointId, params, options);
   }
 }
 
@@ -46,36 +48,36 @@ export class PersonalWebhookEndpoints {
   }
 
   /** Registers an endpoint; the answer's `secret` is shown this once. */
-  create(params: CreateWebhookEndpointParams): Promise<WebhookEndpointWithSecret> {
-    return this.calls.create(params);
+  create(params: CreateWebhookEndpointParams, options?: RequestOptions): Promise<WithResponse<WebhookEndpointWithSecret>> {
+    return this.calls.create(params, options);
   }
 
   /** The caller's endpoints, newest first (never a secret). */
-  list(params?: ListWebhookEndpointsParams): PagedList<WebhookEndpoint> {
-    return this.calls.list(params);
+  list(params?: ListWebhookEndpointsParams, options?: RequestOptions): PagedList<WebhookEndpoint> {
+    return this.calls.list(params, options);
   }
 
-  get(endpointId: string): Promise<WebhookEndpoint> {
-    return this.calls.get(endpointId);
+  get(endpointId: string, options?: RequestOptions): Promise<WithResponse<WebhookEndpoint>> {
+    return this.calls.get(endpointId, options);
   }
 
   /** Changes the URL, description, event types or enabled state; `enabled: true` re-enables a disabled endpoint. */
-  update(endpointId: string, params: UpdateWebhookEndpointParams): Promise<WebhookEndpoint> {
-    return this.calls.update(endpointId, params);
+  update(endpointId: string, params: UpdateWebhookEndpointParams, options?: RequestOptions): Promise<WithResponse<WebhookEndpoint>> {
+    return this.calls.update(endpointId, params, options);
   }
 
   /** Deletes the endpoint with its delivery log. */
-  delete(endpointId: string): Promise<void> {
-    return this.calls.delete(endpointId);
+  delete(endpointId: string, options?: RequestOptions): Promise<void> {
+    return this.calls.delete(endpointId, options);
   }
 
   /** Replaces the signing secret; the previous one keeps signing alongside for 24 hours. */
-  rotateSecret(endpointId: string): Promise<WebhookEndpointWithSecret> {
-    return this.calls.rotateSecret(endpointId);
+  rotateSecret(endpointId: string, options?: RequestOptions): Promise<WithResponse<WebhookEndpointWithSecret>> {
+    return this.calls.rotateSecret(endpointId, options);
   }
 
   /** Sends a `webhook.test` event to this endpoint alone (202). 409 when it is disabled. */
-  sendTest(endpointId: string): Promise<WebhookTestEvent> {
-    return this.calls.sendTest(endpointId);
+  sendTest(endpointId: string, options?: RequestOptions): Promise<WithResponse<WebhookTestEvent>> {
+    return this.calls.sendTest(endpointId, options);
   }
 }

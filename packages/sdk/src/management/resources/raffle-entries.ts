@@ -1,3 +1,5 @@
+import type { RequestOptions } from '../../http/request-options.js';
+import type { WithResponse } from '../../http/response-info.js';
 import type { HttpClient, PagedList } from '../../http/http-client.js';
 import { encodePath } from '../encode-path.js';
 import type { ListItem, ListParams, RequestBody, ResponseBody } from '../operation-types.js';
@@ -11,16 +13,17 @@ export class RaffleEntries {
   constructor(private readonly http: HttpClient) {}
 
   /** Entries in arrival order, optionally in one `status`; up to 250 a page (100 by default). Any member. */
-  list(workspaceId: string, raffleId: string, params: ListRaffleEntriesParams = {}): PagedList<RaffleEntry> {
-    return this.http.list({ method: 'GET', path: encodePath`/api/dashboard/workspaces/${workspaceId}/raffles/${raffleId}/entries`, query: { ...params } });
+  list(workspaceId: string, raffleId: string, params: ListRaffleEntriesParams = {}, options?: RequestOptions): PagedList<RaffleEntry> {
+    return this.http.list({ method: 'GET', path: encodePath`/api/dashboard/workspaces/${workspaceId}/raffles/${raffleId}/entries`, query: { ...params }, options });
   }
 
   /** Disqualifies an entry and any win it holds (owners and admins); 409 `ENTRY_CANNOT_DISQUALIFY` when it is already out. */
-  disqualify(workspaceId: string, raffleId: string, entryId: string, params: DisqualifyEntryParams): Promise<ResponseBody<'disqualifyEntry'>> {
+  disqualify(workspaceId: string, raffleId: string, entryId: string, params: DisqualifyEntryParams, options?: RequestOptions): Promise<WithResponse<ResponseBody<'disqualifyEntry'>>> {
     return this.http.request({
       method: 'POST',
       path: encodePath`/api/dashboard/workspaces/${workspaceId}/raffles/${raffleId}/entries/${entryId}/disqualify`,
       body: params,
+      options,
     });
   }
 }

@@ -1,3 +1,5 @@
+import type { RequestOptions } from '../../http/request-options.js';
+import type { WithResponse } from '../../http/response-info.js';
 import type { HttpClient, PagedList } from '../../http/http-client.js';
 import { encodePath } from '../encode-path.js';
 import type { ListParams, ManagementSchemas, RequestBody } from '../operation-types.js';
@@ -14,26 +16,26 @@ const projectPath = (workspaceId: string, projectId: string) => encodePath`/api/
 export class WorkspaceProjects {
   constructor(private readonly http: HttpClient) {}
 
-  create(workspaceId: string, params: CreateProjectParams): Promise<Project> {
-    return this.http.request({ method: 'POST', path: projectsPath(workspaceId), body: params });
+  create(workspaceId: string, params: CreateProjectParams, options?: RequestOptions): Promise<WithResponse<Project>> {
+    return this.http.request({ method: 'POST', path: projectsPath(workspaceId), body: params, options });
   }
 
   /** The projects, oldest first. */
-  list(workspaceId: string, params: ListProjectsParams = {}): PagedList<Project> {
-    return this.http.list({ method: 'GET', path: projectsPath(workspaceId), query: { ...params } });
+  list(workspaceId: string, params: ListProjectsParams = {}, options?: RequestOptions): PagedList<Project> {
+    return this.http.list({ method: 'GET', path: projectsPath(workspaceId), query: { ...params }, options });
   }
 
-  get(workspaceId: string, projectId: string): Promise<Project> {
-    return this.http.request({ method: 'GET', path: projectPath(workspaceId, projectId) });
+  get(workspaceId: string, projectId: string, options?: RequestOptions): Promise<WithResponse<Project>> {
+    return this.http.request({ method: 'GET', path: projectPath(workspaceId, projectId), options });
   }
 
   /** Changes some fields; `null` clears an optional one. */
-  update(workspaceId: string, projectId: string, params: UpdateProjectParams): Promise<Project> {
-    return this.http.request({ method: 'PATCH', path: projectPath(workspaceId, projectId), body: params });
+  update(workspaceId: string, projectId: string, params: UpdateProjectParams, options?: RequestOptions): Promise<WithResponse<Project>> {
+    return this.http.request({ method: 'PATCH', path: projectPath(workspaceId, projectId), body: params, options });
   }
 
   /** Deletes the project; raffles naming it lose their canonical project. */
-  delete(workspaceId: string, projectId: string): Promise<void> {
-    return this.http.request({ method: 'DELETE', path: projectPath(workspaceId, projectId) });
+  delete(workspaceId: string, projectId: string, options?: RequestOptions): Promise<void> {
+    return this.http.request({ method: 'DELETE', path: projectPath(workspaceId, projectId), options });
   }
 }

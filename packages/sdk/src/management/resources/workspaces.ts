@@ -1,3 +1,5 @@
+import type { RequestOptions } from '../../http/request-options.js';
+import type { WithResponse } from '../../http/response-info.js';
 import type { HttpClient, PagedList } from '../../http/http-client.js';
 import { encodePath } from '../encode-path.js';
 import type { ListParams, ManagementSchemas, RequestBody } from '../operation-types.js';
@@ -30,21 +32,21 @@ export class Workspaces {
   }
 
   /** Creates a workspace; the caller becomes its owner. */
-  create(params: CreateWorkspaceParams): Promise<Workspace> {
-    return this.http.request({ method: 'POST', path: '/api/dashboard/workspaces', body: params });
+  create(params: CreateWorkspaceParams, options?: RequestOptions): Promise<WithResponse<Workspace>> {
+    return this.http.request({ method: 'POST', path: '/api/dashboard/workspaces', body: params, options });
   }
 
   /** The caller's workspaces with their role in each, oldest first. */
-  list(params: ListWorkspacesParams = {}): PagedList<Workspace> {
-    return this.http.list({ method: 'GET', path: '/api/dashboard/workspaces', query: { ...params } });
+  list(params: ListWorkspacesParams = {}, options?: RequestOptions): PagedList<Workspace> {
+    return this.http.list({ method: 'GET', path: '/api/dashboard/workspaces', query: { ...params }, options });
   }
 
-  get(workspaceId: string): Promise<Workspace> {
-    return this.http.request({ method: 'GET', path: encodePath`/api/dashboard/workspaces/${workspaceId}` });
+  get(workspaceId: string, options?: RequestOptions): Promise<WithResponse<Workspace>> {
+    return this.http.request({ method: 'GET', path: encodePath`/api/dashboard/workspaces/${workspaceId}`, options });
   }
 
   /** Changes the slug, name or logo (owners and admins); the workspace's raffles show the new values. */
-  update(workspaceId: string, params: UpdateWorkspaceParams): Promise<Workspace> {
-    return this.http.request({ method: 'PATCH', path: encodePath`/api/dashboard/workspaces/${workspaceId}`, body: params });
+  update(workspaceId: string, params: UpdateWorkspaceParams, options?: RequestOptions): Promise<WithResponse<Workspace>> {
+    return this.http.request({ method: 'PATCH', path: encodePath`/api/dashboard/workspaces/${workspaceId}`, body: params, options });
   }
 }

@@ -3,7 +3,8 @@ import { completeIdempotentRequest, findOwnerEntryJson, findRaffleIdVisibleToUse
 import { cursorBinding, DomainError, enterRaffle, hashIp, isStringKey, loadJsonPage, userPrincipal, withdrawEntry } from '@raffle/domain';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { callerOf, configOf, cursorsOf, heldIdempotencyOf, markIdempotencyCompleted } from '../../decorations.js';
+import { heldIdempotencyOf, markIdempotencyCompleted } from '@raffle/service-kit';
+import { callerOf, configOf, cursorsOf } from '../../decorations.js';
 import { dataPlaneCreatedResponses, dataPlaneResponses, SlugParams } from '../responses.js';
 import { sendRenderedJson } from '@raffle/service-kit';
 

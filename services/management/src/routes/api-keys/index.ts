@@ -69,7 +69,7 @@ const apiKeyRoutes: FastifyPluginAsyncTypebox<ApiKeyRoutesOptions> = async (app,
         body: Type.Ref(CreateApiKeyBodySchema),
         response: managementResponses(201, Type.Ref(CreatedApiKeySchema)),
       },
-      config: { rateLimitBuckets: [RATE_LIMIT_BUCKETS.keyCreate] },
+      config: { rateLimitBuckets: [RATE_LIMIT_BUCKETS.keyCreate], idempotent: true },
     },
     async (request, reply) => {
       const created = await createApiKey(app.database.db, {

@@ -43,6 +43,7 @@ const dashboardRaffleRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: managementResponses(201, Type.Ref(DashboardRaffleSchema)),
       },
       preParsing: requireWorkspaceAccess(app, 'manage'),
+      config: { idempotent: true },
     },
     async (request, reply) => {
       const raffle = await createRaffle(app.database.db, {

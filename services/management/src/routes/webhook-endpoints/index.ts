@@ -95,7 +95,7 @@ const webhookEndpointRoutes: FastifyPluginAsyncTypebox<WebhookEndpointRoutesOpti
         body: Type.Ref(CreateWebhookEndpointBodySchema),
         response: managementResponses(201, Type.Ref(CreatedWebhookEndpointSchema)),
       },
-      config: { rateLimitBuckets: [RATE_LIMIT_BUCKETS.webhookEndpointCreate] },
+      config: { rateLimitBuckets: [RATE_LIMIT_BUCKETS.webhookEndpointCreate], idempotent: true },
     },
     async (request, reply) => {
       const created = await createWebhookEndpoint(app.database.db, { ...scopeOf(request), addressPolicy, body: request.body });

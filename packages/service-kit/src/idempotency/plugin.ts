@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
+import type { ErrorCode } from '@raffle/contracts';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { pathOf, sendRenderedJson } from '@raffle/service-kit';
-import { DomainError } from '@raffle/domain';
-import { callerOf, heldIdempotencyOf } from '../decorations.js';
+import type { JsonObject, Operation } from '../openapi/document-types.js';
+import { pathOf } from '../request-path.js';
 import { createClaimSettlements } from './claim-settlements.js';
 import { createIdempotencyStore, type HeldIdempotencyKey, type IdempotencyClaim } from './idempotency-store.js';
 import { requestFingerprint } from './request-fingerprint.js';
+import { createResponseSealing, type ResponseSealing } from './response-sealing.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -25,10 +26,35 @@ const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
 
 /**
  * The `Retry-After` of 409 IDEMPOTENCY_KEY_IN_PROGRESS: the request holding the key is either still
- * running (entries take well under a second) or over and its claim waits to be settled, which
+ * running (entries and creates take well under a second) or over and its claim waits to be settled, which
  * happens within moments of the database answering again (claim-settlements.ts).
  */
 export const IN_PROGRESS_RETRY_AFTER_SECONDS = 1;
+
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+export type IdempotencyPluginOptions = {
+  /**
+   * Whose keys these are, once the caller is authenticated (the data plane's API key id, the
+   * management user id), or null when the request has no caller: then the header is ignored.
+   * Ids are prefixed by kind (`key_`, `usr_`), so two services' principals never share a key.
+   */
+  principalOf: (request: FastifyRequest) => string | null;
+  /** The service's refusal (its `DomainError`), answered through its error handler. */
+  refusal: (code: ErrorCode, message: string) => Error;
+  /**
+   * When set, stored responses are sealed under this server secret and the client's key
+   * (response-sealing.ts): for routes whose answers carry a secret shown once (decision 0020).
+   */
+  sealingSecret?: string;
+};
+
+/** The request's held key (with its claim token) until its response is stored; null when none. */
+export const heldIdempotencyOf = (request: FastifyRequest): HeldIdempotencyKey | null =>
+  (request as FastifyRequest & { idempotency?: HeldIdempotencyKey | null }).idempotency ?? null;
+
+/** A route that stored the response with its own transaction's writes: the plugin then leaves the record alone. */
+export const markIdempotencyCompleted = (request: FastifyRequest) => request.setDecorator('idempotency', null);
 
 const IdempotencyKeyHeader = Type.String({
   minLength: 1,
@@ -48,16 +74,29 @@ const IdempotencyKeyHeader = Type.String({
  */
 const isKept = (status: number) => (status >= 200 && status < 300) || (status > 400 && status < 500);
 
+/** The stored answer as sent the first time, or null when a sealed one no longer opens (the server secret changed since). */
+function replayBody(sealing: ResponseSealing | null, principal: string, key: string, stored: string): string | null {
+  if (!sealing) return stored;
+  try {
+    return sealing.open(principal, key, stored);
+  } catch {
+    return null;
+  }
+}
+
 /**
  * `Idempotency-Key` for the routes that declare `config.idempotent`. The header joins the route's
  * schema (so it is documented), and the key is claimed once the caller is authenticated and the
  * body parsed, before validation: the same key with another body is a reuse, whatever the body.
  * The response is recorded before it is sent, so a retry that sees the record sees the answer.
  */
-async function idempotencyPlugin(app: FastifyInstance) {
+async function idempotencyPlugin(app: FastifyInstance, options: IdempotencyPluginOptions) {
   const store = createIdempotencyStore(app.database.sql);
+  const sealing = options.sealingSecret === undefined ? null : createResponseSealing(options.sealingSecret);
   const settlements = createClaimSettlements(store, app.log);
   app.decorateRequest('idempotency', null);
+  // The client's key as sent, kept for the request's life: a sealed response is sealed and opened with it.
+  app.decorateRequest('idempotencyOpener', null);
   app.addHook('onClose', async () => settlements.close());
 
   // Keys are only looked up by (key id, key), so expired ones would otherwise stay for good.
@@ -79,14 +118,16 @@ async function idempotencyPlugin(app: FastifyInstance) {
 
   app.addHook('preValidation', async (request, reply) => {
     if (!request.routeOptions.config.idempotent) return;
-    const caller = callerOf(request);
-    if (!caller) return;
+    const principal = options.principalOf(request);
+    if (principal === null) return;
     const key = request.headers[IDEMPOTENCY_KEY_HEADER];
     if (key === undefined) return;
     if (typeof key !== 'string' || !KEY_PATTERN.test(key)) {
-      throw new DomainError('INVALID_IDEMPOTENCY_KEY', 'Idempotency-Key must be 1 to 255 printable ASCII characters');
+      throw options.refusal('INVALID_IDEMPOTENCY_KEY', 'Idempotency-Key must be 1 to 255 printable ASCII characters');
     }
-    const held: HeldIdempotencyKey = { apiKeyId: caller.keyId, key, claimToken: randomUUID() };
+    // A sealed service stores only a digest of the key: the key itself is half of what opens the answer.
+    const held: HeldIdempotencyKey = { apiKeyId: principal, key: sealing ? sealing.recordKey(key) : key, claimToken: randomUUID() };
+    request.setDecorator('idempotencyOpener', key);
     const fingerprint = requestFingerprint({ method: request.method, route: request.routeOptions.url ?? '', params: request.params, body: request.body });
     const idempotentRequest = { method: request.method, path: pathOf(request.url), fingerprint };
     // Asked before claiming: a settlement that lands meanwhile is gone from the list, but its claim was what we met.
@@ -109,14 +150,18 @@ async function idempotencyPlugin(app: FastifyInstance) {
       case 'run':
         request.setDecorator<HeldIdempotencyKey | null>('idempotency', held);
         return;
-      case 'replay':
+      case 'replay': {
+        const body = replayBody(sealing, principal, key, claim.response.body);
+        // Neither replayable nor free to run again (it did run): the key is spent.
+        if (body === null) throw options.refusal('IDEMPOTENCY_KEY_REUSED', 'the answer stored for this Idempotency-Key can no longer be read; use a new key');
         reply.header(REPLAYED_HEADER, 'true').status(claim.response.status);
-        return sendRenderedJson(reply, claim.response.body);
+        return reply.header('content-type', JSON_CONTENT_TYPE).send(body);
+      }
       case 'reused':
-        throw new DomainError('IDEMPOTENCY_KEY_REUSED', 'this Idempotency-Key was already used for a different request; use a new key for a new request');
+        throw options.refusal('IDEMPOTENCY_KEY_REUSED', 'this Idempotency-Key was already used for a different request; use a new key for a new request');
       case 'in_progress':
         reply.header('retry-after', String(IN_PROGRESS_RETRY_AFTER_SECONDS));
-        throw new DomainError('IDEMPOTENCY_KEY_IN_PROGRESS', 'a request with this Idempotency-Key is still being processed; retry shortly');
+        throw options.refusal('IDEMPOTENCY_KEY_IN_PROGRESS', 'a request with this Idempotency-Key is still being processed; retry shortly');
     }
   });
 
@@ -125,7 +170,9 @@ async function idempotencyPlugin(app: FastifyInstance) {
     const held = heldIdempotencyOf(request);
     if (!held) return payload;
     request.setDecorator('idempotency', null);
-    const response = isKept(reply.statusCode) && typeof payload === 'string' ? { status: reply.statusCode, body: payload } : null;
+    const opener = (request as FastifyRequest & { idempotencyOpener?: string | null }).idempotencyOpener ?? null;
+    const body = typeof payload === 'string' && sealing && opener !== null ? sealing.seal(held.apiKeyId, opener, payload) : payload;
+    const response = isKept(reply.statusCode) && typeof body === 'string' ? { status: reply.statusCode, body } : null;
     // A 503 is the database (or a dependency) failing the request: its 503 is not held up by a release that would likely fail too.
     if (reply.statusCode === 503) settlements.settleLater({ held, response });
     else await settlements.settle({ held, response });
@@ -142,3 +189,9 @@ async function idempotencyPlugin(app: FastifyInstance) {
 }
 
 export default fp(idempotencyPlugin, { name: 'idempotency', dependencies: ['database', 'auth'] });
+
+/** The codes an operation taking `Idempotency-Key` may answer about its key, for the service's `commonCodes`. */
+export function idempotencyErrorCodes({ operation }: Operation): ErrorCode[] {
+  const takesKey = (operation.parameters ?? []).some((p: JsonObject) => p.in === 'header' && String(p.name).toLowerCase() === IDEMPOTENCY_KEY_HEADER);
+  return takesKey ? ['INVALID_IDEMPOTENCY_KEY', 'IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_KEY_IN_PROGRESS'] : [];
+}

@@ -17,7 +17,7 @@ export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 /**
  * A record still in progress after this long was left by an instance that died mid-request
  * (it neither stored nor released it): a retry takes it over instead of waiting out the TTL.
- * Far above any request the data plane serves, so a slow first request is never run twice.
+ * Far above any request an idempotent route serves (entries, management's creates), so a slow first request is never run twice.
  */
 export const ABANDONED_AFTER_MS = 60_000;
 
