@@ -82,8 +82,8 @@ describe('client identity', () => {
     expect(scripted.seen.at(-1)!.headers['user-agent']).toBe('my-bot/2.0');
   });
 
-  it('in a browser sends X-Raffle-Client only (a page may not set User-Agent; the public CORS allows this one)', () => {
-    expect(clientIdentityHeaders({ navigator: {} })).toEqual({ 'x-raffle-client': `raffle-sdk-js/${SDK_VERSION} browser` });
+  it('in a browser sends no identity header: a page may not set User-Agent, and any other header would make each public GET wait for a CORS preflight', () => {
+    expect(clientIdentityHeaders({ navigator: {} })).toEqual({});
     expect(clientIdentityHeaders({ process: { versions: { node: '22.1.0', bun: '1.1.8' } } })['user-agent']).toBe(`raffle-sdk-js/${SDK_VERSION} bun/1.1.8`);
     expect(clientIdentityHeaders({ Deno: { version: { deno: '2.0.0' } }, navigator: {} })['user-agent']).toBe(`raffle-sdk-js/${SDK_VERSION} deno/2.0.0`);
   });

@@ -19,12 +19,14 @@ function runtimeName(globals: RuntimeGlobals): string {
 export const clientIdentity = (globals: RuntimeGlobals = globalThis as RuntimeGlobals): string => `raffle-sdk-js/${SDK_VERSION} ${runtimeName(globals)}`;
 
 /**
- * The identification headers of every request. `X-Raffle-Client` always (a browser cannot set
- * `User-Agent`, and the public routes' CORS allows this header), and `User-Agent` outside
- * browsers, where it would be refused or ignored anyway. OpenAI's client does the same with its
- * `X-Stainless-*` headers, Stripe's with `X-Stripe-Client-User-Agent`.
+ * The identification headers of every request outside browsers: `X-Raffle-Client` and the same
+ * value as `User-Agent` (OpenAI's client does the same with its `X-Stainless-*` headers, Stripe's
+ * with `X-Stripe-Client-User-Agent`). A browser gets none: a page may not set `User-Agent`, and any
+ * other header of ours would turn each keyless GET of `/public/v1` (a draw proof a community's page
+ * verifies) from a simple request into one preceded by a CORS preflight, a round trip for nothing;
+ * the browser's own User-Agent names the runtime there.
  */
 export function clientIdentityHeaders(globals: RuntimeGlobals = globalThis as RuntimeGlobals): Record<string, string> {
   const identity = clientIdentity(globals);
-  return identity.endsWith(' browser') ? { 'x-raffle-client': identity } : { 'x-raffle-client': identity, 'user-agent': identity };
+  return identity.endsWith(' browser') ? {} : { 'x-raffle-client': identity, 'user-agent': identity };
 }

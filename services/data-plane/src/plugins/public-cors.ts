@@ -10,7 +10,8 @@ import { PUBLIC_PREFIX } from './auth.js';
 export const PUBLIC_EXPOSED_HEADERS = ['ETag', 'RateLimit', 'RateLimit-Policy', 'Retry-After', 'X-Request-Id'];
 /**
  * What a cross-origin page may send: the read methods, a tag to revalidate, a request id, and the
- * `X-Raffle-Client` that @raffle/sdk names itself with (a browser will not let it set User-Agent).
+ * `X-Raffle-Client` a page may name its client with (@raffle/sdk sends none from a browser, sparing
+ * each public GET a preflight).
  */
 export const PUBLIC_ALLOWED_METHODS = ['GET', 'HEAD'];
 export const PUBLIC_ALLOWED_HEADERS = ['If-None-Match', 'X-Request-Id', 'X-Raffle-Client'];
