@@ -104,7 +104,7 @@ describe('after the draw', () => {
   it('matches the DrawProof schema and verifies with the SDK', () => {
     expectMatchesSchema('DrawProof', proof);
     expect(proof.algorithm).toBe(DRAW_ALGORITHM);
-    expect(verifyDraw(proof)).toEqual({ valid: true, problems: [], recomputedWinners: proof.winners.map((w) => w.entryId) });
+    expect(verifyDraw(proof)).toEqual({ valid: true, problems: [], failures: [], recomputedWinners: proof.winners.map((w) => w.entryId) });
   });
 
   it('reveals the seed the commitment published before the draw promised, and serves the frozen entries and the draw\'s winners', async () => {
@@ -138,6 +138,13 @@ describe('after the draw', () => {
     expect(verifyDraw(swapped).valid).toBe(false);
   });
 
+  it('carries the raffle\'s spots, so a proof with a winner left out is refused', () => {
+    expect(proof.spots).toBe(3);
+    expect(Object.keys(proof)).toEqual(['algorithm', 'drawCommitment', 'seed', 'entriesDigest', 'spots', 'entries', 'winners']);
+    const short = verifyDraw({ ...proof, winners: proof.winners.slice(0, 2) });
+    expect(short.failures.map((f) => f.reason)).toEqual(['winner_count_mismatch']);
+  });
+
   it('is verified by the raffle-verify-draw command over HTTP (exit 0), and refused for a raffle not drawn (exit 2)', async () => {
     const address = await app.listen({ host: '127.0.0.1', port: 0 });
     const cli = fileURLToPath(import.meta.resolve('@raffle/sdk').replace(/index\.(ts|js)$/, 'cli/verify-draw.$1'));
@@ -167,6 +174,18 @@ describe('after the draw', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual(proof);
     expect(verifyDraw(res.json()).valid).toBe(true);
+  });
+});
+
+describe('a draw with fewer entries than spots', () => {
+  it('names the spots and every entry as a winner, and verifies', async () => {
+    const raffle = await raffleWithEntries(2, { spots: 5 });
+    await world.close(raffle.id);
+    await world.draw(raffle.id);
+    const proof = (await getProof(raffle.slug)).json() as DrawProof;
+    expectMatchesSchema('DrawProof', proof);
+    expect({ spots: proof.spots, entries: proof.entries.length, winners: proof.winners.length }).toEqual({ spots: 5, entries: 2, winners: 2 });
+    expect(verifyDraw(proof).valid).toBe(true);
   });
 });
 
