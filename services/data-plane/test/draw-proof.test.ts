@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { DRAW_ALGORITHM, drawCommitment, parseEntryLines, verifyDraw, type DrawProof } from '@raffle/sdk';
+import { DRAW_ENTRY_ID_PATTERN, DRAW_USER_ID_PATTERN, DRAW_WEIGHT_PATTERN } from '@raffle/contracts';
+import { DRAW_ALGORITHM, ENTRY_ID_FORMAT, USER_ID_FORMAT, WEIGHT_FORMAT, drawCommitment, parseEntryLines, verifyDraw, type DrawProof } from '@raffle/sdk';
 import { addWorkspaceMember, renderDrawEntries } from '@raffle/db';
 import { disqualifyWin, enterRaffle, rerollWin, userPrincipal } from '@raffle/domain';
 import type { FastifyInstance } from 'fastify';
@@ -196,6 +197,12 @@ describe('keys on the draw proof', () => {
     expectError(await getProof(raffle.slug, { authorization: `Bearer ${apiKey}` }), 403, 'WRONG_KEY_TYPE');
     const lacking = await world.entrant({}, ['profile:read', 'entries:read', 'entries:write', 'wins:read']);
     expectError(await getProof(raffle.slug, lacking.headers), 403, 'INSUFFICIENT_SCOPE');
+  });
+});
+
+describe('the entry formats', () => {
+  it('are the same in the published schema as in the SDK\'s verifier', () => {
+    expect([DRAW_ENTRY_ID_PATTERN, DRAW_USER_ID_PATTERN, DRAW_WEIGHT_PATTERN]).toEqual([ENTRY_ID_FORMAT.source, USER_ID_FORMAT.source, WEIGHT_FORMAT.source]);
   });
 });
 
