@@ -68,8 +68,8 @@ const planned = (label: string): PlannedRaffle => planDemoDataset().raffles.find
 
 /** The proof `GET /api/v1/raffles/{slug}/draw` serves, built from the same rows. */
 async function proofOf(raffleId: string): Promise<DrawProof> {
-  const [raffle] = await database.sql<{ seed: string; commitment: string; digest: string }[]>`
-    select draw_seed as seed, draw_commitment as commitment, entries_digest as digest from raffles where id = ${raffleId}`;
+  const [raffle] = await database.sql<{ seed: string; commitment: string; digest: string; spots: number }[]>`
+    select draw_seed as seed, draw_commitment as commitment, entries_digest as digest, spots from raffles where id = ${raffleId}`;
   const [snapshot] = await database.sql<{ algorithm: string; lines: string }[]>`
     select algorithm, entry_lines as lines from raffle_draw_snapshots where raffle_id = ${raffleId}`;
   const winners = await database.sql<{ entryId: string; position: number }[]>`
@@ -79,6 +79,7 @@ async function proofOf(raffleId: string): Promise<DrawProof> {
     drawCommitment: raffle!.commitment,
     seed: raffle!.seed,
     entriesDigest: raffle!.digest,
+    spots: raffle!.spots,
     entries: parseEntryLines(snapshot!.lines),
     winners: [...winners],
   };

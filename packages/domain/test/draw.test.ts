@@ -38,6 +38,7 @@ async function proofOf(raffleId: string): Promise<DrawProof> {
     drawCommitment: raffle!.drawCommitment!,
     seed: raffle!.drawSeed!,
     entriesDigest: raffle!.entriesDigest!,
+    spots: raffle!.spots,
     entries: parseEntryLines(snapshot!.entryLines),
     winners: drawWins.map((w) => ({ entryId: w.entryId, position: w.position })),
   };
@@ -68,6 +69,19 @@ describe('weighted draw', () => {
     const winIds = new Set((await winsOf(raffle.id)).map((w) => w.id));
     const selected = (await world.events()).filter((e) => e.type === 'winner.selected' && winIds.has(e.payload.data.id as string));
     expect(selected).toHaveLength(4);
+  });
+
+  it('refuses to draw an entry whose line a proof could not carry unambiguously, and leaves the raffle closed', async () => {
+    const raffle = await world.openRaffle({ spots: 2 });
+    await withEntrants(raffle, 2);
+    // An id with `:` and a newline: its line would read back as two entries.
+    const odd = await world.user({ id: `usr_${raffle.id.slice(4)}:1\nent_X` });
+    await enterRaffle(world.db, { raffle: { raffleId: raffle.id }, actor: userPrincipal(odd.id), source: 'api' });
+    await closeRaffle(world.db, { actor: world.team, raffleId: raffle.id });
+    await expect(drawRaffle(world.db, { actor: world.team, raffleId: raffle.id })).rejects.toThrow(/has a userId .* a draw proof cannot carry: aborting the draw/);
+    const [after] = await world.db.select().from(schema.raffles).where(eq(schema.raffles.id, raffle.id));
+    expect(after!.status).toBe('closed');
+    expect(await winsOf(raffle.id)).toEqual([]);
   });
 
   it('weights from optional requirements reach the proof exactly as the ranking used them', async () => {

@@ -37,7 +37,8 @@ export { SDK_VERSION } from './version.js';
 
 // The verifiable draw.
 export { DRAW_ALGORITHM, drawCommitment, drawKey, drawOrder, entriesDigest, entryLine, parseEntryLines, rankEntries, type DrawEntry } from './weighted-draw.js';
-export { verifyDraw, type DrawVerification } from './verify-draw.js';
+export { ENTRY_ID_FORMAT, USER_ID_FORMAT, WEIGHT_FORMAT, malformedDrawEntryField, type DrawEntryField } from './draw/entry-format.js';
+export { DRAW_VERIFICATION_FAILURES, verifyDraw, type DrawProblem, type DrawVerification, type DrawVerificationFailure } from './verify-draw.js';
 export { fetchAndVerifyDraw, type FetchAndVerifyDrawOptions, type FetchedDrawVerification } from './draw/fetch-and-verify-draw.js';
 
 // The management API (/api/developer, /api/dashboard) with a session token.

@@ -64,7 +64,8 @@ describe('the draw without node:crypto (the portable hash)', () => {
     const { verifyDraw } = await import('../src/verify-draw.js');
 
     const seed = new Uint8Array(randomBytes(32));
-    const entries = Array.from({ length: 400 }, (_, i) => ({ id: `ent_${randomBytes(8).toString('hex')}_${i}`, userId: `usr_${i}`, weight: String(1 + (i % 4)) }));
+    const crockford = (n: number) => Array.from(randomBytes(n), (b) => '0123456789ABCDEFGHJKMNPQRSTVWXYZ'[b % 32]).join('');
+    const entries = Array.from({ length: 400 }, (_, i) => ({ id: `ent_${crockford(26)}`, userId: `usr_${crockford(26)}`, weight: String(1 + (i % 4)) }));
     expect(portableDraw.entriesDigest(entries)).toBe(nodeDraw.entriesDigest(entries));
     expect(portableDraw.drawCommitment(seed)).toBe(createHash('sha256').update(seed).digest('hex'));
     for (const entry of entries.slice(0, 50)) expect(portableDraw.drawKey(seed, entry)).toBe(nodeDraw.drawKey(seed, entry));
@@ -76,9 +77,10 @@ describe('the draw without node:crypto (the portable hash)', () => {
       drawCommitment: nodeDraw.drawCommitment(seed),
       seed: Buffer.from(seed).toString('hex'),
       entriesDigest: nodeDraw.entriesDigest(entries),
+      spots: 5,
       entries,
       winners: ranking.slice(0, 5).map((entryId, i) => ({ entryId, position: i + 1 })),
     };
-    expect(verifyDraw(proof)).toEqual({ valid: true, problems: [], recomputedWinners: ranking.slice(0, 5) });
+    expect(verifyDraw(proof)).toEqual({ valid: true, problems: [], failures: [], recomputedWinners: ranking.slice(0, 5) });
   });
 });

@@ -1,24 +1,12 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { EXIT, judgeDrawProof, parseVerifyDrawArgs, proofShapeProblems, runVerifyDraw, type CliIo } from '../src/cli/draw-verdict.js';
-import { DRAW_ALGORITHM, drawCommitment, entriesDigest, rankEntries, type DrawEntry, type DrawProof } from '../src/index.js';
+import { rankEntries, type DrawProof } from '../src/index.js';
+import { drawEntries, foldedFirstWinner, honestProof, reforgedProof } from './support/draw-proofs.js';
 
 const seed = createHash('sha256').update('cli').digest('hex');
-const entries: DrawEntry[] = Array.from({ length: 25 }, (_, i) => ({
-  id: `ent_${String(i).padStart(26, '0')}`,
-  userId: `usr_${i}`,
-  weight: i % 5 === 0 ? '3' : '1',
-}));
-const honest: DrawProof = {
-  algorithm: DRAW_ALGORITHM,
-  drawCommitment: drawCommitment(Buffer.from(seed, 'hex')),
-  seed,
-  entriesDigest: entriesDigest(entries),
-  entries,
-  winners: rankEntries(Buffer.from(seed, 'hex'), entries)
-    .slice(0, 3)
-    .map((e, i) => ({ entryId: e.id, position: i + 1 })),
-};
+const entries = drawEntries(25, (i) => (i % 5 === 0 ? '3' : '1'));
+const honest: DrawProof = honestProof(seed, entries, 3);
 
 describe('judgeDrawProof (the CLI\'s core)', () => {
   it('finds an honest proof valid and reports every check as ok', () => {
@@ -27,7 +15,9 @@ describe('judgeDrawProof (the CLI\'s core)', () => {
     expect(verdict.report).toContain('Draw proof of https://raffles.test/api/v1/raffles/x/draw');
     expect(verdict.report).toMatch(/algorithm\s+ok\s+es-hmac-sha256-v1/);
     expect(verdict.report).toMatch(/commitment\s+ok\s+sha256\(seed\) = /);
+    expect(verdict.report).toMatch(/entry fields\s+ok\s+every id, user id and weight in its exact format/);
     expect(verdict.report).toMatch(/entries\s+ok\s+25 entries hash to/);
+    expect(verdict.report).toMatch(/winner count\s+ok\s+3 of 3 \(3 spots, 25 entries\)/);
     expect(verdict.report).toMatch(/winners\s+ok\s+3 winners reproduced from the seed/);
     expect(verdict.report).toContain(`#1 ${honest.winners[0]!.entryId}`);
     expect(verdict.report).toMatch(/^VALID/m);
@@ -56,10 +46,38 @@ describe('judgeDrawProof (the CLI\'s core)', () => {
     expect(algorithm.report).toMatch(/algorithm\s+FAIL\s+coin-flip/);
   });
 
+  it('refuses the forgeries that used to pass: a winner folded into a neighbour, missing winners, a weight of Infinity', () => {
+    const folded = judgeDrawProof(foldedFirstWinner(entries, 3).forged);
+    expect(folded.valid).toBe(false);
+    expect(folded.report).toMatch(/entry fields\s+FAIL/);
+    expect(folded.report).toMatch(/entries\s+ok/);
+    expect(folded.report).toMatch(/ - userId ".*" of entry "ent_\w+" is not a user id .*\[user_id_malformed\]$/m);
+
+    const short = judgeDrawProof({ ...honest, winners: honest.winners.slice(0, 1) });
+    expect(short.valid).toBe(false);
+    expect(short.report).toMatch(/winner count\s+FAIL\s+1 of 3 \(3 spots, 25 entries\)/);
+    expect(short.report).toContain('the proof lists 1 winner; 3 spots among 25 entries make 3 [winner_count_mismatch]');
+    const none = judgeDrawProof({ ...honest, winners: [] });
+    expect(none.valid).toBe(false);
+    expect(none.report).toMatch(/winner count\s+FAIL\s+0 of 3/);
+
+    const loser = rankEntries(Buffer.from(seed, 'hex'), entries)[10]!;
+    const infinite = reforgedProof(honest, entries.map((e) => (e.id === loser.id ? { ...e, weight: 'Infinity' } : e)));
+    expect(infinite.winners[0]!.entryId).toBe(loser.id);
+    const weight = judgeDrawProof(infinite);
+    expect(weight.valid).toBe(false);
+    expect(weight.report).toMatch(/entry fields\s+FAIL/);
+    expect(weight.report).toContain(`weight "Infinity" of entry "${loser.id}" is not a plain positive decimal`);
+    expect(weight.report).toContain('[weight_malformed]');
+  });
+
   it('refuses what is not a proof at all, saying what is missing', () => {
     expect(proofShapeProblems(honest)).toEqual([]);
     expect(proofShapeProblems([])).toEqual(['the proof is not a JSON object']);
     const { seed: _seed, ...noSeed } = honest;
+    const { spots: _spots, ...noSpots } = honest;
+    expect(proofShapeProblems(noSpots)).toEqual(['spots is missing or not a positive integer']);
+    expect(proofShapeProblems({ ...honest, spots: 0 })).toEqual(['spots is missing or not a positive integer']);
     const verdict = judgeDrawProof({ ...noSeed, entries: [{ id: 1 }] });
     expect(verdict.valid).toBe(false);
     expect(verdict.report).toContain('seed is missing or not a string');

@@ -47,6 +47,7 @@ describe('the public verification page', () => {
     expect(await page.getByTestId('proof-commitment').textContent()).toBe(served.drawCommitment);
     expect(await page.getByTestId('proof-seed').textContent()).toBe(served.seed);
     expect(await page.getByTestId('proof-digest').textContent()).toBe(served.entriesDigest);
+    expect(await page.getByTestId('proof-spots').textContent()).toBe(String(served.spots));
     const rows = page.getByTestId('proof-winners').locator('tbody tr');
     expect(await rows.count()).toBe(served.winners.length);
     const first = [...served.winners].sort((a, b) => a.position - b.position)[0]!;
@@ -78,6 +79,26 @@ describe('the public verification page', () => {
     expect(verdict).toMatch(/^INVALID/);
     expect(verdict).toContain('sha256(seed) does not match drawCommitment');
     await page.close();
+  }, 120_000);
+
+  it('says INVALID, in words, for a proof that leaves a winner out or gives a loser an infinite weight', async () => {
+    const short = await openVerify(`/verify/${slug}`, (proof) => {
+      proof.winners.pop();
+    });
+    const shortVerdict = await verdictOf(short);
+    expect(shortVerdict).toMatch(/^INVALID/);
+    expect(shortVerdict).toContain(`the proof lists ${served.winners.length - 1} `);
+    expect(shortVerdict).toContain(`${served.spots} spots among ${served.entries.length} entries make ${served.winners.length}`);
+    await short.close();
+
+    const infinite = await openVerify(`/verify/${slug}`, (proof) => {
+      const winners = new Set(proof.winners.map((w) => w.entryId));
+      proof.entries.find((e) => !winners.has(e.id))!.weight = 'Infinity';
+    });
+    const infiniteVerdict = await verdictOf(infinite);
+    expect(infiniteVerdict).toMatch(/^INVALID/);
+    expect(infiniteVerdict).toMatch(/weight "Infinity" of entry "ent_\w+" is not a plain positive decimal/);
+    await infinite.close();
   }, 120_000);
 
   it('explains an unknown slug instead of failing', async () => {

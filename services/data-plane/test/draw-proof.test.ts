@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { DRAW_ALGORITHM, drawCommitment, parseEntryLines, verifyDraw, type DrawProof } from '@raffle/sdk';
+import { DRAW_ENTRY_ID_PATTERN, DRAW_USER_ID_PATTERN, DRAW_WEIGHT_PATTERN } from '@raffle/contracts';
+import { DRAW_ALGORITHM, ENTRY_ID_FORMAT, USER_ID_FORMAT, WEIGHT_FORMAT, drawCommitment, parseEntryLines, verifyDraw, type DrawProof } from '@raffle/sdk';
 import { addWorkspaceMember, renderDrawEntries } from '@raffle/db';
 import { disqualifyWin, enterRaffle, rerollWin, userPrincipal } from '@raffle/domain';
 import type { FastifyInstance } from 'fastify';
@@ -104,7 +105,7 @@ describe('after the draw', () => {
   it('matches the DrawProof schema and verifies with the SDK', () => {
     expectMatchesSchema('DrawProof', proof);
     expect(proof.algorithm).toBe(DRAW_ALGORITHM);
-    expect(verifyDraw(proof)).toEqual({ valid: true, problems: [], recomputedWinners: proof.winners.map((w) => w.entryId) });
+    expect(verifyDraw(proof)).toEqual({ valid: true, problems: [], failures: [], recomputedWinners: proof.winners.map((w) => w.entryId) });
   });
 
   it('reveals the seed the commitment published before the draw promised, and serves the frozen entries and the draw\'s winners', async () => {
@@ -136,6 +137,13 @@ describe('after the draw', () => {
     const loser = proof.entries.find((e) => !proof.winners.some((w) => w.entryId === e.id))!;
     const swapped = { ...proof, winners: [{ entryId: loser.id, position: 1 }, ...proof.winners.slice(1)] };
     expect(verifyDraw(swapped).valid).toBe(false);
+  });
+
+  it('carries the raffle\'s spots, so a proof with a winner left out is refused', () => {
+    expect(proof.spots).toBe(3);
+    expect(Object.keys(proof)).toEqual(['algorithm', 'drawCommitment', 'seed', 'entriesDigest', 'spots', 'entries', 'winners']);
+    const short = verifyDraw({ ...proof, winners: proof.winners.slice(0, 2) });
+    expect(short.failures.map((f) => f.reason)).toEqual(['winner_count_mismatch']);
   });
 
   it('is verified by the raffle-verify-draw command over HTTP (exit 0), and refused for a raffle not drawn (exit 2)', async () => {
@@ -170,6 +178,18 @@ describe('after the draw', () => {
   });
 });
 
+describe('a draw with fewer entries than spots', () => {
+  it('names the spots and every entry as a winner, and verifies', async () => {
+    const raffle = await raffleWithEntries(2, { spots: 5 });
+    await world.close(raffle.id);
+    await world.draw(raffle.id);
+    const proof = (await getProof(raffle.slug)).json() as DrawProof;
+    expectMatchesSchema('DrawProof', proof);
+    expect({ spots: proof.spots, entries: proof.entries.length, winners: proof.winners.length }).toEqual({ spots: 5, entries: 2, winners: 2 });
+    expect(verifyDraw(proof).valid).toBe(true);
+  });
+});
+
 describe('keys on the draw proof', () => {
   it('refuses a workspace key (403 WRONG_KEY_TYPE) and a personal key without raffles:read (403 INSUFFICIENT_SCOPE)', async () => {
     const raffle = await world.draft();
@@ -177,6 +197,12 @@ describe('keys on the draw proof', () => {
     expectError(await getProof(raffle.slug, { authorization: `Bearer ${apiKey}` }), 403, 'WRONG_KEY_TYPE');
     const lacking = await world.entrant({}, ['profile:read', 'entries:read', 'entries:write', 'wins:read']);
     expectError(await getProof(raffle.slug, lacking.headers), 403, 'INSUFFICIENT_SCOPE');
+  });
+});
+
+describe('the entry formats', () => {
+  it('are the same in the published schema as in the SDK\'s verifier', () => {
+    expect([DRAW_ENTRY_ID_PATTERN, DRAW_USER_ID_PATTERN, DRAW_WEIGHT_PATTERN]).toEqual([ENTRY_ID_FORMAT.source, USER_ID_FORMAT.source, WEIGHT_FORMAT.source]);
   });
 });
 

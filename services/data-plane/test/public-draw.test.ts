@@ -84,7 +84,8 @@ describe('who may see a proof', () => {
     const proof = res.json() as DrawProof;
     expectMatchesSchema('DrawProof', proof);
     expect(proof.entries).toHaveLength(6);
-    expect(verifyDraw(proof)).toEqual({ valid: true, problems: [], recomputedWinners: proof.winners.map((w) => w.entryId) });
+    expect(proof.spots).toBe(publicRaffle.spots);
+    expect(verifyDraw(proof)).toEqual({ valid: true, problems: [], failures: [], recomputedWinners: proof.winners.map((w) => w.entryId) });
   });
 
   it('serves a drawn unlisted raffle\'s proof too (anyone with the link may check it)', async () => {

@@ -1,5 +1,14 @@
 import { Type, type Static } from '@sinclair/typebox';
 
+/**
+ * The exact formats of an entry's fields in a proof (docs/decisions/0021-unambiguous-draw-proofs.md):
+ * none holds `:` or a newline, so the canonical lines read back one way only. The SDK's verifier
+ * checks the same formats (packages/sdk/src/draw/entry-format.ts).
+ */
+export const DRAW_ENTRY_ID_PATTERN = '^ent_[0-9A-HJKMNP-TV-Z]{26}$';
+export const DRAW_USER_ID_PATTERN = '^usr_[0-9A-HJKMNP-TV-Z]{26}$';
+export const DRAW_WEIGHT_PATTERN = '^(?:[1-9][0-9]{0,13}(?:\\.[0-9]{0,5}[1-9])?|0\\.[0-9]{0,5}[1-9])$';
+
 const Sha256Hex = (description: string) => Type.String({ pattern: '^[0-9a-f]{64}$', description, examples: ['9f2c4e1a7b3d5f6081a2c3e4b5d6f708192a3b4c5d6e7f8091a2b3c4d5e6f708'] });
 
 /**
@@ -12,19 +21,27 @@ export const DrawProofSchema = Type.Object(
     drawCommitment: Sha256Hex('sha256 of the seed, public since the raffle was published.'),
     seed: Sha256Hex('The 32-byte secret seed (hex), revealed once the raffle is drawn.'),
     entriesDigest: Sha256Hex('sha256 of the eligible entries\' canonical lines `id:userId:weight\\n`, in id order.'),
+    spots: Type.Integer({
+      minimum: 1,
+      description: 'The raffle\'s spots: the draw selects min(spots, number of entries) winners, so a proof with fewer is refused.',
+    }),
     entries: Type.Array(
       Type.Object(
         {
-          id: Type.String(),
-          userId: Type.String(),
-          weight: Type.String({ pattern: '^[0-9]+(\\.[0-9]+)?$', description: 'Decimal string, as in the canonical line.', examples: ['1'] }),
+          id: Type.String({ pattern: DRAW_ENTRY_ID_PATTERN }),
+          userId: Type.String({ pattern: DRAW_USER_ID_PATTERN }),
+          weight: Type.String({
+            pattern: DRAW_WEIGHT_PATTERN,
+            description: 'A positive decimal as in the canonical line: at most 14 whole digits and 6 decimals, without leading or trailing zeros.',
+            examples: ['1', '2.5'],
+          }),
         },
         { additionalProperties: false },
       ),
       { description: 'Every eligible entry of the draw, in id order, as frozen when it ran.' },
     ),
     winners: Type.Array(
-      Type.Object({ entryId: Type.String(), position: Type.Integer({ minimum: 1 }) }, { additionalProperties: false }),
+      Type.Object({ entryId: Type.String({ pattern: DRAW_ENTRY_ID_PATTERN }), position: Type.Integer({ minimum: 1 }) }, { additionalProperties: false }),
       { description: 'The winners the draw selected, by position; later disqualifications do not change them.' },
     ),
   },

@@ -4,6 +4,8 @@ import type { Sql } from '../client.js';
 export type DrawProofSource = {
   mechanic: string;
   status: string;
+  /** Frozen once the raffle opens, so the proof's spots are the ones the draw filled. */
+  spots: number;
   seed: string | null;
   drawCommitment: string | null;
   entriesDigest: string | null;
@@ -18,7 +20,7 @@ export type DrawWinnerPosition = { entryId: string; position: number };
 /** The raffle's draw fields and snapshot, or null when there is no such raffle. */
 export async function findDrawProofSource(sql: Sql, raffleId: string): Promise<DrawProofSource | null> {
   const [row] = await sql<DrawProofSource[]>`
-    select r.mechanic, r.status, r.draw_seed as seed, r.draw_commitment as "drawCommitment", r.entries_digest as "entriesDigest",
+    select r.mechanic, r.status, r.spots, r.draw_seed as seed, r.draw_commitment as "drawCommitment", r.entries_digest as "entriesDigest",
            s.algorithm, s.entry_lines as "entryLines"
     from raffles r left join raffle_draw_snapshots s on s.raffle_id = r.id
     where r.id = ${raffleId}`;

@@ -24,12 +24,12 @@ export function renderDrawEntries(lines: string): string {
 
 /** A drawn raffle's proof (product.md, "Verifiable draws") as JSON, from its published draw fields. */
 export function renderDrawProof(
-  draw: { algorithm: string; drawCommitment: string; seed: string; entriesDigest: string; entryLines: string },
+  draw: { algorithm: string; drawCommitment: string; seed: string; entriesDigest: string; spots: number; entryLines: string },
   winners: DrawWinnerPosition[],
 ): string {
   return (
     `{"algorithm":${JSON.stringify(draw.algorithm)},"drawCommitment":${JSON.stringify(draw.drawCommitment)},` +
-    `"seed":${JSON.stringify(draw.seed)},"entriesDigest":${JSON.stringify(draw.entriesDigest)},` +
+    `"seed":${JSON.stringify(draw.seed)},"entriesDigest":${JSON.stringify(draw.entriesDigest)},"spots":${JSON.stringify(draw.spots)},` +
     `"entries":${renderDrawEntries(draw.entryLines)},"winners":${JSON.stringify(winners)}}`
   );
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { decimalString, readEligibleEntryBatch, type DbOrTx, type EligibleRaffle } from '@raffle/db';
-import { drawKey, drawOrder, entryLine, type DrawEntry } from '@raffle/sdk';
+import { drawKey, drawOrder, entryLine, malformedDrawEntryField, type DrawEntry } from '@raffle/sdk';
 
 /** Rows per read: a million-entry draw reads in 20 index-ordered round trips. */
 const BATCH = 50_000;
@@ -30,6 +30,15 @@ function offer(best: Ranked[], keep: number, candidate: Ranked): void {
 }
 
 /**
+ * An entry outside the proof's formats would make its canonical line ambiguous (and the proof
+ * unverifiable), so the draw is aborted rather than published (decision 0021).
+ */
+function assertWellFormed(raffle: EligibleRaffle, entry: DrawEntry): void {
+  const field = malformedDrawEntryField(entry);
+  if (field) throw new Error(`entry ${JSON.stringify(entry.id)} of raffle ${raffle.id} has a ${field} (${JSON.stringify(entry[field])}) a draw proof cannot carry: aborting the draw`);
+}
+
+/**
  * Streams the eligible set (valid entries, minus flagged duplicates when the raffle excludes them)
  * in id order, hashing its canonical lines and ranking each entry with the SDK's key function,
  * and keeps only the best `keep`: memory stays flat however many entries the raffle has (a
@@ -50,6 +59,7 @@ export async function rankEligibleEntries(
     let chunk = '';
     for (const row of rows) {
       const entry: DrawEntry = { id: row.id, userId: row.userId, weight: decimalString(row.weight) };
+      assertWellFormed(raffle, entry);
       chunk += entryLine(entry);
       if (keep > 0) offer(best, keep, { key: drawKey(seed, entry), id: entry.id, userId: entry.userId });
     }

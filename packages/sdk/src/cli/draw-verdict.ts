@@ -1,12 +1,10 @@
 import { parseArgs } from 'node:util';
 import { DEFAULT_DATA_PLANE_URL } from '../client/raffle-client.js';
-import { fromHex } from '../crypto/encoding.js';
 import { fetchAndVerifyDraw } from '../draw/fetch-and-verify-draw.js';
 import { proofShapeProblems } from '../draw/proof-shape.js';
 import { locateProof, publicProofUrl } from '../draw/proof-url.js';
 import { RaffleApiError, RaffleError } from '../http/raffle-api-error.js';
-import { verifyDraw, type DrawProof } from '../verify-draw.js';
-import { DRAW_ALGORITHM, drawCommitment, entriesDigest } from '../weighted-draw.js';
+import { verifyDraw, type DrawProof, type DrawVerificationFailure } from '../verify-draw.js';
 
 export { proofShapeProblems };
 
@@ -19,8 +17,9 @@ export const USAGE = `Usage:
   raffle-verify-draw <https://host/api/v1/raffles/<slug>/draw> [--api-key <key>]
 
 Fetches a drawn raffle's proof and recomputes the draw: sha256(seed) must equal the published
-commitment, the entries must hash to the entries digest, and ranking them by the seed must give
-the winners.
+commitment, every entry's id, user id and weight must be in its exact format and the entries must
+hash to the entries digest, the proof must list min(spots, entries) winners, and ranking the
+entries by the seed must give them.
 
 A slug is looked up on the keyless public route, {base-url}/public/v1/raffles/<slug>/draw; the
 base URL comes from --base-url, else RAFFLE_BASE_URL, else ${DEFAULT_DATA_PLANE_URL}. A URL may
@@ -28,8 +27,6 @@ name a proof or a raffle (…/raffles/<slug>, /draw is added). Only a keyed /api
 API key (a personal key with raffles:read): --api-key, else RAFFLE_API_KEY.
 
 Exit status: 0 the draw is valid, 1 it is not, 2 usage or network error.`;
-
-const HEX64 = /^[0-9a-f]{64}$/;
 
 export type DrawVerdict = { valid: boolean; report: string };
 
@@ -45,26 +42,32 @@ export function judgeDrawProof(value: unknown, source?: string): DrawVerdict {
   }
   const proof = value as DrawProof;
   const result = verifyDraw(proof);
-  const seedOk = HEX64.test(proof.seed);
-  const commitmentOk = seedOk && drawCommitment(fromHex(proof.seed)) === proof.drawCommitment;
-  const digestOk = entriesDigest(proof.entries) === proof.entriesDigest;
-  const winnerProblems = result.problems.filter((p) => p.startsWith('position') || p.startsWith('winner'));
-  const winnersOk = seedOk && winnerProblems.length === 0;
+  const failed = (...reasons: DrawVerificationFailure[]) => result.failures.some((f) => reasons.includes(f.reason));
+  const seedOk = !failed('malformed_seed');
+  const commitmentOk = seedOk && !failed('commitment_mismatch');
+  const fieldsOk = !failed('entry_id_malformed', 'user_id_malformed', 'weight_malformed', 'duplicate_entry');
+  const digestOk = !failed('digest_mismatch');
+  const countOk = !failed('winner_count_mismatch');
+  const winnersOk = seedOk && fieldsOk && !failed('winner_positions', 'winner_mismatch');
   const claimed = [...proof.winners].sort((a, b) => a.position - b.position);
+  const expected = Math.min(proof.spots, proof.entries.length);
 
   const lines = [
     ...header,
-    row('algorithm', proof.algorithm, proof.algorithm === DRAW_ALGORITHM),
+    row('algorithm', proof.algorithm, !failed('unknown_algorithm')),
     row('commitment', seedOk ? `sha256(seed) ${commitmentOk ? '=' : '≠'} ${short(proof.drawCommitment)}` : 'the seed is not 32 bytes of hex', commitmentOk),
+    row('entry fields', fieldsOk ? 'every id, user id and weight in its exact format, no id twice' : 'an id, user id or weight outside its format, or an id twice', fieldsOk),
     row('entries', `${proof.entries.length} entries ${digestOk ? 'hash to' : 'do not hash to'} ${short(proof.entriesDigest)}`, digestOk),
-    row('winners', `${claimed.length} ${claimed.length === 1 ? 'winner' : 'winners'} ${winnersOk ? 'reproduced from the seed' : 'not reproduced from the seed'}`, winnersOk),
+    row('winner count', `${claimed.length} of ${expected} (${proof.spots} spots, ${proof.entries.length} entries)`, countOk),
+    row('winners', `${claimed.length} ${claimed.length === 1 ? 'winner' : 'winners'} ${winnersOk ? 'reproduced from the seed' : fieldsOk ? 'not reproduced from the seed' : 'not recomputed: malformed entries rank nothing'}`, winnersOk),
     ...claimed.map((w, i) => {
       const recomputed = result.recomputedWinners[i];
-      return `    #${w.position} ${w.entryId}${recomputed === w.entryId ? '' : `  (the draw gives ${recomputed ?? 'nobody'})`}`;
+      const note = !fieldsOk || recomputed === w.entryId ? '' : `  (the draw gives ${recomputed ?? 'nobody'})`;
+      return `    #${w.position} ${w.entryId}${note}`;
     }),
   ];
   if (result.valid) lines.push('VALID: the winners follow from the committed seed and the published entries.');
-  else lines.push('INVALID:', ...result.problems.map((p) => `  - ${p}`));
+  else lines.push('INVALID:', ...result.failures.map((f) => `  - ${f.message} [${f.reason}]`));
   return { valid: result.valid, report: lines.join('\n') };
 }
 

@@ -10,6 +10,7 @@ export function proofShapeProblems(value: unknown): string[] {
   for (const field of ['algorithm', 'drawCommitment', 'seed', 'entriesDigest'] as const) {
     if (typeof value[field] !== 'string') problems.push(`${field} is missing or not a string`);
   }
+  if (!(Number.isInteger(value.spots) && (value.spots as number) >= 1)) problems.push('spots is missing or not a positive integer');
   if (!Array.isArray(value.entries)) problems.push('entries is missing or not an array');
   else if (!value.entries.every((e) => isRecord(e) && typeof e.id === 'string' && typeof e.userId === 'string' && typeof e.weight === 'string')) {
     problems.push('every entry needs string id, userId and weight');

@@ -691,13 +691,16 @@ export type components = {
              * @example 9f2c4e1a7b3d5f6081a2c3e4b5d6f708192a3b4c5d6e7f8091a2b3c4d5e6f708
              */
             entriesDigest: string;
+            /** @description The raffle's spots: the draw selects min(spots, number of entries) winners, so a proof with fewer is refused. */
+            spots: number;
             /** @description Every eligible entry of the draw, in id order, as frozen when it ran. */
             entries: {
                 id: string;
                 userId: string;
                 /**
-                 * @description Decimal string, as in the canonical line.
+                 * @description A positive decimal as in the canonical line: at most 14 whole digits and 6 decimals, without leading or trailing zeros.
                  * @example 1
+                 * @example 2.5
                  */
                 weight: string;
             }[];
@@ -1794,6 +1797,7 @@ export interface operations {
                      *       "drawCommitment": "9f2c4e1a7b3d5f6081a2c3e4b5d6f708192a3b4c5d6e7f8091a2b3c4d5e6f708",
                      *       "seed": "9f2c4e1a7b3d5f6081a2c3e4b5d6f708192a3b4c5d6e7f8091a2b3c4d5e6f708",
                      *       "entriesDigest": "9f2c4e1a7b3d5f6081a2c3e4b5d6f708192a3b4c5d6e7f8091a2b3c4d5e6f708",
+                     *       "spots": 3,
                      *       "entries": [
                      *         {
                      *           "id": "ent_01JQ1A5C9E2G6J8M3P7R1T4W8Z",
@@ -5267,6 +5271,7 @@ export interface operations {
                      *       "drawCommitment": "9f2c4e1a7b3d5f6081a2c3e4b5d6f708192a3b4c5d6e7f8091a2b3c4d5e6f708",
                      *       "seed": "9f2c4e1a7b3d5f6081a2c3e4b5d6f708192a3b4c5d6e7f8091a2b3c4d5e6f708",
                      *       "entriesDigest": "9f2c4e1a7b3d5f6081a2c3e4b5d6f708192a3b4c5d6e7f8091a2b3c4d5e6f708",
+                     *       "spots": 3,
                      *       "entries": [
                      *         {
                      *           "id": "ent_01JQ1A5C9E2G6J8M3P7R1T4W8Z",

@@ -33,6 +33,10 @@ export function DrawProofView({ proof, recomputedWinners, headingLevel = 2 }: Pr
           <dd className="mono break" data-testid="proof-digest">{String(proof.entriesDigest)}</dd>
         </div>
         <div>
+          <dt>Spots (winners the draw must pick, or every entry when there are fewer)</dt>
+          <dd data-testid="proof-spots">{String(proof.spots)}</dd>
+        </div>
+        <div>
           <dt>Eligible entries in the draw</dt>
           <dd>{entries.length}</dd>
         </div>

@@ -6,7 +6,7 @@ export function VerdictBanner({ verification }: { verification: DrawVerification
     return (
       <div className="verdict verdict-valid" role="status" data-testid="verdict">
         <p>
-          <strong>VALID</strong>: the seed matches the commitment, the entries match the digest, and ranking them by the seed gives exactly these winners.
+          <strong>VALID</strong>: the seed matches the commitment, every entry is well-formed and the entries match the digest, the winners fill every spot they can, and ranking the entries by the seed gives exactly these winners.
         </p>
       </div>
     );
