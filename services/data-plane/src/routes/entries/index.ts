@@ -3,7 +3,7 @@ import { completeIdempotentRequest, findOwnerEntryJson, findRaffleIdVisibleToUse
 import { cursorBinding, DomainError, enterRaffle, hashIp, isStringKey, loadJsonPage, userPrincipal, withdrawEntry } from '@raffle/domain';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { callerOf, configOf, cursorsOf, heldIdempotencyOf, markIdempotencyCompleted } from '../../decorations.js';
+import { beaconChainOf, callerOf, configOf, cursorsOf, heldIdempotencyOf, markIdempotencyCompleted } from '../../decorations.js';
 import { dataPlaneCreatedResponses, dataPlaneResponses, SlugParams } from '../responses.js';
 import { sendRenderedJson } from '@raffle/service-kit';
 
@@ -88,6 +88,7 @@ const entryRoutes: FastifyPluginAsyncTypebox = async (app) => {
         actor: userPrincipal(callerOf(request)!.userId),
         source: 'api',
         ipHash: hashIp(configOf(app).IP_HASH_SECRET, request.ip),
+        beacon: beaconChainOf(app),
         // The entry and the response its Idempotency-Key replays commit together.
         inTransaction: held ? (tx, { entry }) => completeIdempotentRequest(tx, { ...held, status: 201, body: entry.ownerJson }) : undefined,
       });
