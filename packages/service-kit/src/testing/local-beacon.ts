@@ -1,4 +1,4 @@
-import { startLocalBeacon } from '@raffle/beacon';
+import { startLocalBeacon, type BeaconChain } from '@raffle/beacon';
 import { inject } from 'vitest';
 import type { TestProject } from 'vitest/node';
 
@@ -29,3 +29,6 @@ export async function setupLocalBeacon(project: TestProject): Promise<() => Prom
 
 /** The run's local beacon as service settings (BEACON_CHAIN, BEACON_RELAYS), for a test's config. */
 export const localBeaconEnv = (): Record<string, string> => ({ ...inject('localBeacon') });
+
+/** The run's local beacon chain, for a test that closes raffles through the domain as a service would. */
+export const localBeaconChain = (): BeaconChain => JSON.parse(inject('localBeacon').BEACON_CHAIN) as BeaconChain;
