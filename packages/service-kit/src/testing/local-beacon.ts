@@ -1,6 +1,7 @@
 import { startLocalBeacon, type BeaconChain } from '@raffle/beacon';
 import { inject } from 'vitest';
 import type { TestProject } from 'vitest/node';
+import setupTemplateDatabase from './global-setup.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -32,3 +33,16 @@ export const localBeaconEnv = (): Record<string, string> => ({ ...inject('localB
 
 /** The run's local beacon chain, for a test that closes raffles through the domain as a service would. */
 export const localBeaconChain = (): BeaconChain => JSON.parse(inject('localBeacon').BEACON_CHAIN) as BeaconChain;
+
+/**
+ * Global setup of a run that builds the services: the migrated template database each file
+ * clones, and the local beacon the services pin.
+ */
+export async function setupDatabaseAndBeacon(project: TestProject): Promise<() => Promise<void>> {
+  const dropTemplate = await setupTemplateDatabase(project);
+  const stopBeacon = await setupLocalBeacon(project);
+  return async () => {
+    await stopBeacon();
+    await dropTemplate();
+  };
+}
