@@ -1,7 +1,7 @@
 import { QUICKNET, roundAt, type BeaconChain } from '@raffle/beacon';
 import { schema } from '@raffle/db';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   beaconRoundAtClose,
   cancelRaffle,
@@ -12,8 +12,7 @@ import {
   runDueTransitions,
   userPrincipal,
 } from '../src/index.js';
-import { createTestDatabase, type TestDatabase } from './support/database.js';
-import { createWorld, type World } from './support/world.js';
+import { useWorld } from './support/world.js';
 
 // A chain of its own (not QUICKNET, the default): a close that ignored the chain it is given
 // would store quicknet's round and hash, and these tests would see it.
@@ -21,14 +20,8 @@ const GENESIS = Date.parse('2031-01-01T00:00:00Z') / 1000;
 const CHAIN: BeaconChain = { ...QUICKNET, chainHash: 'ab'.repeat(32), period: 3, genesisTime: GENESIS };
 const secondsAfterGenesis = (s: number) => new Date((GENESIS + s) * 1000);
 
-// The scheduler moves every due raffle of its database: this file has one of its own.
-let testDb: TestDatabase;
-let world: World;
-beforeAll(async () => {
-  testDb = await createTestDatabase();
-  world = await createWorld(testDb.database);
-});
-afterAll(() => testDb.drop());
+// The scheduler moves every due raffle of its database: the file's world has one of its own.
+const world = useWorld();
 
 const row = async (id: string) => (await world.db.select().from(schema.raffles).where(eq(schema.raffles.id, id)))[0]!;
 const closedEvent = async (id: string) => (await world.events()).find((e) => e.type === 'raffle.closed' && e.payload.data.id === id);
