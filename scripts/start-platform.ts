@@ -1,6 +1,6 @@
 import path from 'node:path';
-import type { LocalBeacon } from '@raffle/beacon';
 import { fileURLToPath } from 'node:url';
+import type { LocalBeacon } from '@raffle/beacon';
 import { ensureDatabase } from './platform/database.js';
 import type { DemoKeys } from './platform/db.js';
 import { ensureConsoleBuilt } from './platform/console-build.js';
