@@ -1,11 +1,13 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { LocalBeacon } from '@raffle/beacon';
 import { ensureDatabase } from './platform/database.js';
 import type { DemoKeys } from './platform/db.js';
 import { ensureConsoleBuilt } from './platform/console-build.js';
 import { prepareDemoDatabase } from './platform/demo-database.js';
 import { printDemoKeys, writeDemoKeysFile } from './platform/demo-keys-output.js';
 import { startEmbeddedPostgres, type RunningPostgres } from './platform/embedded-postgres.js';
+import { beaconServiceEnv, startPlatformBeacon } from './platform/local-beacon.js';
 import { writeLinesWithPrefix } from './platform/prefixed-output.js';
 import { signDevToken } from '../services/management/src/cli/dev-token.js';
 import { consoleUpstreamEnv, PLATFORM_SERVICES as SERVICES, platformServiceEnv } from './platform/platform-services.js';
@@ -27,6 +29,7 @@ const labelWidth = Math.max('platform'.length, 'postgres'.length, ...SERVICES.ma
 const say = (message: string) => console.log(`${'platform'.padEnd(labelWidth)} | ${message}`);
 
 let postgres: RunningPostgres | null = null;
+let beacon: LocalBeacon | null = null;
 const services: RunningService[] = [];
 let stopping = false;
 
@@ -36,6 +39,10 @@ async function shutdown(reason: string, exitCode: number): Promise<void> {
   stopping = true;
   say(`${reason}: stopping`);
   await stopServices(services);
+  if (beacon) {
+    await beacon.close();
+    say('local beacon stopped');
+  }
   if (postgres) {
     await postgres.stop();
     say('postgres stopped');
@@ -71,6 +78,23 @@ async function startDatabase(): Promise<string> {
   void postgres.exited.then(() => shutdown('postgres exited', 1));
   await ensureDatabase(postgres.url('postgres'), DATABASE_NAME);
   return postgres.url(DATABASE_NAME);
+}
+
+/**
+ * The local beacon, in this process, unless BEACON_CHAIN pins another chain (quicknet, say). Its
+ * key and genesis live under .data, so a restart serves the same chain and raffles closed before
+ * it can still be drawn. 3 s rounds, like quicknet.
+ */
+async function startBeacon(): Promise<Record<string, string>> {
+  if (env.BEACON_CHAIN) {
+    say('BEACON_CHAIN is set: the services pin it (and ask BEACON_RELAYS, or drand\'s relays); no local beacon');
+    return {};
+  }
+  const keyFile = path.join(repoRoot, '.data', 'local-beacon.json');
+  beacon = await startPlatformBeacon({ port: Number(env.LOCAL_BEACON_PORT ?? 8081), period: 3, keyFile });
+  say(`local beacon on ${beacon.url}, chain ${beacon.chain.chainHash} (${beacon.chain.period} s rounds), key in ${path.relative(repoRoot, keyFile)}`);
+  say(`BEACON_CHAIN=${JSON.stringify(beacon.chain)}`);
+  return beaconServiceEnv(beacon);
 }
 
 const DEV_TOKEN_TTL_SECONDS = 12 * 3600;
@@ -122,6 +146,7 @@ async function buildConsoleIfNeeded(): Promise<boolean> {
 
 async function start(): Promise<void> {
   const databaseUrl = await startDatabase();
+  const beaconEnv = await startBeacon();
   const demo = await prepareDemoDatabase(databaseUrl, say);
 
   const urls = Object.fromEntries(SERVICES.map((s) => [s.name, `http://${host}:${servicePort(s, env)}`]));
@@ -131,7 +156,7 @@ async function start(): Promise<void> {
 
   const consoleBuilt = await buildConsoleIfNeeded();
 
-  const serviceEnv = { ...platformServiceEnv(databaseUrl, host, env), ...consoleUpstreamEnv(urls) };
+  const serviceEnv = { ...platformServiceEnv(databaseUrl, host, env, beaconEnv), ...consoleUpstreamEnv(urls) };
   for (const service of SERVICES) {
     if (stopping) return;
     if (service.name === 'console' && !consoleBuilt) {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { beaconOf } from '../../packages/service-kit/src/beacon-settings.js';
 import { podTemplateOf, renderKustomization, selects, validateObject, type K8sObject, type PodTemplate } from './k8s-manifests.js';
 
 // Rendered by the real `kubectl kustomize` (scripts/ensure-local-services.sh installs a kubectl
@@ -61,6 +62,16 @@ describe('infra/k8s, rendered with kubectl kustomize', () => {
         if (SECRET_SETTINGS.test(env.name)) expect(env.valueFrom?.secretKeyRef, `${env.name} comes from the Secret`).toBeDefined();
       }
     }
+  });
+
+  it('the two APIs, which close raffles, read one beacon ConfigMap, and its values are a valid chain and relay list', () => {
+    const [beaconMap] = ofKind(base, 'ConfigMap').filter((c) => c.metadata.name === 'raffle-beacon');
+    const data = (beaconMap as unknown as { data: { BEACON_CHAIN: string; BEACON_RELAYS: string } }).data;
+    expect(beaconOf(data).chain.chainHash).toMatch(/^[0-9a-f]{64}$/);
+    const readers = deployments.filter((d) =>
+      podTemplateOf(d).spec.containers.some((c) => (c as { envFrom?: { configMapRef?: { name: string } }[] }).envFrom?.some((e) => e.configMapRef?.name === 'raffle-beacon')),
+    );
+    expect(readers.map((d) => d.metadata.name).sort()).toEqual(['data-plane', 'management']);
   });
 
   it('no Secret is written into the manifests: they are referenced, and created out of band', () => {

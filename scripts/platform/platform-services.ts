@@ -30,9 +30,14 @@ const LOCAL_WEBHOOK_ENV = { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOWED_HOSTS: '
 
 const DEV_CURSOR_SECRET = 'development-only-cursor-secret-never-use-in-production';
 
-/** The settings every service gets from `start`; the caller's environment overrides the local defaults. */
-export function platformServiceEnv(databaseUrl: string, host: string, env: NodeJS.ProcessEnv): Record<string, string> {
+/**
+ * The settings every service gets from `start`; the caller's environment overrides the local
+ * defaults. `beacon`: the local beacon's settings (BEACON_CHAIN, BEACON_RELAYS), unless the
+ * caller's environment pins a chain of its own.
+ */
+export function platformServiceEnv(databaseUrl: string, host: string, env: NodeJS.ProcessEnv, beacon: Record<string, string> = {}): Record<string, string> {
   return {
+    ...(env.BEACON_CHAIN ? { BEACON_CHAIN: env.BEACON_CHAIN, ...(env.BEACON_RELAYS ? { BEACON_RELAYS: env.BEACON_RELAYS } : {}) } : beacon),
     DATABASE_URL: databaseUrl,
     HOST: host,
     NATS_URL: env.NATS_URL ?? 'nats://127.0.0.1:4222',

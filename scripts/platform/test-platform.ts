@@ -3,12 +3,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import type { BeaconChain } from '@raffle/beacon';
 import { createTestDatabase } from '@raffle/service-kit/testing';
 import { freePort, startPrivateNats } from '@raffle/service-kit/testing/faults';
 import { captureLogLine } from '@raffle/service-kit/testing/log-scan';
 import type { DemoKeys } from './db.js';
 import { prepareDemoDatabase } from './demo-database.js';
 import { writeDemoKeysFile } from './demo-keys-output.js';
+import { beaconServiceEnv, startPlatformBeacon } from './local-beacon.js';
 import { consoleUpstreamEnv, PLATFORM_SERVICES, platformServiceEnv } from './platform-services.js';
 import { startService, stopServices, type RunningService } from './services.js';
 
@@ -22,6 +24,8 @@ export type TestPlatform = {
   /** The `.demo-keys.json` `start` would have written, for this platform. */
   demoKeysFile: string;
   databaseUrl: string;
+  /** The platform's local beacon (as `start` runs one): the chain the services pin, and its URL. */
+  beacon: { chain: BeaconChain; url: string };
   /** Every log line of one service so far (for assertions on what was, or was not, logged). */
   logLines: (serviceName: string) => string[];
   /** The services' most recent log lines, for a failure message. */
@@ -70,6 +74,11 @@ export async function startTestPlatform(options: { serviceEnv?: Record<string, s
     const workDir = await mkdtemp(path.join(tmpdir(), 'test-platform-'));
     cleanups.push(() => rm(workDir, { recursive: true, force: true }));
 
+    // 1 s rounds rather than `start`'s 3 s: a close fixes the round two after the current one, so
+    // a test drawing right after a close waits about two periods; only the chain's period differs.
+    const beacon = await startPlatformBeacon({ port: 0, period: 1 });
+    cleanups.push(() => beacon.close());
+
     const demo = await prepareDemoDatabase(database.url, () => {});
     const ports: Record<string, number> = {};
     for (const service of PLATFORM_SERVICES) ports[service.name] = await freePort();
@@ -79,7 +88,7 @@ export async function startTestPlatform(options: { serviceEnv?: Record<string, s
 
     // NODE_ENV as a newcomer's shell has it (unset: the services' development default), not vitest's "test".
     const env = {
-      ...platformServiceEnv(database.url, '127.0.0.1', { ...process.env, NATS_URL: nats.url }),
+      ...platformServiceEnv(database.url, '127.0.0.1', { ...process.env, NATS_URL: nats.url, BEACON_CHAIN: undefined }, beaconServiceEnv(beacon)),
       ...consoleUpstreamEnv(urls),
       NODE_ENV: 'development',
       ...options.serviceEnv,
@@ -98,6 +107,7 @@ export async function startTestPlatform(options: { serviceEnv?: Record<string, s
       demo,
       demoKeysFile,
       databaseUrl: database.url,
+      beacon: { chain: beacon.chain, url: beacon.url },
       logLines: (serviceName) => [...(linesByService.get(serviceName) ?? [])],
       recentLogs: () => recent.join('\n'),
       stop,

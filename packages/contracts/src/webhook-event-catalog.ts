@@ -24,7 +24,8 @@ const described: { [T in WebhookEventType]: { description: string; payload: TSch
     payload: payloads.RaffleOpenedEventSchema,
   },
   'raffle.closed': {
-    description: 'A raffle stopped taking entries: closed by the team, at its end time, or when a first-come raffle filled its last spot. `data` is the workspace raffle list item.',
+    description:
+      'A raffle stopped taking entries: closed by the team, at its end time, or when a first-come raffle filled its last spot. `data` is the workspace raffle list item; its `beaconRound`, fixed by this close, names the public beacon round the draw will mix in.',
     payload: payloads.RaffleClosedEventSchema,
   },
   'raffle.drawn': {

@@ -6,6 +6,7 @@ export * from './errors.js';
 export * from './principal.js';
 export * from './events/resource-events.js';
 export * from './raffles/draw.js';
+export * from './raffles/beacon-round.js';
 export * from './raffles/lifecycle.js';
 export * from './raffles/raffle-locks.js';
 export * from './raffles/transitions.js';

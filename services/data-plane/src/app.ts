@@ -1,6 +1,6 @@
 import type { Database } from '@raffle/db';
 import { createCursorCodec, DomainError } from '@raffle/domain';
-import { createServiceApp, idempotencyPlugin, trustProxyRule } from '@raffle/service-kit';
+import { beaconOf, createServiceApp, idempotencyPlugin, trustProxyRule } from '@raffle/service-kit';
 import type { FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.js';
@@ -46,7 +46,7 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
       routerOptions: { maxParamLength: 512 },
       ajvOptions: { coerceTypes: 'array', removeAdditional: true, useDefaults: true },
     },
-    decorations: { cursors: createCursorCodec(config.CURSOR_SECRET, 'api') },
+    decorations: { cursors: createCursorCodec(config.CURSOR_SECRET, 'api'), beaconChain: beaconOf(config).chain },
     database: deps.database,
     logStream: deps.logStream,
     openApi: {

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { ConfigError, HttpServerSettings, readConfig, TracingSettings, TrustProxySetting, trustProxyRule } from '@raffle/service-kit';
+import { BeaconSettings, beaconOf, ConfigError, HttpServerSettings, readConfig, TracingSettings, TrustProxySetting, trustProxyRule } from '@raffle/service-kit';
 
 const DEV_CURSOR_SECRET = 'development-only-cursor-secret-change-me';
 const DEV_IP_HASH_SECRET = 'development-only-ip-hash-secret-change-me';
@@ -7,6 +7,8 @@ const DEV_IP_HASH_SECRET = 'development-only-ip-hash-secret-change-me';
 export const ConfigSchema = Type.Object({
   ...HttpServerSettings,
   ...TracingSettings,
+  /** The pinned beacon chain and its relays: every close fixes the draw's round on that chain. */
+  ...BeaconSettings,
   NODE_ENV: Type.Union([Type.Literal('development'), Type.Literal('production'), Type.Literal('test')], {
     default: 'development',
   }),
@@ -53,6 +55,7 @@ export { ConfigError };
 export function loadConfig(env: Record<string, string | undefined>): Config {
   const config = readConfig(ConfigSchema, env);
   trustProxyRule(config.TRUST_PROXY);
+  beaconOf(config);
   if (config.NODE_ENV === 'production') {
     const unset = [
       config.CURSOR_SECRET === DEV_CURSOR_SECRET && 'CURSOR_SECRET',

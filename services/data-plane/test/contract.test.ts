@@ -160,7 +160,8 @@ type RouteCase = {
   nullable: readonly string[];
 };
 
-const WORKSPACE_ITEM_NULLABLE = ['chain', 'startsAt', 'endsAt', 'publishedAt', 'openedAt', 'closedAt', 'finalizedAt', 'canonicalProject', 'canonicalProject.logoUrl'];
+// beaconRound is not in the spec's table (an addition, decision 0022): null until the close, like closedAt beside it.
+const WORKSPACE_ITEM_NULLABLE = ['chain', 'startsAt', 'endsAt', 'publishedAt', 'openedAt', 'closedAt', 'beaconRound', 'finalizedAt', 'canonicalProject', 'canonicalProject.logoUrl'];
 
 const ws = () => tenant.workspace.id;
 const workspaceRaffleIds = () => [tenant.finalized.id, tenant.privateRaffle.id, tenant.draft.id, fullRaffle.id, drawnRaffle.id];

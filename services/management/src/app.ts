@@ -1,7 +1,7 @@
 import { WEBHOOK_EVENT_SCHEMAS } from '@raffle/contracts';
 import type { Database } from '@raffle/db';
 import { createCursorCodec, DomainError, type RaffleScheduler } from '@raffle/domain';
-import { createServiceApp, idempotencyPlugin, trustProxyRule } from '@raffle/service-kit';
+import { beaconOf, createServiceApp, idempotencyPlugin, trustProxyRule } from '@raffle/service-kit';
 import type { FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.js';
@@ -47,7 +47,7 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
       // of unknown fields (an extra field is a 400, not ignored).
       ajvOptions: { coerceTypes: false, removeAdditional: false, useDefaults: true, allErrors: true },
     },
-    decorations: { cursors: createCursorCodec(config.CURSOR_SECRET, 'dashboard') },
+    decorations: { cursors: createCursorCodec(config.CURSOR_SECRET, 'dashboard'), beaconChain: beaconOf(config).chain },
     database: deps.database,
     logStream: deps.logStream,
     openApi: {

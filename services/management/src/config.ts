@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { ConfigError, HttpServerSettings, readConfig, TracingSettings, TrustProxySetting, trustProxyRule } from '@raffle/service-kit';
+import { BeaconSettings, beaconOf, ConfigError, HttpServerSettings, readConfig, TracingSettings, TrustProxySetting, trustProxyRule } from '@raffle/service-kit';
 
 /** Outside production only: lets `pnpm start` and the token CLI work with no setup. */
 export const DEV_JWT_SECRET = 'development-only-jwt-secret-never-use-in-production';
@@ -13,6 +13,8 @@ export const DEV_IP_HASH_SECRET = 'development-only-ip-hash-secret-change-me';
 export const ConfigSchema = Type.Object({
   ...HttpServerSettings,
   ...TracingSettings,
+  /** The pinned beacon chain and its relays: every close fixes the draw's round on that chain. */
+  ...BeaconSettings,
   NODE_ENV: Type.Union([Type.Literal('development'), Type.Literal('production'), Type.Literal('test')], {
     default: 'development',
   }),
@@ -94,6 +96,7 @@ export { ConfigError };
 export function loadConfig(env: Record<string, string | undefined>): Config {
   const config = readConfig(ConfigSchema, env);
   trustProxyRule(config.TRUST_PROXY);
+  beaconOf(config);
   // Tests build many apps on shared databases: a scheduler nobody asked for would move their raffles.
   if (config.NODE_ENV === 'test' && (env.SCHEDULER_ENABLED === undefined || env.SCHEDULER_ENABLED === '')) config.SCHEDULER_ENABLED = false;
   if (config.NODE_ENV === 'production' && config.IP_HASH_SECRET === DEV_IP_HASH_SECRET) {

@@ -1,3 +1,4 @@
+import type { BeaconChain } from '@raffle/beacon';
 import type { CursorCodec } from '@raffle/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from './config.js';
@@ -10,6 +11,9 @@ import type { Config } from './config.js';
  */
 
 export const configOf = (app: FastifyInstance) => app.getDecorator<Config>('config');
+
+/** The beacon chain this deployment pins (BEACON_CHAIN): a close fixes the draw's round on it. */
+export const beaconChainOf = (app: FastifyInstance) => app.getDecorator<BeaconChain>('beaconChain');
 
 /** Signs and checks the dashboard lists' cursors (CURSOR_SECRET); refusals are INVALID_CURSOR in the dashboard's words. */
 export const cursorsOf = (app: FastifyInstance) => app.getDecorator<CursorCodec>('cursors');

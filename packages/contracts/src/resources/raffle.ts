@@ -11,7 +11,18 @@ import { ProjectSummarySchema } from './project.js';
 
 export const RaffleStatusSchema = StringEnum(RAFFLE_STATUSES);
 
-/** The workspace raffle list item exactly as the spec's table lists it. */
+/**
+ * The public beacon round the draw mixes in, fixed when the raffle closes (decision 0022). Not a
+ * field of the spec's tables: an addition, which the spec's resources allow.
+ */
+const BeaconRound = () =>
+  Type.Integer({
+    minimum: 1,
+    description:
+      'The drand beacon round whose randomness the draw mixes in: the round current when the raffle closed, plus 2, so nobody (the team included) knows it while entries are taken. Fixed at close; null until then, after a cancellation, and for raffles closed before beacon rounds existed.',
+  });
+
+/** The workspace raffle list item as the spec's table lists it, plus `beaconRound`. */
 export const WorkspaceRaffleItemSchema = Type.Object(
   {
     id: Type.String(),
@@ -28,6 +39,7 @@ export const WorkspaceRaffleItemSchema = Type.Object(
     publishedAt: Type.Optional(Nullable(DateTime())),
     openedAt: Type.Optional(Nullable(DateTime())),
     closedAt: Type.Optional(Nullable(DateTime())),
+    beaconRound: Type.Optional(Nullable(BeaconRound())),
     finalizedAt: Type.Optional(Nullable(DateTime())),
     canonicalProject: Type.Optional(Nullable(Type.Ref(ProjectSummarySchema))),
   },
@@ -106,6 +118,8 @@ export const PublicRaffleSchema = Type.Object(
     publishedAt: Type.Optional(DateTime()),
     openedAt: Type.Optional(DateTime()),
     closedAt: Type.Optional(DateTime()),
+    /** Absent until the raffle closes, like the other times of this view. */
+    beaconRound: Type.Optional(BeaconRound()),
     finalizedAt: Type.Optional(DateTime()),
   },
   { $id: 'PublicRaffle', additionalProperties: false },

@@ -26,6 +26,7 @@ export const toWorkspaceRaffleItem = (r: RaffleRow, ctx: RaffleContext): Workspa
   publishedAt: isoOrNull(r.publishedAt),
   openedAt: isoOrNull(r.openedAt),
   closedAt: isoOrNull(r.closedAt),
+  beaconRound: r.beaconRound,
   finalizedAt: isoOrNull(r.finalizedAt),
   canonicalProject: ctx.canonicalProject ? toProjectSummary(ctx.canonicalProject) : null,
 });
@@ -79,6 +80,7 @@ export const toPublicRaffle = (r: RaffleRow, ctx: RaffleContext): PublicRaffle =
   publishedAt: isoOrAbsent(r.publishedAt),
   openedAt: isoOrAbsent(r.openedAt),
   closedAt: isoOrAbsent(r.closedAt),
+  beaconRound: r.beaconRound ?? undefined,
   finalizedAt: isoOrAbsent(r.finalizedAt),
 });
 

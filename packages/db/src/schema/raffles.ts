@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, idColumn, timestampColumn, updatedAt } from './columns.js';
 import { projects } from './projects.js';
 import { workspaces } from './workspaces.js';
@@ -53,6 +53,14 @@ export const raffles = pgTable(
     drawCommitment: text('draw_commitment'),
     /** sha256 of the eligible entries' canonical lines, fixed at draw. */
     entriesDigest: text('entries_digest'),
+    /**
+     * The beacon round the draw mixes in, fixed at close: the round current at closedAt plus 2
+     * (decision 0022). Null before the close, after a cancel, and on raffles closed before the
+     * rule existed.
+     */
+    beaconRound: bigint('beacon_round', { mode: 'number' }),
+    /** The chain (drand chain hash, hex) `beaconRound` belongs to: the chain pinned when it closed. */
+    beaconChainHash: text('beacon_chain_hash'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     /** The `WorkspaceRaffleItem` JSON, rendered at write time so lists only concatenate. */

@@ -48,6 +48,8 @@ export function buildRaffleRow(input: NewRaffle): RaffleRow {
     drawSeed: null,
     drawCommitment: null,
     entriesDigest: null,
+    beaconRound: null,
+    beaconChainHash: null,
     positionsTaken: 0,
     positionsFreed: 0,
     updatedAt: now,

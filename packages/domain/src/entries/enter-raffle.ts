@@ -1,3 +1,4 @@
+import { QUICKNET, type BeaconChain } from '@raffle/beacon';
 import type { EntrySource } from '@raffle/contracts';
 import {
   appendEvents,
@@ -39,6 +40,8 @@ export type EnterRaffleArgs = {
   /** The keyed hash of the entrant's IP (see hashIp), when the request had one. */
   ipHash?: string | null;
   clock?: Clock;
+  /** The pinned chain (BEACON_CHAIN; QUICKNET when not given): the entry that fills an FCFS raffle closes it on it. */
+  beacon?: BeaconChain;
   /** Writes that must commit with the entry or not at all; sent alongside the entry's own writes. */
   inTransaction?: (tx: Tx, entered: { entry: EntryRecord }) => Promise<void>;
 };
@@ -134,7 +137,7 @@ async function enterIn(tx: Tx, args: EnterRaffleArgs, userId: string, now: Date)
     appendEvents(tx, [...events, ...replacing, ...created.events]),
     alongside(),
   ]);
-  const current = spotsTaken + 1 >= raffle.spots ? await closeStep(tx, raffle, now) : raffle;
+  const current = spotsTaken + 1 >= raffle.spots ? await closeStep(tx, raffle, now, args.beacon ?? QUICKNET) : raffle;
   return { entry, win: created.wins[0]!, raffle: current };
 }
 

@@ -1,3 +1,4 @@
+import type { BeaconChain } from '@raffle/beacon';
 import { appendEvents, updateRaffle, type DbOrTx, type NewEvent } from '@raffle/db';
 import { drawCommitment } from '@raffle/sdk';
 import { DomainError } from '../errors.js';
@@ -5,6 +6,7 @@ import { isUniqueViolation } from '../unique-violation.js';
 import { raffleEvent } from '../events/resource-events.js';
 import { disqualifyLiveWin, finalizeSelectedWins } from '../wins/win-steps.js';
 import { liveWinsOf } from '../wins/win-transitions.js';
+import { beaconRoundAtClose } from './beacon-round.js';
 import type { RaffleRecord } from './raffle-locks.js';
 import { assertRaffleCan } from './transitions.js';
 
@@ -62,10 +64,19 @@ export async function openStep(tx: DbOrTx, raffle: RaffleRecord, now: Date): Pro
   return opened!;
 }
 
-/** Also taken by the entry that fills an FCFS raffle's last spot: the entrant closes it, without managing it. */
-export async function closeStep(tx: DbOrTx, raffle: RaffleRecord, now: Date): Promise<RaffleRecord> {
+/**
+ * Also taken by the entry that fills an FCFS raffle's last spot: the entrant closes it, without
+ * managing it. Every close fixes the beacon round the draw will mix in, on the pinned chain.
+ */
+export async function closeStep(tx: DbOrTx, raffle: RaffleRecord, now: Date, chain: BeaconChain): Promise<RaffleRecord> {
   assertRaffleCan('close', raffle.status);
-  const closed = await updateRaffle(tx, raffle.id, { status: 'closed', closedAt: now, updatedAt: now });
+  const closed = await updateRaffle(tx, raffle.id, {
+    status: 'closed',
+    closedAt: now,
+    beaconRound: beaconRoundAtClose(chain, now),
+    beaconChainHash: chain.chainHash,
+    updatedAt: now,
+  });
   await appendEvents(tx, [raffleEvent('raffle.closed', closed!, now)]);
   return closed!;
 }

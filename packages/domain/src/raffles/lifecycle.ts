@@ -1,21 +1,26 @@
 import { randomBytes } from 'node:crypto';
+import { QUICKNET, type BeaconChain } from '@raffle/beacon';
 import { boundTransaction, STATEMENT_BOUNDS, type Db, type Tx } from '@raffle/db';
 import { systemClock, type Clock } from '../clock.js';
 import type { Principal } from '../principal.js';
 import { cancelStep, closeStep, finalizeStep, openStep, publishStep } from './lifecycle-steps.js';
 import { lockRaffleAs, requireRaffleManager, type RaffleRecord } from './raffle-locks.js';
 
-/** A raffle to move, and who moves it: owners and admins of its workspace, or the system. */
-export type RaffleTarget = { actor: Principal; raffleId: string; workspaceId?: string; clock?: Clock };
+/**
+ * A raffle to move, and who moves it: owners and admins of its workspace, or the system.
+ * `beacon` is the chain the service pins (BEACON_CHAIN), on which a close fixes the draw's round;
+ * QUICKNET, that setting's default, when not given.
+ */
+export type RaffleTarget = { actor: Principal; raffleId: string; workspaceId?: string; clock?: Clock; beacon?: BeaconChain };
 
-type Step = (tx: Tx, raffle: RaffleRecord, now: Date) => Promise<RaffleRecord>;
+type Step = (tx: Tx, raffle: RaffleRecord, now: Date, beacon: BeaconChain) => Promise<RaffleRecord>;
 
 /** A transition inside the caller's transaction, on a raffle it has locked: the actor is checked first. */
 const within =
   (step: Step) =>
-  async (tx: Tx, actor: Principal, raffle: RaffleRecord, now: Date): Promise<RaffleRecord> => {
+  async (tx: Tx, actor: Principal, raffle: RaffleRecord, now: Date, beacon: BeaconChain = QUICKNET): Promise<RaffleRecord> => {
     await requireRaffleManager(tx, actor, raffle);
-    return step(tx, raffle, now);
+    return step(tx, raffle, now, beacon);
   };
 
 /**
@@ -29,7 +34,7 @@ const run =
     db.transaction(async (tx) => {
       await boundTransaction(tx, STATEMENT_BOUNDS.transition);
       const raffle = await lockRaffleAs(tx, target.actor, target);
-      return step(tx, raffle, (target.clock ?? systemClock).now());
+      return step(tx, raffle, (target.clock ?? systemClock).now(), target.beacon ?? QUICKNET);
     });
 
 /**

@@ -1,3 +1,4 @@
+import { QUICKNET, type BeaconChain } from '@raffle/beacon';
 import { boundTransaction, lockNextDueRaffle, STATEMENT_BOUNDS, type Db, type DueRaffleKind, type StatementBounds, type Tx } from '@raffle/db';
 import type { Clock } from '../clock.js';
 import { isDomainError } from '../errors.js';
@@ -9,7 +10,7 @@ import type { RaffleRecord } from '../raffles/raffle-locks.js';
 /** One kind of deadline the scheduler keeps (which raffles are due is @raffle/db's lockNextDueRaffle), and what moves them. */
 type DueTransition = {
   name: DueRaffleKind;
-  apply: (tx: Tx, actor: Principal, raffle: RaffleRecord, now: Date) => Promise<RaffleRecord>;
+  apply: (tx: Tx, actor: Principal, raffle: RaffleRecord, now: Date, beacon: BeaconChain) => Promise<RaffleRecord>;
   /** When the raffle became due: how late the scheduler moved it is measured from here. */
   dueAt: (raffle: RaffleRecord) => Date | null;
   /** What its transaction may take once a raffle is picked (the pick itself is bounded as a request). */
@@ -37,6 +38,8 @@ export async function runDueTransitions(
   db: Db,
   options: {
     clock: Clock;
+    /** The pinned chain a close by schedule fixes the draw's round on (BEACON_CHAIN; QUICKNET when not given). */
+    beacon?: BeaconChain;
     onError?: (raffleId: string, error: unknown) => void;
     /** A raffle moved, `lagMs` after it became due (the metrics). */
     onTransition?: (name: DueRaffleKind, lagMs: number) => void;
@@ -56,7 +59,7 @@ export async function runDueTransitions(
           attempted = raffle.id;
           // Only once a raffle is picked: a pass that finds nothing due costs no extra round trip.
           await boundTransaction(tx, transition.bounds);
-          await transition.apply(tx, SCHEDULER, raffle, now);
+          await transition.apply(tx, SCHEDULER, raffle, now, options.beacon ?? QUICKNET);
           return raffle;
         });
       } catch (error) {

@@ -1,3 +1,4 @@
+import type { BeaconChain } from '@raffle/beacon';
 import type { Db, DueRaffleKind } from '@raffle/db';
 import type { Clock } from '../clock.js';
 import { runDueTransitions, type SchedulerPass } from './due-transitions.js';
@@ -16,6 +17,8 @@ export type RaffleScheduler = {
 export function startRaffleScheduler(options: {
   db: Db;
   clock: Clock;
+  /** The pinned chain closes by schedule fix the draw's round on. */
+  beacon?: BeaconChain;
   intervalMs: number;
   onPass?: (pass: SchedulerPass) => void;
   onError?: (raffleId: string | null, error: unknown) => void;
@@ -27,7 +30,7 @@ export function startRaffleScheduler(options: {
 
   const tick = async (): Promise<SchedulerPass> => {
     while (running) await running.catch(() => undefined);
-    running = runDueTransitions(options.db, { clock: options.clock, onError: options.onError, onTransition: options.onTransition });
+    running = runDueTransitions(options.db, { clock: options.clock, beacon: options.beacon, onError: options.onError, onTransition: options.onTransition });
     try {
       const pass = await running;
       options.onPass?.(pass);

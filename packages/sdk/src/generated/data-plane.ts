@@ -465,6 +465,7 @@ export type components = {
             publishedAt?: string | null;
             openedAt?: string | null;
             closedAt?: string | null;
+            beaconRound?: number | null;
             finalizedAt?: string | null;
             canonicalProject?: components["schemas"]["ProjectSummary"] | null;
         };
@@ -487,6 +488,7 @@ export type components = {
             publishedAt?: string | null;
             openedAt?: string | null;
             closedAt?: string | null;
+            beaconRound?: number | null;
             finalizedAt?: string | null;
             canonicalProject?: components["schemas"]["ProjectSummary"] | null;
             description: string | null;
@@ -559,6 +561,8 @@ export type components = {
             openedAt?: string;
             /** Format: date-time */
             closedAt?: string;
+            /** @description The drand beacon round whose randomness the draw mixes in: the round current when the raffle closed, plus 2, so nobody (the team included) knows it while entries are taken. Fixed at close; null until then, after a cancellation, and for raffles closed before beacon rounds existed. */
+            beaconRound?: number;
             /** Format: date-time */
             finalizedAt?: string;
         };

@@ -1176,7 +1176,7 @@ export type webhooks = {
         put?: never;
         /**
          * raffle.closed
-         * @description A raffle stopped taking entries: closed by the team, at its end time, or when a first-come raffle filled its last spot. `data` is the workspace raffle list item.
+         * @description A raffle stopped taking entries: closed by the team, at its end time, or when a first-come raffle filled its last spot. `data` is the workspace raffle list item; its `beaconRound`, fixed by this close, names the public beacon round the draw will mix in.
          *
          *     Delivered to workspace endpoints subscribed to `raffle.closed`.
          */
@@ -1639,6 +1639,7 @@ export type components = {
             publishedAt?: string | null;
             openedAt?: string | null;
             closedAt?: string | null;
+            beaconRound?: number | null;
             finalizedAt?: string | null;
             canonicalProject?: components["schemas"]["ProjectSummary"] | null;
         };
@@ -1939,6 +1940,7 @@ export type components = {
             publishedAt?: string | null;
             openedAt?: string | null;
             closedAt?: string | null;
+            beaconRound?: number | null;
             finalizedAt?: string | null;
             canonicalProject?: components["schemas"]["ProjectSummary"] | null;
             description: string | null;

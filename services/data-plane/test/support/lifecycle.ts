@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { PERSONAL_API_SCOPES, WORKSPACE_API_SCOPES, type ApiScope, type CreateRaffleBody } from '@raffle/contracts';
 import { addWorkspaceMember, insertApiKey, insertUser, insertWorkspace, type Database, type NewUser } from '@raffle/db';
 import { closeRaffle, createRaffle, drawRaffle, finalizeRaffle, publishRaffle, userPrincipal } from '@raffle/domain';
+import { localBeaconChain } from '@raffle/service-kit/testing';
 import { registerSecret } from './log-scan.js';
 
 const tag = () => randomBytes(5).toString('hex');
@@ -63,7 +64,8 @@ export async function createLifecycleWorld(database: Database) {
       return publishRaffle(db, { actor: team, raffleId: raffle.id, workspaceId: workspace.id });
     },
 
-    close: (raffleId: string) => closeRaffle(db, { actor: team, raffleId, workspaceId: workspace.id }),
+    // On the run's local beacon chain, as the services close raffles.
+    close: (raffleId: string) => closeRaffle(db, { actor: team, raffleId, workspaceId: workspace.id, beacon: localBeaconChain() }),
     draw: (raffleId: string) => drawRaffle(db, { actor: team, raffleId, workspaceId: workspace.id }),
     finalize: (raffleId: string) => finalizeRaffle(db, { actor: team, raffleId, workspaceId: workspace.id }),
   };

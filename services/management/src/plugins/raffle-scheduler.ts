@@ -2,7 +2,7 @@ import { startRaffleScheduler, systemClock, type RaffleScheduler } from '@raffle
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Counter, Gauge, Histogram } from 'prom-client';
-import { configOf } from '../decorations.js';
+import { beaconChainOf, configOf } from '../decorations.js';
 
 /**
  * Moves raffles at their startsAt/endsAt and runs autoDraw/autoFinalize. Every instance may run
@@ -25,6 +25,7 @@ async function raffleSchedulerPlugin(app: FastifyInstance) {
     running = startRaffleScheduler({
       db: app.database.db,
       clock: systemClock,
+      beacon: beaconChainOf(app),
       intervalMs: config.SCHEDULER_INTERVAL_MS,
       onPass: (pass) => {
         metrics.passes.inc();

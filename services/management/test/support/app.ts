@@ -1,4 +1,5 @@
 import type { Database } from '@raffle/db';
+import { localBeaconEnv } from '@raffle/service-kit/testing';
 import { buildApp, type ManagementApp } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { testLogStream } from './log-scan.js';
@@ -18,6 +19,8 @@ export function testConfig(url: string, overrides: Record<string, string> = {}):
     RATE_LIMIT_WEBHOOK_RECOVER_MAX: '100000',
     RATE_LIMIT_KEY_CREATE_MAX: '100000',
     RATE_LIMIT_WEBHOOK_ENDPOINT_CREATE_MAX: '100000',
+    // The run's local beacon: closes fix rounds of its chain, as they would of drand's.
+    ...localBeaconEnv(),
     ...overrides,
   });
 }

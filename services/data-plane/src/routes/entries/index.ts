@@ -4,7 +4,7 @@ import { cursorBinding, DomainError, enterRaffle, hashIp, isStringKey, loadJsonP
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { heldIdempotencyOf, markIdempotencyCompleted } from '@raffle/service-kit';
-import { callerOf, configOf, cursorsOf } from '../../decorations.js';
+import { beaconChainOf, callerOf, configOf, cursorsOf } from '../../decorations.js';
 import { dataPlaneCreatedResponses, dataPlaneResponses, SlugParams } from '../responses.js';
 import { sendRenderedJson } from '@raffle/service-kit';
 
@@ -89,6 +89,7 @@ const entryRoutes: FastifyPluginAsyncTypebox = async (app) => {
         actor: userPrincipal(callerOf(request)!.userId),
         source: 'api',
         ipHash: hashIp(configOf(app).IP_HASH_SECRET, request.ip),
+        beacon: beaconChainOf(app),
         // The entry and the response its Idempotency-Key replays commit together.
         inTransaction: held ? (tx, { entry }) => completeIdempotentRequest(tx, { ...held, status: 201, body: entry.ownerJson }) : undefined,
       });

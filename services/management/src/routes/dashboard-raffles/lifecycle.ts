@@ -3,7 +3,7 @@ import { DashboardRaffleSchema, DrawRaffleBodySchema } from '@raffle/contracts';
 import { cancelRaffle, closeRaffle, drawRaffle, finalizeRaffle, openRaffle, publishRaffle, RAFFLE_ACTIONS, userPrincipal, type RaffleRecord, type RaffleTarget } from '@raffle/domain';
 import { loadDashboardRaffle, type Db } from '@raffle/db';
 import { Type } from '@sinclair/typebox';
-import { dashboardUserIdOf } from '../../decorations.js';
+import { beaconChainOf, dashboardUserIdOf } from '../../decorations.js';
 import { requireWorkspaceAccess } from '../shared/workspace-access.js';
 import { managementResponses } from '../responses.js';
 import { NoOptionsBody, RAFFLE_TAGS, RAFFLES_BASE, WorkspaceRaffleParams } from './params.js';
@@ -53,7 +53,10 @@ const raffleLifecycleRoutes: FastifyPluginAsyncTypebox = async (app) => {
         config: { optionalBody: true },
       },
       async (request) =>
-        loadDashboardRaffle(app.database.db, await run(app.database.db, { ...request.params, actor: userPrincipal(dashboardUserIdOf(request)!) })),
+        loadDashboardRaffle(
+          app.database.db,
+          await run(app.database.db, { ...request.params, actor: userPrincipal(dashboardUserIdOf(request)!), beacon: beaconChainOf(app) }),
+        ),
     );
   }
 

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { SanitizedEntrySchema, type SanitizedEntry } from '@raffle/contracts';
 import { enterRaffle, hashIp, userPrincipal, withdrawEntry } from '@raffle/domain';
 import { Type } from '@sinclair/typebox';
-import { configOf, dashboardUserIdOf } from '../../decorations.js';
+import { beaconChainOf, configOf, dashboardUserIdOf } from '../../decorations.js';
 import { managementResponses } from '../responses.js';
 import { NoOptionsBody, RaffleSlugParams } from './params.js';
 
@@ -37,6 +37,7 @@ const webEntryRoutes: FastifyPluginAsyncTypebox = async (app) => {
         actor: userPrincipal(dashboardUserIdOf(request)!),
         source: 'web',
         ipHash: hashIp(configOf(app).IP_HASH_SECRET, request.ip),
+        beacon: beaconChainOf(app),
       });
       return reply.status(201).send(JSON.parse(entry.ownerJson) as SanitizedEntry);
     },
