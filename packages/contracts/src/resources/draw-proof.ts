@@ -11,13 +11,38 @@ export const DRAW_WEIGHT_PATTERN = '^(?:[1-9][0-9]{0,13}(?:\\.[0-9]{0,5}[1-9])?|
 
 const Sha256Hex = (description: string) => Type.String({ pattern: '^[0-9a-f]{64}$', description, examples: ['9f2c4e1a7b3d5f6081a2c3e4b5d6f708192a3b4c5d6e7f8091a2b3c4d5e6f708'] });
 
+const Hex = (bytes: number, description: string) => Type.String({ pattern: `^[0-9a-f]{${bytes * 2}}$`, description });
+
+/**
+ * The beacon round an `es-hmac-sha256-drand-v1` draw mixed in, with the chain that signed it, so a
+ * verifier checks the signature against a chain it trusts and the round against the close.
+ */
+export const DrawBeaconSchema = Type.Object(
+  {
+    chainHash: Hex(32, "The drand chain's hash: drand's `quicknet` is 52db9ba7…e971; a local beacon has its own."),
+    publicKey: Hex(96, "The chain's BLS public key (G2, compressed)."),
+    period: Type.Integer({ minimum: 1, description: 'Seconds between rounds.' }),
+    genesisTime: Type.Integer({ description: 'Unix seconds of round 1.' }),
+    round: Type.Integer({ minimum: 1, description: 'The round: `roundAt(closedAt) + 2`, where `roundAt(t) = floor((t − genesisTime) / period) + 1`.' }),
+    signature: Hex(48, "The chain's BLS signature of the round (G1, compressed), scheme `bls-unchained-g1-rfc9380`."),
+    randomness: Hex(32, 'sha256 of the signature: what the draw key mixes in.'),
+  },
+  { $id: 'DrawBeacon', additionalProperties: false },
+);
+export type DrawBeaconBody = Static<typeof DrawBeaconSchema>;
+
 /**
  * Everything needed to recompute a weighted draw (product.md, "Verifiable draws"): the seed the
  * commitment promised, the frozen eligible set the digest covers, and the winners it produced.
  */
 export const DrawProofSchema = Type.Object(
   {
-    algorithm: Type.String({ description: 'The draw algorithm; `es-hmac-sha256-v1` (Efraimidis–Spirakis keys from HMAC-SHA256).' }),
+    algorithm: Type.String({
+      description:
+        'The draw algorithm: `es-hmac-sha256-drand-v1` (Efraimidis–Spirakis keys from HMAC-SHA256 keyed with the seed mixed with a drand beacon round fixed at the close), or `es-hmac-sha256-v1` for raffles drawn before beacon rounds (keyed with the seed alone).',
+    }),
+    closedAt: Type.Optional(Type.String({ format: 'date-time', description: 'When entries closed: the beacon round is `roundAt(closedAt) + 2` of the chain that signed it.' })),
+    beacon: Type.Optional(DrawBeaconSchema),
     drawCommitment: Sha256Hex('sha256 of the seed, public since the raffle was published.'),
     seed: Sha256Hex('The 32-byte secret seed (hex), revealed once the raffle is drawn.'),
     entriesDigest: Sha256Hex('sha256 of the eligible entries\' canonical lines `id:userId:weight\\n`, in id order.'),

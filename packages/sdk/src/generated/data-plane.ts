@@ -678,8 +678,29 @@ export type components = {
             deliveredAt?: string;
         };
         DrawProof: {
-            /** @description The draw algorithm; `es-hmac-sha256-v1` (Efraimidis–Spirakis keys from HMAC-SHA256). */
+            /** @description The draw algorithm: `es-hmac-sha256-drand-v1` (Efraimidis–Spirakis keys from HMAC-SHA256 keyed with the seed mixed with a drand beacon round fixed at the close), or `es-hmac-sha256-v1` for raffles drawn before beacon rounds (keyed with the seed alone). */
             algorithm: string;
+            /**
+             * Format: date-time
+             * @description When entries closed: the beacon round is `roundAt(closedAt) + 2` of the chain that signed it.
+             */
+            closedAt?: string;
+            beacon?: {
+                /** @description The drand chain's hash: drand's `quicknet` is 52db9ba7…e971; a local beacon has its own. */
+                chainHash: string;
+                /** @description The chain's BLS public key (G2, compressed). */
+                publicKey: string;
+                /** @description Seconds between rounds. */
+                period: number;
+                /** @description Unix seconds of round 1. */
+                genesisTime: number;
+                /** @description The round: `roundAt(closedAt) + 2`, where `roundAt(t) = floor((t − genesisTime) / period) + 1`. */
+                round: number;
+                /** @description The chain's BLS signature of the round (G1, compressed), scheme `bls-unchained-g1-rfc9380`. */
+                signature: string;
+                /** @description sha256 of the signature: what the draw key mixes in. */
+                randomness: string;
+            };
             /**
              * @description sha256 of the seed, public since the raffle was published.
              * @example 9f2c4e1a7b3d5f6081a2c3e4b5d6f708192a3b4c5d6e7f8091a2b3c4d5e6f708
