@@ -51,6 +51,7 @@ export {
   type TrustedBeaconChain,
   type VerifyDrawOptions,
 } from './verify-draw.js';
+export { describeBeaconChain, describeDrawChecks, utcTime, validDrawSummary, type DrawCheck } from './draw/draw-checks.js';
 export { fetchAndVerifyDraw, type FetchAndVerifyDrawOptions, type FetchedDrawVerification } from './draw/fetch-and-verify-draw.js';
 
 // The management API (/api/developer, /api/dashboard) with a session token.

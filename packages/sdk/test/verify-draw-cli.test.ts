@@ -239,9 +239,10 @@ describe('raffle-verify-draw on a draw with a beacon round', () => {
   it('refuses a local beacon nobody said to trust, and says how to trust it', () => {
     const verdict = judgeDrawProof(localProof);
     expect(verdict.valid).toBe(false);
-    expect(verdict.report).toMatch(/beacon chain\s+FAIL\s+chain [0-9a-f]{16}… is not one you trust .*--trust-chain/);
+    expect(verdict.report).toMatch(/beacon chain\s+FAIL\s+chain [0-9a-f]{16}… is not one this verifier trusts/);
     expect(verdict.report).toMatch(/beacon signature\s+FAIL\s+not checked: the chain is not trusted/);
     expect(verdict.report).toContain('[untrusted_chain]');
+    expect(verdict.report).toMatch(/^To trust a beacon of your own, pass --trust-chain or --trust-beacon-url/m);
   });
 
   it("refuses quicknet's hash with the forger's key, and a round the close does not fix", () => {
@@ -276,7 +277,7 @@ describe('raffle-verify-draw on a draw with a beacon round', () => {
     const run = io((url) => json(url.endsWith('/info') ? info : localProof));
     expect(await runVerifyDraw(['x', '--base-url', 'https://h.test', '--trust-beacon-url', 'http://beacon.test:8081/'], {}, run.cli)).toBe(EXIT.valid);
     expect(run.calls).toEqual(['http://beacon.test:8081/info', 'https://h.test/public/v1/raffles/x/draw']);
-    expect(run.out.join('\n')).toMatch(/beacon chain\s+ok\s+a beacon you chose to trust \(the beacon at http:\/\/beacon.test:8081\/, chain/);
+    expect(run.out.join('\n')).toMatch(/beacon chain\s+ok\s+the beacon at http:\/\/beacon.test:8081\/ \(chain [0-9a-f]{16}…\), not the League of Entropy/);
 
     const untold = io(() => json(localProof));
     expect(await runVerifyDraw(['x', '--base-url', 'https://h.test'], {}, untold.cli)).toBe(EXIT.invalid);

@@ -4,9 +4,9 @@ import { fetchAndVerifyDraw } from '../draw/fetch-and-verify-draw.js';
 import { proofShapeProblems } from '../draw/proof-shape.js';
 import { locateProof, publicProofUrl } from '../draw/proof-url.js';
 import { RaffleApiError, RaffleError } from '../http/raffle-api-error.js';
-import { QUICKNET, roundAt, timeOfRound } from '../draw/beacon-chain.js';
-import { DRAND_DRAW_ALGORITHM } from '../draw/beacon-draw.js';
-import { verifyDraw, type DrawProof, type DrawVerification, type DrawVerificationFailure, type TrustedBeaconChain, type VerifyDrawOptions } from '../verify-draw.js';
+import { QUICKNET } from '../draw/beacon-chain.js';
+import { describeDrawChecks, validDrawSummary } from '../draw/draw-checks.js';
+import { verifyDraw, type DrawProof, type TrustedBeaconChain, type VerifyDrawOptions } from '../verify-draw.js';
 import { trustBeaconUrl, trustChainArgument } from './trusted-chains.js';
 
 export { proofShapeProblems };
@@ -45,62 +45,7 @@ Exit status: 0 the draw is valid, 1 it is not, 2 usage or network error.`;
 
 export type DrawVerdict = { valid: boolean; report: string };
 
-const short = (hex: string) => (hex.length > 16 ? `${hex.slice(0, 16)}…` : hex);
 const row = (label: string, text: string, ok: boolean) => `  ${label.padEnd(17)} ${ok ? 'ok  ' : 'FAIL'}  ${text}`;
-const utc = (unixSeconds: number) => `${new Date(unixSeconds * 1000).toISOString().replace('T', ' ').replace(/\.000Z$/, '')} UTC`;
-
-/** The chain in words: quicknet by name; anything else plainly not the League of Entropy. */
-export function describeChain(chainHash: string, trusted?: TrustedBeaconChain): string {
-  if (chainHash === QUICKNET.chainHash && (!trusted || trusted.publicKey === QUICKNET.publicKey)) return "drand's quicknet (the League of Entropy's public beacon)";
-  const who = trusted?.name ? `${trusted.name}, ` : '';
-  return `a beacon you chose to trust (${who}chain ${short(chainHash)}), not the League of Entropy`;
-}
-
-/** One line per beacon claim of a drand proof, in words an entrant can follow. */
-function beaconRows(proof: DrawProof, result: DrawVerification, trustedChains: readonly TrustedBeaconChain[]): string[] {
-  const failed = (...reasons: DrawVerificationFailure[]) => result.failures.some((f) => reasons.includes(f.reason));
-  if (failed('beacon_missing', 'malformed_beacon')) return [row('beacon round', 'the proof does not carry a well-formed beacon round', false)];
-  const beacon = proof.beacon!;
-  const trusted = trustedChains.find((c) => c.chainHash === beacon.chainHash);
-  const chainOk = !failed('untrusted_chain', 'chain_mismatch');
-  const chainText = failed('untrusted_chain')
-    ? `chain ${short(beacon.chainHash)} is not one you trust (only drand's quicknet is, unless you pass --trust-chain or --trust-beacon-url)`
-    : failed('chain_mismatch')
-      ? `claims to be ${describeChain(beacon.chainHash)} but carries another public key, period or genesis`
-      : describeChain(beacon.chainHash, trusted);
-  const clock = trusted ?? beacon;
-  const closed = typeof proof.closedAt === 'string' && !Number.isNaN(Date.parse(proof.closedAt)) ? Math.floor(Date.parse(proof.closedAt) / 1000) : undefined;
-  const roundOk = !failed('beacon_round_mismatch', 'closed_at_missing') && trusted !== undefined;
-  const due = `round ${beacon.round}, due ${utc(timeOfRound(clock, beacon.round))}`;
-  const roundText =
-    closed === undefined
-      ? `${due}; the proof does not say when entries closed`
-      : roundOk
-        ? `${due}: entries closed ${utc(closed)}, during round ${roundAt(clock, closed)}, so nobody could know this round's value while they were open`
-        : trusted
-          ? `${due}, but entries closed ${utc(closed)}, which fixes round ${roundAt(clock, closed) + 2}`
-          : `${due}; not checked against an untrusted chain's clock`;
-  const signatureOk = trusted !== undefined && !failed('beacon_signature_invalid');
-  const signatureText = !trusted
-    ? 'not checked: the chain is not trusted'
-    : signatureOk
-      ? `the chain's own public key signed round ${beacon.round}`
-      : `the trusted chain's public key did not sign round ${beacon.round} with this signature`;
-  const randomnessOk = !failed('beacon_randomness_mismatch');
-  return [
-    row('beacon chain', chainText, chainOk),
-    row('beacon round', roundText, roundOk),
-    row('beacon signature', signatureText, signatureOk),
-    row('beacon randomness', randomnessOk ? `${short(beacon.randomness)} is sha256 of the signature` : 'is not sha256 of the signature', randomnessOk),
-  ];
-}
-
-function validLine(result: DrawVerification): string {
-  if (!result.beacon) return 'VALID: the winners follow from the committed seed and the published entries.';
-  const { round, trusted } = result.beacon;
-  const caveat = trusted === 'quicknet' ? '' : " The beacon is not the League of Entropy: whoever runs it holds its key, so trust it only as far as you trust them.";
-  return `VALID: the winners follow from the committed seed, the published entries and beacon round ${round}, published after entries closed.${caveat}`;
-}
 
 /** Judges a fetched proof and says why, one line per claim, as the CLI prints it. */
 export function judgeDrawProof(value: unknown, source?: string, options: VerifyDrawOptions = {}): DrawVerdict {
@@ -112,36 +57,24 @@ export function judgeDrawProof(value: unknown, source?: string, options: VerifyD
   const proof = value as DrawProof;
   const trustedChains = options.trustedChains ?? [QUICKNET];
   const result = verifyDraw(proof, { trustedChains });
-  const failed = (...reasons: DrawVerificationFailure[]) => result.failures.some((f) => reasons.includes(f.reason));
-  const seedOk = !failed('malformed_seed');
-  const commitmentOk = seedOk && !failed('commitment_mismatch');
-  const fieldsOk = !failed('entry_id_malformed', 'user_id_malformed', 'weight_malformed', 'duplicate_entry');
-  const digestOk = !failed('digest_mismatch');
-  const countOk = !failed('winner_count_mismatch');
-  const drand = proof.algorithm === DRAND_DRAW_ALGORITHM;
-  const keyOk = !drand || !failed('beacon_missing', 'malformed_beacon');
-  const winnersOk = seedOk && fieldsOk && keyOk && !failed('winner_positions', 'winner_mismatch');
-  const from = drand ? 'the seed mixed with the beacon round' : 'the seed';
+  const checks = describeDrawChecks(proof, result, trustedChains);
+  // Malformed entries or a missing beacon round rank nothing, so there is no other winner to name.
+  const ranked = result.recomputedWinners.length > 0;
   const claimed = [...proof.winners].sort((a, b) => a.position - b.position);
-  const expected = Math.min(proof.spots, proof.entries.length);
-
   const lines = [
     ...header,
-    row('algorithm', drand ? `${proof.algorithm} (the seed mixed with a public beacon round)` : proof.algorithm, !failed('unknown_algorithm')),
-    ...(drand ? beaconRows(proof, result, trustedChains) : []),
-    row('commitment', seedOk ? `sha256(seed) ${commitmentOk ? '=' : '≠'} ${short(proof.drawCommitment)}` : 'the seed is not 32 bytes of hex', commitmentOk),
-    row('entry fields', fieldsOk ? 'every id, user id and weight in its exact format, no id twice' : 'an id, user id or weight outside its format, or an id twice', fieldsOk),
-    row('entries', `${proof.entries.length} entries ${digestOk ? 'hash to' : 'do not hash to'} ${short(proof.entriesDigest)}`, digestOk),
-    row('winner count', `${claimed.length} of ${expected} (${proof.spots} spots, ${proof.entries.length} entries)`, countOk),
-    row('winners', `${claimed.length} ${claimed.length === 1 ? 'winner' : 'winners'} ${winnersOk ? `reproduced from ${from}` : !fieldsOk ? 'not recomputed: malformed entries rank nothing' : !keyOk ? 'not recomputed: without the beacon round there is no key' : `not reproduced from ${from}`}`, winnersOk),
+    ...checks.map((c) => row(c.check, c.text, c.ok)),
     ...claimed.map((w, i) => {
       const recomputed = result.recomputedWinners[i];
-      const note = !fieldsOk || !keyOk || recomputed === w.entryId ? '' : `  (the draw gives ${recomputed ?? 'nobody'})`;
+      const note = !ranked || recomputed === w.entryId ? '' : `  (the draw gives ${recomputed ?? 'nobody'})`;
       return `    #${w.position} ${w.entryId}${note}`;
     }),
   ];
-  if (result.valid) lines.push(validLine(result));
-  else lines.push('INVALID:', ...result.failures.map((f) => `  - ${f.message} [${f.reason}]`));
+  if (result.valid) lines.push(`VALID: ${validDrawSummary(result)}`);
+  else {
+    lines.push('INVALID:', ...result.failures.map((f) => `  - ${f.message} [${f.reason}]`));
+    if (result.failures.some((f) => f.reason === 'untrusted_chain')) lines.push('To trust a beacon of your own, pass --trust-chain or --trust-beacon-url (see --help).');
+  }
   return { valid: result.valid, report: lines.join('\n') };
 }
 
