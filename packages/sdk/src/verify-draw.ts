@@ -32,7 +32,8 @@ export type { DrawProof };
  * - `digest_mismatch`: the entries do not hash to `entriesDigest`;
  * - `winner_count_mismatch`: the proof lists other than min(spots, entries) winners;
  * - `winner_positions`: positions do not run 1, 2, 3…;
- * - `winner_mismatch`: a position holds another entry than ranking the entries by the seed gives.
+ * - `winner_mismatch`: a position holds another entry than ranking the entries by the seed gives
+ *   (by the seed mixed with the beacon round, for `es-hmac-sha256-drand-v1`).
  */
 export const DRAW_VERIFICATION_FAILURES = [
   'malformed_proof',

@@ -6,7 +6,7 @@ const isWholeNumber = (n: unknown): n is number => Number.isSafeInteger(n);
 
 /**
  * The beacon round a draw mixed in: which round, when it was due, when entries closed, and which
- * chain signed it, with a chain other than drand's quicknet marked as such in words. Shown as
+ * chain it names, with a chain other than drand's quicknet marked as such in words. Shown as
  * served (any field may be wrong); the verdict on each is in the checks.
  */
 export function BeaconFacts({ proof, verification, trustedChains, headingLevel = 2 }: Props) {
@@ -25,7 +25,7 @@ export function BeaconFacts({ proof, verification, trustedChains, headingLevel =
       <Heading id="beacon-heading">Public beacon round</Heading>
       <dl className="facts">
         <div>
-          <dt>Signed by</dt>
+          <dt>Beacon chain</dt>
           <dd data-testid="beacon-chain">{chain}</dd>
         </div>
         <div>
