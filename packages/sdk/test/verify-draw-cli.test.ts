@@ -3,9 +3,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { startLocalBeacon } from '../../beacon/src/index.js';
 import { QUICKNET_ROUNDS } from '../../beacon/test/support/quicknet-rounds.js';
 import { EXIT, judgeDrawProof, parseVerifyDrawArgs, proofShapeProblems, runVerifyDraw, type CliIo } from '../src/cli/draw-verdict.js';
-import { fetchAndVerifyDraw, generateSecretKey, publicKeyOf, QUICKNET, rankEntries, signRound, type DrawProof } from '../src/index.js';
+import { beaconRoundForClose, fetchAndVerifyDraw, generateSecretKey, publicKeyOf, QUICKNET, rankEntries, signRound, type DrawProof } from '../src/index.js';
 import { beaconBlock, drawEntries, foldedFirstWinner, honestDrandProof, honestProof, localChain, localDrandProof, reforgedProof } from './support/draw-proofs.js';
 
 const seed = createHash('sha256').update('cli').digest('hex');
@@ -303,6 +304,27 @@ describe('raffle-verify-draw on a draw with a beacon round', () => {
       trustBeaconUrls: ['http://b.test'],
     });
     expect(parseVerifyDrawArgs(['s'], {})).toEqual({ url: 'http://localhost:3000/public/v1/raffles/s/draw' });
+  });
+
+  it("verifies a draw on a running local beacon's round, trusting it through its own /info", async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const beacon = await startLocalBeacon({ period: 1, genesisTime: now - 600, secretKey: generateSecretKey() });
+    try {
+      const closedAt = new Date((now - 100) * 1000).toISOString();
+      const round = beaconRoundForClose(beacon.chain, new Date(closedAt));
+      const published = (await (await fetch(`${beacon.url}/public/${round}`)).json()) as { round: number; signature: string; randomness: string };
+      const proof = honestDrandProof(seed, entries, 3, closedAt, beaconBlock(beacon.chain, published.round, published.signature));
+      expect(proof.beacon!.randomness).toBe(published.randomness);
+      const fromBeacon = (url: string) => (url.startsWith(beacon.url) ? fetch(url) : Promise.resolve(json(proof)));
+      for (const url of [beacon.url, `${beacon.url}/${beacon.chain.chainHash}`]) {
+        const out: string[] = [];
+        const cli: CliIo = { fetch: fromBeacon as typeof fetch, out: (t) => out.push(t), err: (t) => out.push(t) };
+        expect(await runVerifyDraw(['x', '--base-url', 'https://h.test', '--trust-beacon-url', url], {}, cli)).toBe(EXIT.valid);
+        expect(out.join('\n')).toMatch(new RegExp(`beacon round\\s+ok\\s+round ${round}, due `));
+      }
+    } finally {
+      await beacon.close();
+    }
   });
 
   it('fetchAndVerifyDraw passes trustedChains to the verifier', async () => {
