@@ -41,7 +41,17 @@ export { generateSecretKey, isRoundSignatureValid, publicKeyOf, randomnessOf, si
 export { beaconMixedSeed, DRAND_DRAW_ALGORITHM, type DrawBeaconRound } from './draw/beacon-draw.js';
 export { DRAW_ALGORITHM, drawCommitment, drawKey, drawOrder, entriesDigest, entryLine, parseEntryLines, rankEntries, type DrawEntry } from './weighted-draw.js';
 export { ENTRY_ID_FORMAT, USER_ID_FORMAT, WEIGHT_FORMAT, malformedDrawEntryField, type DrawEntryField } from './draw/entry-format.js';
-export { DRAW_VERIFICATION_FAILURES, verifyDraw, type DrawProblem, type DrawVerification, type DrawVerificationFailure } from './verify-draw.js';
+export {
+  DRAW_VERIFICATION_FAILURES,
+  verifyDraw,
+  type DrawBeaconSigner,
+  type DrawProblem,
+  type DrawVerification,
+  type DrawVerificationFailure,
+  type TrustedBeaconChain,
+  type VerifyDrawOptions,
+} from './verify-draw.js';
+export { describeBeaconChain, describeDrawChecks, utcTime, validDrawSummary, type DrawCheck } from './draw/draw-checks.js';
 export { fetchAndVerifyDraw, type FetchAndVerifyDrawOptions, type FetchedDrawVerification } from './draw/fetch-and-verify-draw.js';
 
 // The management API (/api/developer, /api/dashboard) with a session token.

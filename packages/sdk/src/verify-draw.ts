@@ -1,5 +1,8 @@
 import type { DrawProof } from './client/api-types.js';
 import { fromHex } from './crypto/encoding.js';
+import { BEACON_ROUND_OFFSET, QUICKNET, roundAt, timeOfRound, type BeaconChain } from './draw/beacon-chain.js';
+import { beaconMixedSeed, DRAND_DRAW_ALGORITHM } from './draw/beacon-draw.js';
+import { isRoundSignatureValid, randomnessOf } from './draw/beacon-signature.js';
 import { ENTRY_ID_FORMAT, USER_ID_FORMAT, WEIGHT_FORMAT } from './draw/entry-format.js';
 import { proofShapeProblems } from './draw/proof-shape.js';
 import { DRAW_ALGORITHM, drawCommitment, entriesDigest, rankEntries, type DrawEntry } from './weighted-draw.js';
@@ -12,6 +15,15 @@ export type { DrawProof };
  * - `malformed_proof`: not a draw proof at all (a field missing or of the wrong type);
  * - `unknown_algorithm`: `algorithm` is not one this verifier knows;
  * - `malformed_seed`: the seed is not 32 bytes of lowercase hex;
+ * - `beacon_missing`: an `es-hmac-sha256-drand-v1` proof without its `beacon` block;
+ * - `malformed_beacon`: the beacon block's fields are not hex of their sizes and whole numbers;
+ * - `closed_at_missing`: a beacon draw without a valid `closedAt`, so its round cannot be checked;
+ * - `untrusted_chain`: the beacon's chain hash is none of `trustedChains` (by default drand's quicknet);
+ * - `chain_mismatch`: the chain hash is trusted but the proof's public key, period or genesis are not
+ *   the values pinned for it (a proof carrying its own key is never believed);
+ * - `beacon_signature_invalid`: the trusted chain's key did not sign this round with this signature;
+ * - `beacon_randomness_mismatch`: `randomness` is not sha256(signature);
+ * - `beacon_round_mismatch`: the round is not roundAt(closedAt) + 2 on the trusted chain;
  * - `commitment_mismatch`: sha256(seed) is not `drawCommitment`;
  * - `entry_id_malformed` / `user_id_malformed` / `weight_malformed`: an entry's field is outside
  *   its exact format (ENTRY_ID_FORMAT, USER_ID_FORMAT, WEIGHT_FORMAT), so its canonical line
@@ -20,12 +32,21 @@ export type { DrawProof };
  * - `digest_mismatch`: the entries do not hash to `entriesDigest`;
  * - `winner_count_mismatch`: the proof lists other than min(spots, entries) winners;
  * - `winner_positions`: positions do not run 1, 2, 3…;
- * - `winner_mismatch`: a position holds another entry than ranking the entries by the seed gives.
+ * - `winner_mismatch`: a position holds another entry than ranking the entries by the seed gives
+ *   (by the seed mixed with the beacon round, for `es-hmac-sha256-drand-v1`).
  */
 export const DRAW_VERIFICATION_FAILURES = [
   'malformed_proof',
   'unknown_algorithm',
   'malformed_seed',
+  'beacon_missing',
+  'malformed_beacon',
+  'closed_at_missing',
+  'untrusted_chain',
+  'chain_mismatch',
+  'beacon_signature_invalid',
+  'beacon_randomness_mismatch',
+  'beacon_round_mismatch',
   'commitment_mismatch',
   'entry_id_malformed',
   'user_id_malformed',
@@ -40,6 +61,28 @@ export type DrawVerificationFailure = (typeof DRAW_VERIFICATION_FAILURES)[number
 
 export type DrawProblem = { reason: DrawVerificationFailure; message: string };
 
+/** A chain a verifier believes, with an optional name to show for it (quicknet's is `quicknet`). */
+export type TrustedBeaconChain = BeaconChain & { name?: string };
+
+export type VerifyDrawOptions = {
+  /**
+   * The beacon chains whose rounds are believed, by their pinned values: default drand's quicknet
+   * alone. Add a local beacon only when you know whose it is; the proof's own key is never used.
+   */
+  trustedChains?: readonly TrustedBeaconChain[];
+};
+
+/** Which trusted chain signed a beacon draw's round, and when the round was due. */
+export type DrawBeaconSigner = {
+  chainHash: string;
+  round: number;
+  /** When the round was due (ISO 8601), on the trusted chain's clock. */
+  roundTime: string;
+  /** `quicknet` for drand's League of Entropy chain; `custom` for any other chain the caller trusted. */
+  trusted: 'quicknet' | 'custom';
+  name?: string;
+};
+
 export type DrawVerification = {
   valid: boolean;
   /** Why the proof does not hold, in words; empty when `valid`. */
@@ -48,14 +91,111 @@ export type DrawVerification = {
   failures: DrawProblem[];
   /** The winners the proof's own inputs produce, in position order; empty when its entries are malformed. */
   recomputedWinners: string[];
+  /**
+   * For an `es-hmac-sha256-drand-v1` proof whose chain is trusted (hash and pinned values): which
+   * chain it names and the round's time. Present even when the signature or round fails (see
+   * `failures`); absent for the older algorithm and for an untrusted or mismatched chain.
+   */
+  beacon?: DrawBeaconSigner;
 };
 
 const HEX_SEED = /^[0-9a-f]{64}$/;
 
 const failure = (reason: DrawVerificationFailure, message: string): DrawProblem => ({ reason, message });
 
+const KNOWN_ALGORITHMS: readonly string[] = [DRAW_ALGORITHM, DRAND_DRAW_ALGORITHM];
+
 function checkAlgorithm(proof: DrawProof): DrawProblem[] {
-  return proof.algorithm === DRAW_ALGORITHM ? [] : [failure('unknown_algorithm', `unknown algorithm "${proof.algorithm}"; expected ${DRAW_ALGORITHM}`)];
+  if (KNOWN_ALGORITHMS.includes(proof.algorithm)) return [];
+  return [failure('unknown_algorithm', `unknown algorithm "${proof.algorithm}"; expected ${KNOWN_ALGORITHMS.join(' or ')}`)];
+}
+
+type ProofBeacon = NonNullable<DrawProof['beacon']>;
+
+const BEACON_HEX_FIELDS = [
+  ['chainHash', 64],
+  ['publicKey', 192],
+  ['signature', 96],
+  ['randomness', 64],
+] as const;
+
+/** The beacon block is there and each field has its type and size: only then is any of it read. */
+function checkBeaconShape(beacon: unknown): DrawProblem[] {
+  if (beacon === undefined || beacon === null) return [failure('beacon_missing', `an ${DRAND_DRAW_ALGORITHM} proof needs its beacon round (the beacon block is missing)`)];
+  if (typeof beacon !== 'object' || Array.isArray(beacon)) return [failure('malformed_beacon', 'the beacon block is not an object')];
+  const b = beacon as Record<string, unknown>;
+  const bad = [
+    ...BEACON_HEX_FIELDS.filter(([field, length]) => typeof b[field] !== 'string' || !new RegExp(`^[0-9a-f]{${length}}$`).test(b[field] as string)).map(
+      ([field, length]) => `${field} is not ${length / 2} bytes of lowercase hex`,
+    ),
+    ...(['period', 'round'] as const).filter((field) => !(Number.isSafeInteger(b[field]) && (b[field] as number) >= 1)).map((field) => `${field} is not a positive whole number`),
+    ...(Number.isSafeInteger(b.genesisTime) ? [] : ['genesisTime is not a whole number of seconds']),
+  ];
+  return bad.map((problem) => failure('malformed_beacon', `beacon: ${problem}`));
+}
+
+/** The chain is one the caller trusts, and the proof repeats its pinned values rather than its own. */
+function checkChainTrusted(beacon: ProofBeacon, trusted: TrustedBeaconChain | undefined): DrawProblem[] {
+  if (!trusted) return [failure('untrusted_chain', `the beacon chain ${beacon.chainHash} is not one this verifier trusts (drand's quicknet, or a chain passed in trustedChains)`)];
+  const differ = (['publicKey', 'period', 'genesisTime'] as const).filter((field) => beacon[field] !== trusted[field]);
+  if (differ.length === 0) return [];
+  return [failure('chain_mismatch', `the proof's ${differ.join(', ')} for chain ${beacon.chainHash} ${differ.length === 1 ? 'is' : 'are'} not the trusted chain's`)];
+}
+
+/** Checked against the trusted chain's key, never the proof's. */
+function checkBeaconSignature(beacon: ProofBeacon, trusted: TrustedBeaconChain): DrawProblem[] {
+  return isRoundSignatureValid(trusted, beacon.round, beacon.signature)
+    ? []
+    : [failure('beacon_signature_invalid', `the signature is not the trusted chain's signature of round ${beacon.round}`)];
+}
+
+function checkBeaconRandomness(beacon: ProofBeacon): DrawProblem[] {
+  return randomnessOf(beacon.signature) === beacon.randomness ? [] : [failure('beacon_randomness_mismatch', 'the beacon randomness is not sha256 of its signature')];
+}
+
+const closedAtSeconds = (closedAt: unknown): number | undefined => {
+  if (typeof closedAt !== 'string') return undefined;
+  const ms = Date.parse(closedAt);
+  return Number.isNaN(ms) ? undefined : Math.floor(ms / 1000);
+};
+
+/** The round is fixed by the close: roundAt(closedAt) + 2 on the trusted chain's clock. */
+function checkBeaconRound(proof: DrawProof, beacon: ProofBeacon, trusted: TrustedBeaconChain): DrawProblem[] {
+  const closed = closedAtSeconds(proof.closedAt);
+  if (closed === undefined) return [failure('closed_at_missing', `an ${DRAND_DRAW_ALGORITHM} proof needs closedAt (a date-time) to check its round`)];
+  const expected = roundAt(trusted, closed) + BEACON_ROUND_OFFSET;
+  if (beacon.round === expected) return [];
+  return [failure('beacon_round_mismatch', `the proof uses round ${beacon.round}; a close at ${proof.closedAt} fixes round ${expected}`)];
+}
+
+const isQuicknet = (chain: BeaconChain) =>
+  chain.chainHash === QUICKNET.chainHash && chain.publicKey === QUICKNET.publicKey && chain.period === QUICKNET.period && chain.genesisTime === QUICKNET.genesisTime;
+
+function signerOf(beacon: ProofBeacon, trusted: TrustedBeaconChain): DrawBeaconSigner {
+  const quicknet = isQuicknet(trusted);
+  const name = trusted.name ?? (quicknet ? 'quicknet' : undefined);
+  return {
+    chainHash: trusted.chainHash,
+    round: beacon.round,
+    roundTime: new Date(timeOfRound(trusted, beacon.round) * 1000).toISOString(),
+    trusted: quicknet ? 'quicknet' : 'custom',
+    ...(name === undefined ? {} : { name }),
+  };
+}
+
+type BeaconCheck = { failures: DrawProblem[]; signer?: DrawBeaconSigner; beacon?: ProofBeacon };
+
+/** Every beacon claim of a drand proof, each its own check; `beacon` is set when it can key the ranking. */
+function checkBeacon(proof: DrawProof, trustedChains: readonly TrustedBeaconChain[]): BeaconCheck {
+  const shape = checkBeaconShape(proof.beacon);
+  if (shape.length > 0) return { failures: shape };
+  const beacon = proof.beacon!;
+  const trusted = trustedChains.find((c) => c.chainHash === beacon.chainHash);
+  const chain = checkChainTrusted(beacon, trusted);
+  const failures = [...chain, ...checkBeaconRandomness(beacon)];
+  if (!trusted) return { failures, beacon };
+  failures.push(...checkBeaconSignature(beacon, trusted), ...checkBeaconRound(proof, beacon, trusted));
+  return { failures, beacon, ...(chain.length === 0 ? { signer: signerOf(beacon, trusted) } : {}) };
 }
 
 function checkCommitment(proof: DrawProof, seed: Uint8Array): DrawProblem[] {
@@ -108,31 +248,36 @@ function checkWinners(proof: DrawProof, recomputedWinners: readonly string[]): D
   ]);
 }
 
-function verdict(failures: DrawProblem[], recomputedWinners: string[]): DrawVerification {
+function verdict(failures: DrawProblem[], recomputedWinners: string[], signer?: DrawBeaconSigner): DrawVerification {
   const unique = failures.filter((f, i) => failures.findIndex((g) => g.message === f.message) === i);
-  return { valid: unique.length === 0, problems: unique.map((f) => f.message), failures: unique, recomputedWinners };
+  return { valid: unique.length === 0, problems: unique.map((f) => f.message), failures: unique, recomputedWinners, ...(signer ? { beacon: signer } : {}) };
 }
 
 /**
  * Recomputes a draw from its proof and says whether every claim in it holds. A proof usually
  * arrives from the network, typed only by trust: a value that is not a proof at all comes back
  * INVALID with the reasons, never as an exception. Each claim has its own check; the ranking
- * runs only on entries whose fields are well-formed.
+ * runs only on entries whose fields are well-formed. An `es-hmac-sha256-drand-v1` proof also has
+ * its beacon round checked against `trustedChains` (default: drand's quicknet alone), and is
+ * ranked with the seed mixed with that round.
  */
-export function verifyDraw(proof: DrawProof): DrawVerification {
+export function verifyDraw(proof: DrawProof, options: VerifyDrawOptions = {}): DrawVerification {
   const shape = proofShapeProblems(proof);
   if (shape.length > 0) return verdict(shape.map((p) => failure('malformed_proof', p)), []);
   const failures = checkAlgorithm(proof);
-  if (!HEX_SEED.test(proof.seed)) return verdict([...failures, failure('malformed_seed', 'seed is not 32 bytes of lowercase hex')], []);
+  const beaconCheck: BeaconCheck = proof.algorithm === DRAND_DRAW_ALGORITHM ? checkBeacon(proof, options.trustedChains ?? [QUICKNET]) : { failures: [] };
+  failures.push(...beaconCheck.failures);
+  if (!HEX_SEED.test(proof.seed)) return verdict([...failures, failure('malformed_seed', 'seed is not 32 bytes of lowercase hex')], [], beaconCheck.signer);
   const seed = fromHex(proof.seed);
   failures.push(...checkCommitment(proof, seed));
   const fields = checkEntryFields(proof);
   failures.push(...fields, ...checkUniqueEntries(proof), ...checkDigest(proof), ...checkWinnerCount(proof));
-  if (fields.length > 0) return verdict(failures, []);
+  const key = proof.algorithm !== DRAND_DRAW_ALGORITHM ? seed : beaconCheck.beacon ? beaconMixedSeed(seed, beaconCheck.beacon) : undefined;
+  if (fields.length > 0 || key === undefined) return verdict(failures, [], beaconCheck.signer);
 
-  const recomputedWinners = rankEntries(seed, proof.entries)
+  const recomputedWinners = rankEntries(key, proof.entries)
     .slice(0, proof.winners.length)
     .map((e) => e.id);
   failures.push(...checkWinners(proof, recomputedWinners));
-  return verdict(failures, recomputedWinners);
+  return verdict(failures, recomputedWinners, beaconCheck.signer);
 }

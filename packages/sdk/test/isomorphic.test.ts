@@ -4,6 +4,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import * as nodeDraw from '../src/weighted-draw.js';
+import { drawEntries, localChain, localDrandProof, seedHex } from './support/draw-proofs.js';
 
 const SRC = fileURLToPath(new URL('../src/', import.meta.url));
 
@@ -82,5 +83,17 @@ describe('the draw without node:crypto (the portable hash)', () => {
       winners: ranking.slice(0, 5).map((entryId, i) => ({ entryId, position: i + 1 })),
     };
     expect(verifyDraw(proof)).toEqual({ valid: true, problems: [], failures: [], recomputedWinners: ranking.slice(0, 5) });
+  });
+
+  it('verifies a beacon draw built with node:crypto: the mixed key, the randomness and the BLS check', async () => {
+    const local = localChain();
+    const proof = localDrandProof(local, seedHex('portable'), drawEntries(50, () => '1'), 3, '2025-06-15T19:50:41Z');
+    (process as { getBuiltinModule?: unknown }).getBuiltinModule = undefined;
+    vi.resetModules();
+    expect((await import('../src/crypto/hash.js')).hashImplementation).toBe('portable');
+    const { verifyDraw } = await import('../src/verify-draw.js');
+    expect(verifyDraw(proof, { trustedChains: [local.chain] })).toMatchObject({ valid: true, failures: [], beacon: { trusted: 'custom' } });
+    const tampered = { ...proof, beacon: { ...proof.beacon!, randomness: seedHex('other') } };
+    expect(verifyDraw(tampered, { trustedChains: [local.chain] }).failures.map((f) => f.reason)).toContain('beacon_randomness_mismatch');
   });
 });

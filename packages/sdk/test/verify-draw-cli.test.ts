@@ -1,8 +1,13 @@
 import { createHash } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { startLocalBeacon } from '../../beacon/src/index.js';
+import { QUICKNET_ROUNDS } from '../../beacon/test/support/quicknet-rounds.js';
 import { EXIT, judgeDrawProof, parseVerifyDrawArgs, proofShapeProblems, runVerifyDraw, type CliIo } from '../src/cli/draw-verdict.js';
-import { rankEntries, type DrawProof } from '../src/index.js';
-import { drawEntries, foldedFirstWinner, honestProof, reforgedProof } from './support/draw-proofs.js';
+import { beaconRoundForClose, fetchAndVerifyDraw, generateSecretKey, publicKeyOf, QUICKNET, rankEntries, signRound, type DrawProof } from '../src/index.js';
+import { beaconBlock, drawEntries, foldedFirstWinner, honestDrandProof, honestProof, localChain, localDrandProof, reforgedProof } from './support/draw-proofs.js';
 
 const seed = createHash('sha256').update('cli').digest('hex');
 const entries = drawEntries(25, (i) => (i % 5 === 0 ? '3' : '1'));
@@ -192,5 +197,140 @@ describe('runVerifyDraw', () => {
     const help = io(() => json(honest));
     expect(await runVerifyDraw(['--help'], {}, help.cli)).toBe(EXIT.valid);
     expect(help.out.join('\n')).toContain('raffle-verify-draw');
+  });
+});
+
+describe('raffle-verify-draw on a draw with a beacon round', () => {
+  const { round, signature } = QUICKNET_ROUNDS.round1000;
+  // Quicknet round 1000 is due 2023-08-23 15:59:24 UTC; a close at 15:59:19 (round 998) draws with it.
+  const quicknetProof = honestDrandProof(seed, entries, 3, '2023-08-23T15:59:19Z', beaconBlock(QUICKNET, round, signature));
+  const local = localChain();
+  const localProof = localDrandProof(local, seed, entries, 3, '2025-06-15T19:50:41Z');
+  const inline = `${local.chain.chainHash}:${local.chain.publicKey}:${local.chain.period}:${local.chain.genesisTime}`;
+
+  const io = (respond: (url: string) => Response) => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const calls: string[] = [];
+    const cli: CliIo = {
+      fetch: (async (url: string) => {
+        calls.push(url);
+        return respond(url);
+      }) as typeof fetch,
+      out: (t) => out.push(t),
+      err: (t) => err.push(t),
+    };
+    return { cli, out, err, calls };
+  };
+  const json = (body: unknown) => new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
+
+  it('names quicknet, the round, its time and the close, and says every beacon check passed', () => {
+    const verdict = judgeDrawProof(quicknetProof);
+    expect(verdict.valid).toBe(true);
+    expect(verdict.report).toMatch(/algorithm\s+ok\s+es-hmac-sha256-drand-v1 \(the seed mixed with a public beacon round\)/);
+    expect(verdict.report).toMatch(/beacon chain\s+ok\s+drand's quicknet \(the League of Entropy's public beacon\)/);
+    expect(verdict.report).toMatch(/beacon round\s+ok\s+round 1000, due 2023-08-23 15:59:24 UTC: entries closed 2023-08-23 15:59:19 UTC, during round 998, so nobody could know/);
+    expect(verdict.report).toMatch(/beacon signature\s+ok\s+the chain's own public key signed round 1000/);
+    expect(verdict.report).toMatch(/beacon randomness\s+ok\s+fe290beca10872ef… is sha256 of the signature/);
+    expect(verdict.report).toMatch(/winners\s+ok\s+3 winners reproduced from the seed mixed with the beacon round/);
+    expect(verdict.report).toMatch(/^VALID: .*beacon round 1000, published after entries closed\.$/m);
+    expect(verdict.report).not.toContain('FAIL');
+  });
+
+  it('refuses a local beacon nobody said to trust, and says how to trust it', () => {
+    const verdict = judgeDrawProof(localProof);
+    expect(verdict.valid).toBe(false);
+    expect(verdict.report).toMatch(/beacon chain\s+FAIL\s+chain [0-9a-f]{16}… is not one this verifier trusts/);
+    expect(verdict.report).toMatch(/beacon signature\s+FAIL\s+not checked: the chain is not trusted/);
+    expect(verdict.report).toContain('[untrusted_chain]');
+    expect(verdict.report).toMatch(/^To trust a beacon of your own, pass --trust-chain or --trust-beacon-url/m);
+  });
+
+  it("refuses quicknet's hash with the forger's key, and a round the close does not fix", () => {
+    const forger = generateSecretKey();
+    const forged = honestDrandProof(seed, entries, 3, '2023-08-23T15:59:19Z', { ...beaconBlock(QUICKNET, round, signRound(forger, round)), publicKey: publicKeyOf(forger) });
+    const verdict = judgeDrawProof(forged);
+    expect(verdict.valid).toBe(false);
+    expect(verdict.report).toMatch(/beacon chain\s+FAIL\s+claims to be drand's quicknet .* but carries another public key/);
+    expect(verdict.report).toMatch(/beacon signature\s+FAIL/);
+    const late = judgeDrawProof({ ...quicknetProof, closedAt: '2023-08-23T15:59:22Z' });
+    expect(late.valid).toBe(false);
+    expect(late.report).toMatch(/beacon round\s+FAIL\s+round 1000, due 2023-08-23 15:59:24 UTC, but entries closed 2023-08-23 15:59:22 UTC, which fixes round 1001/);
+    expect(late.report).toContain('[beacon_round_mismatch]');
+  });
+
+  it('trusts a local chain given inline or as a JSON file, and says it is not the League of Entropy', async () => {
+    const inlineRun = io(() => json(localProof));
+    expect(await runVerifyDraw(['x', '--base-url', 'https://h.test', '--trust-chain', inline], {}, inlineRun.cli)).toBe(EXIT.valid);
+    const report = inlineRun.out.join('\n');
+    expect(report).toMatch(/beacon chain\s+ok\s+a beacon you chose to trust \(chain [0-9a-f]{16}…\), not the League of Entropy/);
+    expect(report).toMatch(/^VALID: .*whoever runs it holds its key/m);
+
+    const dir = mkdtempSync(join(tmpdir(), 'trust-chain-'));
+    const file = join(dir, 'chain.json');
+    writeFileSync(file, JSON.stringify({ ...local.chain }));
+    const fileRun = io(() => json(localProof));
+    expect(await runVerifyDraw(['x', '--base-url', 'https://h.test', '--trust-chain', file], {}, fileRun.cli)).toBe(EXIT.valid);
+  });
+
+  it("trusts the chain a beacon URL's /info describes, only when told to", async () => {
+    const info = { public_key: local.chain.publicKey, period: local.chain.period, genesis_time: local.chain.genesisTime, hash: local.chain.chainHash, schemeID: 'bls-unchained-g1-rfc9380' };
+    const run = io((url) => json(url.endsWith('/info') ? info : localProof));
+    expect(await runVerifyDraw(['x', '--base-url', 'https://h.test', '--trust-beacon-url', 'http://beacon.test:8081/'], {}, run.cli)).toBe(EXIT.valid);
+    expect(run.calls).toEqual(['http://beacon.test:8081/info', 'https://h.test/public/v1/raffles/x/draw']);
+    expect(run.out.join('\n')).toMatch(/beacon chain\s+ok\s+the beacon at http:\/\/beacon.test:8081\/ \(chain [0-9a-f]{16}…\), not the League of Entropy/);
+
+    const untold = io(() => json(localProof));
+    expect(await runVerifyDraw(['x', '--base-url', 'https://h.test'], {}, untold.cli)).toBe(EXIT.invalid);
+    expect(untold.calls).toEqual(['https://h.test/public/v1/raffles/x/draw']);
+  });
+
+  it('exits 2 for a chain it cannot read: a malformed inline value, a missing file, an /info of another scheme', async () => {
+    const bad = async (argv: string[], respond: (url: string) => Response = () => json(localProof)) => {
+      const run = io(respond);
+      expect(await runVerifyDraw(['x', '--base-url', 'https://h.test', ...argv], {}, run.cli)).toBe(EXIT.usage);
+      return run.err.join('\n');
+    };
+    expect(await bad(['--trust-chain', 'abc:def:3:0'])).toMatch(/neither chainHash:publicKey:period:genesisTime nor a readable file/);
+    expect(await bad(['--trust-chain', '/no/such/chain.json'])).toMatch(/readable file/);
+    const chained = { public_key: local.chain.publicKey, period: 30, genesis_time: 1, hash: local.chain.chainHash, schemeID: 'pedersen-bls-chained' };
+    expect(await bad(['--trust-beacon-url', 'http://beacon.test'], () => json(chained))).toMatch(/http:\/\/beacon.test\/info is not a beacon chain: it needs the scheme bls-unchained-g1-rfc9380/);
+  });
+
+  it('parses the trust flags, repeated, and leaves them out when not given', () => {
+    expect(parseVerifyDrawArgs(['s', '--trust-chain', 'a', '--trust-chain', 'b', '--trust-beacon-url', 'http://b.test'], {})).toEqual({
+      url: 'http://localhost:3000/public/v1/raffles/s/draw',
+      trustChains: ['a', 'b'],
+      trustBeaconUrls: ['http://b.test'],
+    });
+    expect(parseVerifyDrawArgs(['s'], {})).toEqual({ url: 'http://localhost:3000/public/v1/raffles/s/draw' });
+  });
+
+  it("verifies a draw on a running local beacon's round, trusting it through its own /info", async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const beacon = await startLocalBeacon({ period: 1, genesisTime: now - 600, secretKey: generateSecretKey() });
+    try {
+      const closedAt = new Date((now - 100) * 1000).toISOString();
+      const round = beaconRoundForClose(beacon.chain, new Date(closedAt));
+      const published = (await (await fetch(`${beacon.url}/public/${round}`)).json()) as { round: number; signature: string; randomness: string };
+      const proof = honestDrandProof(seed, entries, 3, closedAt, beaconBlock(beacon.chain, published.round, published.signature));
+      expect(proof.beacon!.randomness).toBe(published.randomness);
+      const fromBeacon = (url: string) => (url.startsWith(beacon.url) ? fetch(url) : Promise.resolve(json(proof)));
+      for (const url of [beacon.url, `${beacon.url}/${beacon.chain.chainHash}`]) {
+        const out: string[] = [];
+        const cli: CliIo = { fetch: fromBeacon as typeof fetch, out: (t) => out.push(t), err: (t) => out.push(t) };
+        expect(await runVerifyDraw(['x', '--base-url', 'https://h.test', '--trust-beacon-url', url], {}, cli)).toBe(EXIT.valid);
+        expect(out.join('\n')).toMatch(new RegExp(`beacon round\\s+ok\\s+round ${round}, due `));
+      }
+    } finally {
+      await beacon.close();
+    }
+  });
+
+  it('fetchAndVerifyDraw passes trustedChains to the verifier', async () => {
+    const fetchProof = (async () => json(localProof)) as unknown as typeof fetch;
+    expect((await fetchAndVerifyDraw('x', { baseUrl: 'https://h.test', fetch: fetchProof })).verification.failures.map((f) => f.reason)).toEqual(['untrusted_chain']);
+    const trusted = await fetchAndVerifyDraw('x', { baseUrl: 'https://h.test', fetch: fetchProof, trustedChains: [local.chain] });
+    expect(trusted.verification).toMatchObject({ valid: true, beacon: { chainHash: local.chain.chainHash, trusted: 'custom' } });
   });
 });

@@ -1,6 +1,8 @@
-import type { DrawProof } from '@raffle/sdk';
+import { generateSecretKey, publicKeyOf, QUICKNET, signRound, type DrawProof } from '@raffle/sdk';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { QUICKNET_ROUNDS } from '../../../packages/beacon/test/support/quicknet-rounds.js';
+import { beaconBlock, honestDrandProof, localChain, localDrandProof } from '../../../packages/sdk/test/support/draw-proofs.js';
 import { startConsolePlatform } from './support/console-platform.js';
 import { checkPage, clearPageProblems } from './support/page-checks.js';
 
@@ -22,9 +24,10 @@ afterAll(async () => {
   await platform?.stop();
 });
 
-/** A signed-out visitor: a fresh page that never went through sign-in. */
-async function openVerify(path: string, tamper?: (proof: DrawProof) => void): Promise<Page> {
+/** A signed-out visitor: a fresh page that never went through sign-in. `serve` answers the proof route instead of the platform. */
+async function openVerify(path: string, tamper?: (proof: DrawProof) => void, serve?: DrawProof): Promise<Page> {
   const page = await platform.newPage();
+  if (serve) await page.route('**/public/v1/raffles/*/draw', (route) => route.fulfill({ json: serve }));
   if (tamper) {
     await page.route('**/public/v1/raffles/*/draw', async (route) => {
       const response = await route.fetch();
@@ -109,5 +112,81 @@ describe('the public verification page', () => {
     clearPageProblems(page);
     await checkPage(page, 'verify-not-found');
     await page.close();
+  }, 120_000);
+});
+
+/**
+ * Proofs of es-hmac-sha256-drand-v1 over the demo raffle's own entries and seed, served in place of
+ * the platform's answer (the platform's draw is switching to the beacon in parallel): one on a
+ * local beacon of our own, as the platform's embedded beacon signs, one on a real quicknet round,
+ * and forgeries of each.
+ */
+describe('the public verification page on a draw with a beacon round', () => {
+  const local = localChain(1_750_000_000, 1);
+  // Quicknet round 1000 is due 2023-08-23 15:59:24 UTC; a close at 15:59:19 (round 998) draws with it.
+  const { round, signature } = QUICKNET_ROUNDS.round1000;
+  const localProof = () => localDrandProof(local, served.seed, served.entries, served.spots, '2025-06-15T19:50:41Z');
+  const quicknetProof = () => honestDrandProof(served.seed, served.entries, served.spots, '2023-08-23T15:59:19Z', beaconBlock(QUICKNET, round, signature));
+  const checkOf = (page: Page, check: string) => page.locator(`[data-testid="draw-checks"] li[data-check="${check}"]`).textContent();
+
+  it("verifies a local beacon's draw, names the round, its time and the chain, and says it is not the League of Entropy", async () => {
+    const proof = localProof();
+    const page = await openVerify(`/verify/${slug}`, undefined, proof);
+    expect(await verdictOf(page)).toMatch(/^VALID: the winners follow from the committed seed, the published entries and beacon round \d+, published after entries closed\. The beacon is not the League of Entropy/);
+    expect(await page.getByTestId('beacon-round').textContent()).toBe(String(proof.beacon!.round));
+    const due = new Date((local.chain.genesisTime + (proof.beacon!.round - 1) * local.chain.period) * 1000).toISOString().replace('T', ' ').replace('.000Z', ' UTC');
+    expect(await page.getByTestId('beacon-round-time').textContent()).toBe(due);
+    expect(await page.getByTestId('beacon-closed-at').textContent()).toBe('2025-06-15 19:50:41 UTC');
+    expect(await page.getByTestId('beacon-chain').textContent()).toBe(`a local beacon run by this platform (chain ${local.chain.chainHash.slice(0, 16)}…), not the League of Entropy`);
+    expect(await page.getByTestId('beacon-notice').textContent()).toMatch(/^Not the League of Entropy\. .*trusted here only because this platform says so/);
+    for (const check of ['beacon chain', 'beacon round', 'beacon signature', 'beacon randomness', 'commitment', 'entries', 'winners']) {
+      expect(await checkOf(page, check)).toMatch(/^Passed /);
+    }
+    expect(await checkOf(page, 'beacon signature')).toContain(`the chain's own public key signed round ${proof.beacon!.round}`);
+    await checkPage(page, 'verify-beacon-local');
+    await page.close();
+  }, 120_000);
+
+  it("verifies a draw on a real quicknet round and names drand's League of Entropy, with no caveat", async () => {
+    const page = await openVerify(`/verify/${slug}`, undefined, quicknetProof());
+    expect(await verdictOf(page)).toMatch(/^VALID: .*beacon round 1000, published after entries closed\.$/);
+    expect(await page.getByTestId('beacon-chain').textContent()).toBe("drand's quicknet (the League of Entropy's public beacon)");
+    expect(await page.getByTestId('beacon-round-time').textContent()).toBe('2023-08-23 15:59:24 UTC');
+    expect(await page.getByTestId('beacon-notice').count()).toBe(0);
+    expect(await checkOf(page, 'beacon round')).toContain('entries closed 2023-08-23 15:59:19 UTC, during round 998, so nobody could know');
+    await page.close();
+  }, 120_000);
+
+  it("refuses a forged chain: quicknet's hash with the forger's own key and signature", async () => {
+    const forger = generateSecretKey();
+    const forged = honestDrandProof(served.seed, served.entries, served.spots, '2023-08-23T15:59:19Z', {
+      ...beaconBlock(QUICKNET, round, signRound(forger, round)),
+      publicKey: publicKeyOf(forger),
+    });
+    const page = await openVerify(`/verify/${slug}`, undefined, forged);
+    const verdict = await verdictOf(page);
+    expect(verdict).toMatch(/^INVALID/);
+    expect(verdict).toContain(`the proof's publicKey for chain ${QUICKNET.chainHash} is not the trusted chain's`);
+    expect(verdict).toContain("the signature is not the trusted chain's signature of round 1000");
+    expect(await page.getByTestId('beacon-chain').textContent()).toMatch(/not trusted here \(it names drand's quicknet but carries another key\)$/);
+    expect(await checkOf(page, 'beacon chain')).toMatch(/^Failed beacon chain: claims to be drand's quicknet/);
+    expect(await checkOf(page, 'beacon signature')).toMatch(/^Failed /);
+    expect(await page.getByTestId('beacon-notice').count()).toBe(0);
+    await checkPage(page, 'verify-beacon-forged');
+    await page.close();
+  }, 120_000);
+
+  it("refuses a local beacon's draw whose round was re-signed with another key, or moved away from the close", async () => {
+    const proof = localProof();
+    const resigned = { ...proof, beacon: { ...proof.beacon!, signature: signRound(generateSecretKey(), proof.beacon!.round) } };
+    const page = await openVerify(`/verify/${slug}`, undefined, resigned);
+    expect(await verdictOf(page)).toMatch(/^INVALID/);
+    expect(await checkOf(page, 'beacon signature')).toMatch(/^Failed .*did not sign round/);
+    await page.close();
+
+    const moved = await openVerify(`/verify/${slug}`, undefined, { ...proof, closedAt: '2025-06-15T19:50:30Z' });
+    expect(await verdictOf(moved)).toMatch(/^INVALID/);
+    expect(await checkOf(moved, 'beacon round')).toMatch(/^Failed .*but entries closed 2025-06-15 19:50:30 UTC, which fixes round/);
+    await moved.close();
   }, 120_000);
 });

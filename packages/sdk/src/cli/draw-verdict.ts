@@ -4,7 +4,10 @@ import { fetchAndVerifyDraw } from '../draw/fetch-and-verify-draw.js';
 import { proofShapeProblems } from '../draw/proof-shape.js';
 import { locateProof, publicProofUrl } from '../draw/proof-url.js';
 import { RaffleApiError, RaffleError } from '../http/raffle-api-error.js';
-import { verifyDraw, type DrawProof, type DrawVerificationFailure } from '../verify-draw.js';
+import { QUICKNET } from '../draw/beacon-chain.js';
+import { describeDrawChecks, validDrawSummary } from '../draw/draw-checks.js';
+import { verifyDraw, type DrawProof, type TrustedBeaconChain, type VerifyDrawOptions } from '../verify-draw.js';
+import { trustBeaconUrl, trustChainArgument } from './trusted-chains.js';
 
 export { proofShapeProblems };
 
@@ -15,11 +18,23 @@ export const USAGE = `Usage:
   raffle-verify-draw <slug> [--base-url <url>]
   raffle-verify-draw <https://host/public/v1/raffles/<slug>/draw>
   raffle-verify-draw <https://host/api/v1/raffles/<slug>/draw> [--api-key <key>]
+  any of them with [--trust-chain <chain>]… [--trust-beacon-url <url>]…
 
 Fetches a drawn raffle's proof and recomputes the draw: sha256(seed) must equal the published
 commitment, every entry's id, user id and weight must be in its exact format and the entries must
 hash to the entries digest, the proof must list min(spots, entries) winners, and ranking the
 entries by the seed must give them.
+
+A draw of es-hmac-sha256-drand-v1 also mixes in a public beacon round that nobody knew while
+entries were open: the round must be signed by a chain you trust (its BLS signature checked against
+that chain's own public key, never the one the proof carries), its randomness must be sha256 of the
+signature, and it must be round roundAt(closedAt) + 2, fixed by the moment entries closed. Only
+drand's quicknet (the League of Entropy) is trusted unless you say otherwise:
+  --trust-chain <chainHash:publicKey:period:genesisTime>   trust this chain (hex, hex, seconds, unix seconds)
+  --trust-chain <file.json>     trust the chain in this file (drand's /info JSON, or chainHash, publicKey, period, genesisTime)
+  --trust-beacon-url <url>      trust the chain <url>/info describes: this trusts whoever runs that URL
+Each may be repeated. A local beacon (the platform's own, without the internet) is trusted only this
+way; its operator holds its key, so its rounds prove less than drand's.
 
 A slug is looked up on the keyless public route, {base-url}/public/v1/raffles/<slug>/draw; the
 base URL comes from --base-url, else RAFFLE_BASE_URL, else ${DEFAULT_DATA_PLANE_URL}. A URL may
@@ -30,49 +45,44 @@ Exit status: 0 the draw is valid, 1 it is not, 2 usage or network error.`;
 
 export type DrawVerdict = { valid: boolean; report: string };
 
-const short = (hex: string) => (hex.length > 16 ? `${hex.slice(0, 16)}…` : hex);
-const row = (label: string, text: string, ok: boolean) => `  ${label.padEnd(15)} ${ok ? 'ok  ' : 'FAIL'}  ${text}`;
+const row = (label: string, text: string, ok: boolean) => `  ${label.padEnd(17)} ${ok ? 'ok  ' : 'FAIL'}  ${text}`;
 
 /** Judges a fetched proof and says why, one line per claim, as the CLI prints it. */
-export function judgeDrawProof(value: unknown, source?: string): DrawVerdict {
+export function judgeDrawProof(value: unknown, source?: string, options: VerifyDrawOptions = {}): DrawVerdict {
   const header = source ? [`Draw proof of ${source}`] : [];
   const shape = proofShapeProblems(value);
   if (shape.length > 0) {
     return { valid: false, report: [...header, 'INVALID: this is not a draw proof.', ...shape.map((p) => `  - ${p}`)].join('\n') };
   }
   const proof = value as DrawProof;
-  const result = verifyDraw(proof);
-  const failed = (...reasons: DrawVerificationFailure[]) => result.failures.some((f) => reasons.includes(f.reason));
-  const seedOk = !failed('malformed_seed');
-  const commitmentOk = seedOk && !failed('commitment_mismatch');
-  const fieldsOk = !failed('entry_id_malformed', 'user_id_malformed', 'weight_malformed', 'duplicate_entry');
-  const digestOk = !failed('digest_mismatch');
-  const countOk = !failed('winner_count_mismatch');
-  const winnersOk = seedOk && fieldsOk && !failed('winner_positions', 'winner_mismatch');
+  const trustedChains = options.trustedChains ?? [QUICKNET];
+  const result = verifyDraw(proof, { trustedChains });
+  const checks = describeDrawChecks(proof, result, trustedChains);
+  // Malformed entries or a missing beacon round rank nothing, so there is no other winner to name.
+  const ranked = result.recomputedWinners.length > 0;
   const claimed = [...proof.winners].sort((a, b) => a.position - b.position);
-  const expected = Math.min(proof.spots, proof.entries.length);
-
   const lines = [
     ...header,
-    row('algorithm', proof.algorithm, !failed('unknown_algorithm')),
-    row('commitment', seedOk ? `sha256(seed) ${commitmentOk ? '=' : '≠'} ${short(proof.drawCommitment)}` : 'the seed is not 32 bytes of hex', commitmentOk),
-    row('entry fields', fieldsOk ? 'every id, user id and weight in its exact format, no id twice' : 'an id, user id or weight outside its format, or an id twice', fieldsOk),
-    row('entries', `${proof.entries.length} entries ${digestOk ? 'hash to' : 'do not hash to'} ${short(proof.entriesDigest)}`, digestOk),
-    row('winner count', `${claimed.length} of ${expected} (${proof.spots} spots, ${proof.entries.length} entries)`, countOk),
-    row('winners', `${claimed.length} ${claimed.length === 1 ? 'winner' : 'winners'} ${winnersOk ? 'reproduced from the seed' : fieldsOk ? 'not reproduced from the seed' : 'not recomputed: malformed entries rank nothing'}`, winnersOk),
+    ...checks.map((c) => row(c.check, c.text, c.ok)),
     ...claimed.map((w, i) => {
       const recomputed = result.recomputedWinners[i];
-      const note = !fieldsOk || recomputed === w.entryId ? '' : `  (the draw gives ${recomputed ?? 'nobody'})`;
+      const note = !ranked || recomputed === w.entryId ? '' : `  (the draw gives ${recomputed ?? 'nobody'})`;
       return `    #${w.position} ${w.entryId}${note}`;
     }),
   ];
-  if (result.valid) lines.push('VALID: the winners follow from the committed seed and the published entries.');
-  else lines.push('INVALID:', ...result.failures.map((f) => `  - ${f.message} [${f.reason}]`));
+  if (result.valid) lines.push(`VALID: ${validDrawSummary(result)}`);
+  else {
+    lines.push('INVALID:', ...result.failures.map((f) => `  - ${f.message} [${f.reason}]`));
+    if (result.failures.some((f) => f.reason === 'untrusted_chain')) lines.push('To trust a beacon of your own, pass --trust-chain or --trust-beacon-url (see --help).');
+  }
   return { valid: result.valid, report: lines.join('\n') };
 }
 
-/** `apiKey` is set only for a keyed /api/v1 URL: the public route is never sent a key. */
-export type VerifyDrawArgs = { url: string; apiKey?: string } | { help: true } | { error: string };
+/**
+ * `apiKey` is set only for a keyed /api/v1 URL: the public route is never sent a key. The trust
+ * flags are kept as given (set only when given); runVerifyDraw reads the files and URLs.
+ */
+export type VerifyDrawArgs = { url: string; apiKey?: string; trustChains?: string[]; trustBeaconUrls?: string[] } | { help: true } | { error: string };
 
 /** The proof URL (and, for a keyed URL, the key) from the command line and environment, or what is wrong with them. */
 export function parseVerifyDrawArgs(argv: readonly string[], env: Record<string, string | undefined>): VerifyDrawArgs {
@@ -85,6 +95,8 @@ export function parseVerifyDrawArgs(argv: readonly string[], env: Record<string,
         'api-key': { type: 'string' },
         'base-url': { type: 'string' },
         slug: { type: 'string' },
+        'trust-chain': { type: 'string', multiple: true },
+        'trust-beacon-url': { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -109,10 +121,23 @@ export function parseVerifyDrawArgs(argv: readonly string[], env: Record<string,
     location = locateProof(positionals[0]!, baseUrl);
   }
   if ('error' in location) return location;
-  if (!location.keyed) return { url: location.url };
+  const trust = {
+    ...(values['trust-chain']?.length ? { trustChains: values['trust-chain'] } : {}),
+    ...(values['trust-beacon-url']?.length ? { trustBeaconUrls: values['trust-beacon-url'] } : {}),
+  };
+  if (!location.keyed) return { url: location.url, ...trust };
   const apiKey = values['api-key'] ?? env.RAFFLE_API_KEY;
   if (!apiKey) return { error: 'an /api/v1 URL needs an API key (--api-key <key> or RAFFLE_API_KEY); a slug or a /public/v1 URL needs none' };
-  return { url: location.url, apiKey };
+  return { url: location.url, apiKey, ...trust };
+}
+
+/** quicknet, and every chain the caller named: a file or inline value, or a beacon URL's /info. */
+async function trustedChainsOf(args: { trustChains?: string[]; trustBeaconUrls?: string[] }, fetchImpl: typeof fetch): Promise<TrustedBeaconChain[]> {
+  const named = await Promise.all((args.trustChains ?? []).map(trustChainArgument));
+  const fromUrls = await Promise.all(
+    (args.trustBeaconUrls ?? []).map(async (url) => ({ ...(await trustBeaconUrl(url, fetchImpl)), name: `the beacon at ${url}` })),
+  );
+  return [QUICKNET, ...named, ...fromUrls];
 }
 
 export type CliIo = {
@@ -132,14 +157,21 @@ export async function runVerifyDraw(argv: readonly string[], env: Record<string,
     io.err(`raffle-verify-draw: ${args.error}\n\n${USAGE}`);
     return EXIT.usage;
   }
+  let trustedChains: TrustedBeaconChain[];
+  try {
+    trustedChains = await trustedChainsOf(args, io.fetch);
+  } catch (error) {
+    io.err(`raffle-verify-draw: ${(error as Error).message}`);
+    return EXIT.usage;
+  }
   let proof: unknown;
   try {
-    ({ proof } = await fetchAndVerifyDraw(args.url, { apiKey: args.apiKey, fetch: io.fetch, timeoutMs: 120_000 }));
+    ({ proof } = await fetchAndVerifyDraw(args.url, { apiKey: args.apiKey, fetch: io.fetch, timeoutMs: 120_000, trustedChains }));
   } catch (error) {
     io.err(`raffle-verify-draw: ${describeFailure(args.url, error)}`);
     return EXIT.usage;
   }
-  const verdict = judgeDrawProof(proof, args.url);
+  const verdict = judgeDrawProof(proof, args.url, { trustedChains });
   io.out(verdict.report);
   return verdict.valid ? EXIT.valid : EXIT.invalid;
 }

@@ -1,7 +1,7 @@
 import type { DrawProof } from '../client/api-types.js';
 import { DEFAULT_DATA_PLANE_URL } from '../client/raffle-client.js';
 import { createHttpClient } from '../http/create-http-client.js';
-import { verifyDraw, type DrawVerification } from '../verify-draw.js';
+import { verifyDraw, type DrawVerification, type TrustedBeaconChain } from '../verify-draw.js';
 import { locateProof } from './proof-url.js';
 
 export type FetchAndVerifyDrawOptions = {
@@ -9,8 +9,16 @@ export type FetchAndVerifyDrawOptions = {
   baseUrl?: string;
   /** Only for a keyed `/api/v1/…/draw` URL; the public route takes none and is sent none. */
   apiKey?: string;
+  /**
+   * The beacon chains whose rounds an `es-hmac-sha256-drand-v1` proof may use (verifyDraw's
+   * option): default drand's quicknet alone. A local beacon is trusted only when passed here.
+   */
+  trustedChains?: readonly TrustedBeaconChain[];
+  /** The fetch to use (default the global one): for tests, proxies, or a custom agent. */
   fetch?: typeof fetch;
+  /** Retries of a failed GET (the SDK's default policy otherwise). */
   maxRetries?: number;
+  /** Per attempt, in milliseconds. */
   timeoutMs?: number;
 };
 
@@ -43,5 +51,5 @@ export async function fetchAndVerifyDraw(slugOrUrl: string, options: FetchAndVer
     errorCodeSource: 'body',
   });
   const proof = await http.request<DrawProof>({ method: 'GET', path: `${url.pathname}${url.search}` });
-  return { url: location.url, proof, verification: verifyDraw(proof) };
+  return { url: location.url, proof, verification: verifyDraw(proof, { trustedChains: options.trustedChains }) };
 }

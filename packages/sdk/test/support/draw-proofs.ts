@@ -1,5 +1,22 @@
 import { createHash } from 'node:crypto';
-import { DRAW_ALGORITHM, drawCommitment, entriesDigest, entryLine, rankEntries, type DrawEntry, type DrawProof } from '../../src/index.js';
+import {
+  beaconMixedSeed,
+  beaconRoundForClose,
+  DRAND_DRAW_ALGORITHM,
+  DRAW_ALGORITHM,
+  drawCommitment,
+  entriesDigest,
+  entryLine,
+  generateSecretKey,
+  publicKeyOf,
+  randomnessOf,
+  rankEntries,
+  signRound,
+  UNCHAINED_G1_RFC9380,
+  type BeaconChain,
+  type DrawEntry,
+  type DrawProof,
+} from '../../src/index.js';
 
 export const seedHex = (label: string) => createHash('sha256').update(label).digest('hex');
 
@@ -52,4 +69,47 @@ export function foldedFirstWinner(eligible: DrawEntry[], spots: number): { hones
     const forged = reforgedProof(honest, entries);
     return { honest, forged, dropped: winner.id };
   }
+}
+
+/** A chain of its own: a BLS key made here, trusted only by a verifier that is told about it. */
+export function localChain(genesisTime = 1_750_000_000, period = 3): { chain: BeaconChain; secretKey: Uint8Array } {
+  const secretKey = generateSecretKey();
+  const publicKey = publicKeyOf(secretKey);
+  const chainHash = createHash('sha256').update(`test-chain:${publicKey}`).digest('hex');
+  return { chain: { chainHash, publicKey, period, genesisTime, scheme: UNCHAINED_G1_RFC9380 }, secretKey };
+}
+
+/** The beacon round a proof carries, from a chain's pinned values and a round's signature. */
+export const beaconBlock = (chain: BeaconChain, round: number, signature: string): NonNullable<DrawProof['beacon']> => ({
+  chainHash: chain.chainHash,
+  publicKey: chain.publicKey,
+  period: chain.period,
+  genesisTime: chain.genesisTime,
+  round,
+  signature,
+  randomness: randomnessOf(signature),
+});
+
+/** The proof the server publishes under es-hmac-sha256-drand-v1: ranked with the seed mixed with the round. */
+export function honestDrandProof(seed: string, eligible: DrawEntry[], spots: number, closedAt: string, beacon: NonNullable<DrawProof['beacon']>): DrawProof {
+  const seedBytes = Buffer.from(seed, 'hex');
+  return {
+    algorithm: DRAND_DRAW_ALGORITHM,
+    closedAt,
+    beacon,
+    drawCommitment: drawCommitment(seedBytes),
+    seed,
+    entriesDigest: entriesDigest(eligible),
+    spots,
+    entries: eligible,
+    winners: rankEntries(beaconMixedSeed(seedBytes, beacon), eligible)
+      .slice(0, spots)
+      .map((e, i) => ({ entryId: e.id, position: i + 1 })),
+  };
+}
+
+/** A drand proof over a local chain: the round its close fixes, signed with the chain's key. */
+export function localDrandProof(local: { chain: BeaconChain; secretKey: Uint8Array }, seed: string, eligible: DrawEntry[], spots: number, closedAt: string): DrawProof {
+  const round = beaconRoundForClose(local.chain, new Date(closedAt));
+  return honestDrandProof(seed, eligible, spots, closedAt, beaconBlock(local.chain, round, signRound(local.secretKey, round)));
 }

@@ -1,9 +1,12 @@
-import { fetchAndVerifyDraw, verifyDraw, type DrawProof, type DrawVerification, type Raffle } from '@raffle/sdk';
+import { fetchAndVerifyDraw, type DrawProof, type Raffle } from '@raffle/sdk';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { ApiErrorNotice } from '../../ui/ApiErrorNotice';
+import { BeaconFacts } from '../verify/BeaconFacts';
+import { DrawChecks } from '../verify/DrawChecks';
 import { DrawProofView } from '../verify/DrawProofView';
+import { verifyOnThisPlatform, type PlatformVerification } from '../verify/platform-trust';
 import { VerdictBanner } from '../verify/VerdictBanner';
 import { proofKey } from './raffle-keys';
 import { publicProofAvailability } from './raffle-rules';
@@ -17,7 +20,7 @@ type Props = { raffle: Raffle; workspaceId: string };
  */
 export function DrawProofPanel({ raffle, workspaceId }: Props) {
   const availability = publicProofAvailability(raffle);
-  const [verification, setVerification] = useState<DrawVerification | null>(null);
+  const [verification, setVerification] = useState<PlatformVerification | null>(null);
   const query = useQuery({
     queryKey: proofKey(workspaceId, raffle.id),
     // Only the fetch is wanted here; the verdict comes from the button, on the proof as shown.
@@ -34,14 +37,20 @@ export function DrawProofPanel({ raffle, workspaceId }: Props) {
       {query.isLoading && availability.available ? <p role="status">Fetching the public proof…</p> : null}
       {query.data ? (
         <>
-          <DrawProofView proof={query.data} recomputedWinners={verification?.recomputedWinners} headingLevel={3} />
+          <DrawProofView proof={query.data} recomputedWinners={verification?.verification.recomputedWinners} headingLevel={3} />
           <div className="actions">
-            <button type="button" className="button button-primary" onClick={() => setVerification(verifyDraw(query.data))}>
+            <button type="button" className="button button-primary" onClick={() => setVerification(verifyOnThisPlatform(query.data))}>
               Verify in this browser
             </button>
             <Link to={`/verify/${raffle.slug}`}>Public verification page</Link>
           </div>
-          {verification ? <VerdictBanner verification={verification} /> : null}
+          {verification ? (
+            <>
+              <VerdictBanner verification={verification.verification} />
+              <BeaconFacts proof={query.data} {...verification} headingLevel={3} />
+              <DrawChecks proof={query.data} {...verification} headingLevel={3} />
+            </>
+          ) : null}
         </>
       ) : null}
     </section>

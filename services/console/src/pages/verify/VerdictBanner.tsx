@@ -1,4 +1,4 @@
-import type { DrawVerification } from '@raffle/sdk';
+import { validDrawSummary, type DrawVerification } from '@raffle/sdk';
 
 /** VALID or INVALID in words (never colour alone), with every problem the check found. */
 export function VerdictBanner({ verification }: { verification: DrawVerification }) {
@@ -6,7 +6,7 @@ export function VerdictBanner({ verification }: { verification: DrawVerification
     return (
       <div className="verdict verdict-valid" role="status" data-testid="verdict">
         <p>
-          <strong>VALID</strong>: the seed matches the commitment, every entry is well-formed and the entries match the digest, the winners fill every spot they can, and ranking the entries by the seed gives exactly these winners.
+          <strong>VALID</strong>: {validDrawSummary(verification)}
         </p>
       </div>
     );

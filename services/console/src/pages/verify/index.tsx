@@ -3,18 +3,28 @@ import { fetchAndVerifyDraw, RaffleApiError } from '@raffle/sdk';
 import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import { ApiErrorNotice } from '../../ui/ApiErrorNotice';
+import { BeaconFacts } from './BeaconFacts';
+import { DrawChecks } from './DrawChecks';
 import { DrawProofView } from './DrawProofView';
+import { verifyOnThisPlatform } from './platform-trust';
 import { VerdictBanner } from './VerdictBanner';
+
+/** The proof from the public route, verified with the chains this page trusts for it. */
+async function fetchAndVerifyHere(slug: string) {
+  const { url, proof } = await fetchAndVerifyDraw(slug, { baseUrl: window.location.origin, maxRetries: 1 });
+  return { url, proof, ...verifyOnThisPlatform(proof) };
+}
 
 /**
  * The public verification page: no sign-in. The proof is fetched from the public route and the
- * draw recomputed here, in the visitor's browser, so trusting the result needs no trust in us.
+ * draw recomputed here, in the visitor's browser, so trusting the result needs no trust in us,
+ * except for a beacon other than drand's quicknet, which the page says it takes on our word.
  */
 export default function VerifyPage() {
   const { slug = '' } = useParams();
   const query = useQuery({
     queryKey: ['public-draw', slug],
-    queryFn: () => fetchAndVerifyDraw(slug, { baseUrl: window.location.origin, maxRetries: 1 }),
+    queryFn: () => fetchAndVerifyHere(slug),
     retry: false,
   });
   const notFound = query.error instanceof RaffleApiError && query.error.status === 404;
@@ -40,6 +50,8 @@ export default function VerifyPage() {
       {query.data ? (
         <>
           <VerdictBanner verification={query.data.verification} />
+          <BeaconFacts proof={query.data.proof} verification={query.data.verification} trustedChains={query.data.trustedChains} />
+          <DrawChecks proof={query.data.proof} verification={query.data.verification} trustedChains={query.data.trustedChains} />
           <DrawProofView proof={query.data.proof} recomputedWinners={query.data.verification.recomputedWinners} />
           <p className="form-hint">
             Checked in this browser with <span className="mono">verifyDraw</span> from <span className="mono">@raffle/sdk</span>; the proof came from{' '}

@@ -1,0 +1,113 @@
+import type { DrawProof } from '../client/api-types.js';
+import type { DrawVerification, DrawVerificationFailure, TrustedBeaconChain } from '../verify-draw.js';
+import { BEACON_ROUND_OFFSET, QUICKNET, roundAt, timeOfRound } from './beacon-chain.js';
+import { DRAND_DRAW_ALGORITHM } from './beacon-draw.js';
+
+/** One claim of a proof and its verdict in words, as the CLI and the console's verify page show it. */
+export type DrawCheck = {
+  check: 'algorithm' | 'beacon chain' | 'beacon round' | 'beacon signature' | 'beacon randomness' | 'commitment' | 'entry fields' | 'entries' | 'winner count' | 'winners';
+  ok: boolean;
+  text: string;
+};
+
+const short = (hex: string) => (hex.length > 16 ? `${hex.slice(0, 16)}…` : hex);
+
+/** `2023-08-23 15:59:24 UTC`: a round's or a close's time, as an entrant reads it. */
+export const utcTime = (unixSeconds: number) => `${new Date(unixSeconds * 1000).toISOString().replace('T', ' ').replace(/\.000Z$/, '')} UTC`;
+
+/** The chain in words: quicknet by name; any other chain plainly not the League of Entropy. */
+export function describeBeaconChain(chainHash: string, trusted?: TrustedBeaconChain): string {
+  if (chainHash === QUICKNET.chainHash && (!trusted || trusted.publicKey === QUICKNET.publicKey)) return "drand's quicknet (the League of Entropy's public beacon)";
+  return `${trusted?.name ?? 'a beacon you chose to trust'} (chain ${short(chainHash)}), not the League of Entropy`;
+}
+
+type Failed = (...reasons: DrawVerificationFailure[]) => boolean;
+
+function beaconChecks(proof: DrawProof, failed: Failed, trustedChains: readonly TrustedBeaconChain[]): DrawCheck[] {
+  if (failed('beacon_missing', 'malformed_beacon')) return [{ check: 'beacon round', ok: false, text: 'the proof does not carry a well-formed beacon round' }];
+  const beacon = proof.beacon!;
+  const trusted = trustedChains.find((c) => c.chainHash === beacon.chainHash);
+  const chainText = failed('untrusted_chain')
+    ? `chain ${short(beacon.chainHash)} is not one this verifier trusts (only drand's quicknet is, unless it is told to trust another)`
+    : failed('chain_mismatch')
+      ? `claims to be ${describeBeaconChain(beacon.chainHash)} but carries another public key, period or genesis`
+      : describeBeaconChain(beacon.chainHash, trusted);
+  // An untrusted chain's clock is the proof's own: good enough to show the time, never to judge.
+  const clock = trusted ?? beacon;
+  const closedMs = typeof proof.closedAt === 'string' ? Date.parse(proof.closedAt) : Number.NaN;
+  const closed = Number.isNaN(closedMs) ? undefined : Math.floor(closedMs / 1000);
+  const roundOk = trusted !== undefined && !failed('beacon_round_mismatch', 'closed_at_missing');
+  const due = `round ${beacon.round}, due ${utcTime(timeOfRound(clock, beacon.round))}`;
+  const roundText =
+    closed === undefined
+      ? `${due}; the proof does not say when entries closed`
+      : !trusted
+        ? `${due}; not checked against an untrusted chain's clock`
+        : roundOk
+          ? `${due}: entries closed ${utcTime(closed)}, during round ${roundAt(clock, closed)}, so nobody could know this round's value while they were open`
+          : `${due}, but entries closed ${utcTime(closed)}, which fixes round ${roundAt(clock, closed) + BEACON_ROUND_OFFSET}`;
+  const signatureOk = trusted !== undefined && !failed('beacon_signature_invalid');
+  const signatureText = !trusted
+    ? 'not checked: the chain is not trusted'
+    : signatureOk
+      ? `the chain's own public key signed round ${beacon.round}`
+      : `the trusted chain's public key did not sign round ${beacon.round} with this signature`;
+  const randomnessOk = !failed('beacon_randomness_mismatch');
+  return [
+    { check: 'beacon chain', ok: !failed('untrusted_chain', 'chain_mismatch'), text: chainText },
+    { check: 'beacon round', ok: roundOk, text: roundText },
+    { check: 'beacon signature', ok: signatureOk, text: signatureText },
+    { check: 'beacon randomness', ok: randomnessOk, text: randomnessOk ? `${short(beacon.randomness)} is sha256 of the signature` : 'is not sha256 of the signature' },
+  ];
+}
+
+/**
+ * Every claim of a proof `verifyDraw` judged, in order, with its verdict in words a raffle entrant
+ * can follow. `trustedChains` must be the ones the verification used (default quicknet alone).
+ */
+export function describeDrawChecks(proof: DrawProof, result: DrawVerification, trustedChains: readonly TrustedBeaconChain[] = [QUICKNET]): DrawCheck[] {
+  const failed: Failed = (...reasons) => result.failures.some((f) => reasons.includes(f.reason));
+  const seedOk = !failed('malformed_seed');
+  const commitmentOk = seedOk && !failed('commitment_mismatch');
+  const fieldsOk = !failed('entry_id_malformed', 'user_id_malformed', 'weight_malformed', 'duplicate_entry');
+  const digestOk = !failed('digest_mismatch');
+  const drand = proof.algorithm === DRAND_DRAW_ALGORITHM;
+  const keyOk = !drand || !failed('beacon_missing', 'malformed_beacon');
+  const winnersOk = seedOk && fieldsOk && keyOk && !failed('winner_positions', 'winner_mismatch');
+  const from = drand ? 'the seed mixed with the beacon round' : 'the seed';
+  const winners = `${proof.winners.length} ${proof.winners.length === 1 ? 'winner' : 'winners'}`;
+  const expected = Math.min(proof.spots, proof.entries.length);
+  return [
+    { check: 'algorithm', ok: !failed('unknown_algorithm'), text: drand ? `${proof.algorithm} (the seed mixed with a public beacon round)` : proof.algorithm },
+    ...(drand ? beaconChecks(proof, failed, trustedChains) : []),
+    { check: 'commitment', ok: commitmentOk, text: seedOk ? `sha256(seed) ${commitmentOk ? '=' : '≠'} ${short(proof.drawCommitment)}` : 'the seed is not 32 bytes of hex' },
+    {
+      check: 'entry fields',
+      ok: fieldsOk,
+      text: fieldsOk ? 'every id, user id and weight in its exact format, no id twice' : 'an id, user id or weight outside its format, or an id twice',
+    },
+    { check: 'entries', ok: digestOk, text: `${proof.entries.length} entries ${digestOk ? 'hash to' : 'do not hash to'} ${short(proof.entriesDigest)}` },
+    { check: 'winner count', ok: !failed('winner_count_mismatch'), text: `${proof.winners.length} of ${expected} (${proof.spots} spots, ${proof.entries.length} entries)` },
+    {
+      check: 'winners',
+      ok: winnersOk,
+      text: `${winners} ${
+        winnersOk
+          ? `reproduced from ${from}`
+          : !fieldsOk
+            ? 'not recomputed: malformed entries rank nothing'
+            : !keyOk
+              ? 'not recomputed: without the beacon round there is no key'
+              : `not reproduced from ${from}`
+      }`,
+    },
+  ];
+}
+
+/** The one-sentence verdict of a valid proof, with the caveat a beacon other than drand's needs. */
+export function validDrawSummary(result: DrawVerification): string {
+  if (!result.beacon) return 'the winners follow from the committed seed and the published entries.';
+  const caveat =
+    result.beacon.trusted === 'quicknet' ? '' : ' The beacon is not the League of Entropy: whoever runs it holds its key, so trust it only as far as you trust them.';
+  return `the winners follow from the committed seed, the published entries and beacon round ${result.beacon.round}, published after entries closed.${caveat}`;
+}
