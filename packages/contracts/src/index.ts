@@ -26,7 +26,7 @@ import {
   UpdateRaffleBodySchema,
 } from './resources/dashboard-raffle.js';
 import { IdentitySnapshotSchema, WinnerSchema, WinRaffleSchema, WinSchema } from './resources/win.js';
-import { DrawProofSchema } from './resources/draw-proof.js';
+import { DrawProofSchema, PlatformBeaconChainSchema } from './resources/draw-proof.js';
 import { DashboardEntryPageSchema, DashboardRafflePageSchema, DashboardWinPageSchema } from './resources/dashboard-raffle-lists.js';
 import { DashboardWinSchema, RerolledWinSchema } from './resources/dashboard-win.js';
 import { CreateProjectBodySchema, DashboardProjectPageSchema, UpdateProjectBodySchema } from './resources/dashboard-project.js';
@@ -110,6 +110,7 @@ export const SHARED_SCHEMAS = [
   IdentitySnapshotSchema,
   WinnerSchema,
   DrawProofSchema,
+  PlatformBeaconChainSchema,
   WalletSchema,
   ProfileSchema,
   ApiKeyRecordSchema,

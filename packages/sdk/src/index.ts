@@ -52,6 +52,7 @@ export {
   type VerifyDrawOptions,
 } from './verify-draw.js';
 export { describeBeaconChain, describeDrawChecks, utcTime, validDrawSummary, type DrawCheck } from './draw/draw-checks.js';
+export { fetchPlatformBeaconChain, PLATFORM_BEACON_NAME, type FetchPlatformBeaconOptions, type PlatformBeaconChain } from './draw/platform-beacon.js';
 export { fetchAndVerifyDraw, type FetchAndVerifyDrawOptions, type FetchedDrawVerification } from './draw/fetch-and-verify-draw.js';
 
 // The management API (/api/developer, /api/dashboard) with a session token.

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runVerifyDraw, EXIT, type CliIo } from '../src/cli/draw-verdict.js';
-import { fetchAndVerifyDraw, RaffleApiError, RaffleClient, verifyDraw } from '../src/index.js';
+import { localBeaconChain } from '@raffle/service-kit/testing';
+import { fetchAndVerifyDraw, fetchPlatformBeaconChain, PLATFORM_BEACON_NAME, QUICKNET, RaffleApiError, RaffleClient, verifyDraw } from '../src/index.js';
 import { loadDemo, newTestDatabase, startDataPlane, type DataPlane, type DemoKeys } from './support/data-plane-service.js';
 
 let dataPlane: DataPlane;
@@ -93,5 +94,19 @@ describe('raffle-verify-draw against the data plane', () => {
     const notDrawn = io();
     expect(await runVerifyDraw([demo.raffles.openForEntry!.slug, '--base-url', dataPlane.baseUrl], {}, notDrawn.cli)).toBe(EXIT.usage);
     expect(notDrawn.err.join('\n')).toContain('404 DRAW_NOT_AVAILABLE');
+  });
+});
+
+describe('fetchPlatformBeaconChain', () => {
+  it("returns the chain the data plane pins (here the run's local beacon), named as the platform's own", async () => {
+    const chain = await fetchPlatformBeaconChain({ baseUrl: dataPlane.baseUrl });
+    expect(chain).toEqual({ ...localBeaconChain(), name: PLATFORM_BEACON_NAME });
+    expect(chain.chainHash).not.toBe(QUICKNET.chainHash);
+  });
+
+  it("returns the SDK's own pinned quicknet when the platform pins quicknet, whatever key its answer carries", async () => {
+    const lying = (async () =>
+      new Response(JSON.stringify({ ...QUICKNET, publicKey: 'ab'.repeat(96), quicknet: true }), { status: 200, headers: { 'content-type': 'application/json' } })) as typeof fetch;
+    expect(await fetchPlatformBeaconChain({ baseUrl: dataPlane.baseUrl, fetch: lying })).toBe(QUICKNET);
   });
 });

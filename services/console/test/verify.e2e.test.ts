@@ -1,4 +1,4 @@
-import { generateSecretKey, publicKeyOf, QUICKNET, signRound, type DrawProof } from '@raffle/sdk';
+import { generateSecretKey, publicKeyOf, QUICKNET, signRound, type BeaconChain, type DrawProof } from '@raffle/sdk';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUICKNET_ROUNDS } from '../../../packages/beacon/test/support/quicknet-rounds.js';
@@ -24,10 +24,14 @@ afterAll(async () => {
   await platform?.stop();
 });
 
-/** A signed-out visitor: a fresh page that never went through sign-in. `serve` answers the proof route instead of the platform. */
-async function openVerify(path: string, tamper?: (proof: DrawProof) => void, serve?: DrawProof): Promise<Page> {
+/**
+ * A signed-out visitor: a fresh page that never went through sign-in. `serve` answers the proof
+ * route instead of the platform, and `platformChain` the route that names the platform's beacon.
+ */
+async function openVerify(path: string, tamper?: (proof: DrawProof) => void, serve?: DrawProof, platformChain?: BeaconChain): Promise<Page> {
   const page = await platform.newPage();
   if (serve) await page.route('**/public/v1/raffles/*/draw', (route) => route.fulfill({ json: serve }));
+  if (platformChain) await page.route('**/public/v1/beacon', (route) => route.fulfill({ json: { ...platformChain, quicknet: false } }));
   if (tamper) {
     await page.route('**/public/v1/raffles/*/draw', async (route) => {
       const response = await route.fetch();
@@ -131,7 +135,7 @@ describe('the public verification page on a draw with a beacon round', () => {
 
   it("verifies a local beacon's draw, names the round, its time and the chain, and says it is not the League of Entropy", async () => {
     const proof = localProof();
-    const page = await openVerify(`/verify/${slug}`, undefined, proof);
+    const page = await openVerify(`/verify/${slug}`, undefined, proof, local.chain);
     expect(await verdictOf(page)).toMatch(/^VALID: the winners follow from the committed seed, the published entries and beacon round \d+, published after entries closed\. The beacon is not the League of Entropy/);
     expect(await page.getByTestId('beacon-round').textContent()).toBe(String(proof.beacon!.round));
     const due = new Date((local.chain.genesisTime + (proof.beacon!.round - 1) * local.chain.period) * 1000).toISOString().replace('T', ' ').replace('.000Z', ' UTC');
@@ -144,6 +148,15 @@ describe('the public verification page on a draw with a beacon round', () => {
     }
     expect(await checkOf(page, 'beacon signature')).toContain(`the chain's own public key signed round ${proof.beacon!.round}`);
     await checkPage(page, 'verify-beacon-local');
+    await page.close();
+  }, 120_000);
+
+  it("refuses a draw signed by a beacon that is neither quicknet nor the one this platform pins (GET /public/v1/beacon): a proof's own chain is never believed", async () => {
+    const page = await openVerify(`/verify/${slug}`, undefined, localProof());
+    expect(await verdictOf(page)).toMatch(/^INVALID/);
+    expect(await checkOf(page, 'beacon chain')).toMatch(/^Failed .*is not one this verifier trusts/);
+    expect(await page.getByTestId('beacon-notice').count()).toBe(0);
+    await checkPage(page, 'verify-beacon-untrusted');
     await page.close();
   }, 120_000);
 
@@ -179,12 +192,12 @@ describe('the public verification page on a draw with a beacon round', () => {
   it("refuses a local beacon's draw whose round was re-signed with another key, or moved away from the close", async () => {
     const proof = localProof();
     const resigned = { ...proof, beacon: { ...proof.beacon!, signature: signRound(generateSecretKey(), proof.beacon!.round) } };
-    const page = await openVerify(`/verify/${slug}`, undefined, resigned);
+    const page = await openVerify(`/verify/${slug}`, undefined, resigned, local.chain);
     expect(await verdictOf(page)).toMatch(/^INVALID/);
     expect(await checkOf(page, 'beacon signature')).toMatch(/^Failed .*did not sign round/);
     await page.close();
 
-    const moved = await openVerify(`/verify/${slug}`, undefined, { ...proof, closedAt: '2025-06-15T19:50:30Z' });
+    const moved = await openVerify(`/verify/${slug}`, undefined, { ...proof, closedAt: '2025-06-15T19:50:30Z' }, local.chain);
     expect(await verdictOf(moved)).toMatch(/^INVALID/);
     expect(await checkOf(moved, 'beacon round')).toMatch(/^Failed .*but entries closed 2025-06-15 19:50:30 UTC, which fixes round/);
     await moved.close();

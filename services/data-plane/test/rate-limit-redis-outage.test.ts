@@ -109,6 +109,9 @@ describe('data-plane rate limits through Redis outages', () => {
     // Redis busy for longer than the command timeout, once: what CPU contention does to a healthy server.
     const localBefore = await metricValue(instances[0]!.app, 'rate_limit_local_decisions_total');
     const blocker = new Redis(redis.url);
+    // Connected before the script is sent, so the script reaches Redis before the request below
+    // does (under load, connecting could take longer than the pause and the request came first).
+    await blocker.ping();
     const busy = blocker.eval(BUSY_SCRIPT, 0, String(COMMAND_TIMEOUT_MS * 2));
     await new Promise((resolve) => setTimeout(resolve, 20));
     const slow = await send(0, key);

@@ -73,3 +73,35 @@ export const DrawProofSchema = Type.Object(
   { $id: 'DrawProof', additionalProperties: false },
 );
 export type DrawProofBody = Static<typeof DrawProofSchema>;
+
+/**
+ * The beacon chain this platform pins (`GET /public/v1/beacon`): what a verifier adds to the chains
+ * it trusts when it trusts this platform's beacon. drand's `quicknet` in production; a local
+ * beacon's own chain on installs without the internet.
+ */
+export const PlatformBeaconChainSchema = Type.Object(
+  {
+    chainHash: Hex(32, "The chain's hash, as draw proofs name it."),
+    publicKey: Hex(96, "The chain's BLS public key (G2, compressed): the key every round's signature is checked against."),
+    period: Type.Integer({ minimum: 1, description: 'Seconds between rounds.' }),
+    genesisTime: Type.Integer({ description: 'Unix seconds of round 1.' }),
+    scheme: Type.Literal('bls-unchained-g1-rfc9380', { description: 'Unchained rounds, G1 signatures, RFC 9380 hash-to-curve.' }),
+    quicknet: Type.Boolean({ description: "Whether this is drand's League of Entropy `quicknet` (otherwise a beacon this platform's operator runs)." }),
+  },
+  {
+    $id: 'PlatformBeaconChain',
+    additionalProperties: false,
+    examples: [
+      {
+        chainHash: '52db9ba70e0cc0f6eaf7803dd07447a1f5477735fd3f661792ba94600c84e971',
+        publicKey:
+          '83cf0f2896adee7eb8b5f01fcad3912212c437e0073e911fb90022d3e760183c8c4b450b6a0a6c3ac6a5776a2d1064510d1fec758c921cc22b0e17e63aaf4bcb5ed66304de9cf809bd274ca73bab4af5a6e9c76a4bc09e76eae8991ef5ece45a',
+        period: 3,
+        genesisTime: 1692803367,
+        scheme: 'bls-unchained-g1-rfc9380',
+        quicknet: true,
+      },
+    ],
+  },
+);
+export type PlatformBeaconChainBody = Static<typeof PlatformBeaconChainSchema>;

@@ -381,6 +381,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/public/v1/beacon": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The beacon chain this platform's draws use, for verifiers, without an API key
+         * @description The drand chain whose rounds this platform mixes into its draws (`es-hmac-sha256-drand-v1`): drand's `quicknet` in production, or a local beacon's own chain where the platform runs without the internet. A verifier trusts a proof's round only if it was signed by a chain it trusts; adding this one means trusting this platform's beacon, which for `quicknet` is the League of Entropy and otherwise the operator. Rate-limited per client IP (the `public` policy); CORS as for the other public routes.
+         */
+        get: operations["getPlatformBeaconChain"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 };
 export type webhooks = Record<string, never>;
 export type components = {
@@ -734,6 +754,33 @@ export type components = {
                 entryId: string;
                 position: number;
             }[];
+        };
+        /**
+         * @example {
+         *       "chainHash": "52db9ba70e0cc0f6eaf7803dd07447a1f5477735fd3f661792ba94600c84e971",
+         *       "publicKey": "83cf0f2896adee7eb8b5f01fcad3912212c437e0073e911fb90022d3e760183c8c4b450b6a0a6c3ac6a5776a2d1064510d1fec758c921cc22b0e17e63aaf4bcb5ed66304de9cf809bd274ca73bab4af5a6e9c76a4bc09e76eae8991ef5ece45a",
+         *       "period": 3,
+         *       "genesisTime": 1692803367,
+         *       "scheme": "bls-unchained-g1-rfc9380",
+         *       "quicknet": true
+         *     }
+         */
+        PlatformBeaconChain: {
+            /** @description The chain's hash, as draw proofs name it. */
+            chainHash: string;
+            /** @description The chain's BLS public key (G2, compressed): the key every round's signature is checked against. */
+            publicKey: string;
+            /** @description Seconds between rounds. */
+            period: number;
+            /** @description Unix seconds of round 1. */
+            genesisTime: number;
+            /**
+             * @description Unchained rounds, G1 signatures, RFC 9380 hash-to-curve.
+             * @enum {string}
+             */
+            scheme: "bls-unchained-g1-rfc9380";
+            /** @description Whether this is drand's League of Entropy `quicknet` (otherwise a beacon this platform's operator runs). */
+            quicknet: boolean;
         };
         Wallet: {
             chain: string;
@@ -5452,6 +5499,119 @@ export interface operations {
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/public/v1/raffles/nebula-beta-testers/draw",
+                     *       "code": "SERVICE_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    getPlatformBeaconChain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The pinned chain. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "chainHash": "52db9ba70e0cc0f6eaf7803dd07447a1f5477735fd3f661792ba94600c84e971",
+                     *       "publicKey": "83cf0f2896adee7eb8b5f01fcad3912212c437e0073e911fb90022d3e760183c8c4b450b6a0a6c3ac6a5776a2d1064510d1fec758c921cc22b0e17e63aaf4bcb5ed66304de9cf809bd274ca73bab4af5a6e9c76a4bc09e76eae8991ef5ece45a",
+                     *       "period": 3,
+                     *       "genesisTime": 1692803367,
+                     *       "scheme": "bls-unchained-g1-rfc9380",
+                     *       "quicknet": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PlatformBeaconChain"];
+                };
+            };
+            /** @description Too many requests: a rate-limit policy of this route (`public`) is exhausted; retry after `Retry-After` seconds. `code`: `RATE_LIMITED`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "rate limited",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/public/v1/beacon",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description An unexpected failure; nothing is leaked. `code`: `INTERNAL_ERROR`. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "internal error",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/public/v1/beacon",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description A dependency is unavailable or did not answer in time, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `code`: `SERVICE_UNAVAILABLE`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "service unavailable",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/public/v1/beacon",
                      *       "code": "SERVICE_UNAVAILABLE"
                      *     }
                      */

@@ -39,7 +39,7 @@ export function DrawProofPanel({ raffle, workspaceId }: Props) {
         <>
           <DrawProofView proof={query.data} recomputedWinners={verification?.verification.recomputedWinners} headingLevel={3} />
           <div className="actions">
-            <button type="button" className="button button-primary" onClick={() => setVerification(verifyOnThisPlatform(query.data))}>
+            <button type="button" className="button button-primary" onClick={() => void verifyOnThisPlatform(query.data).then(setVerification)}>
               Verify in this browser
             </button>
             <Link to={`/verify/${raffle.slug}`}>Public verification page</Link>

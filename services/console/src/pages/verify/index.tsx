@@ -12,13 +12,13 @@ import { VerdictBanner } from './VerdictBanner';
 /** The proof from the public route, verified with the chains this page trusts for it. */
 async function fetchAndVerifyHere(slug: string) {
   const { url, proof } = await fetchAndVerifyDraw(slug, { baseUrl: window.location.origin, maxRetries: 1 });
-  return { url, proof, ...verifyOnThisPlatform(proof) };
+  return { url, proof, ...(await verifyOnThisPlatform(proof)) };
 }
 
 /**
  * The public verification page: no sign-in. The proof is fetched from the public route and the
  * draw recomputed here, in the visitor's browser, so trusting the result needs no trust in us,
- * except for a beacon other than drand's quicknet, which the page says it takes on our word.
+ * except for a beacon other than drand's quicknet: the platform's own, which the page names as such.
  */
 export default function VerifyPage() {
   const { slug = '' } = useParams();
