@@ -1,6 +1,5 @@
 export { QUICKNET, QUICKNET_BEACON_ID, QUICKNET_GROUP_HASH, UNCHAINED_G1_RFC9380, chainHashOf, type BeaconChain, type ChainHashInputs } from './chain.js';
-export { roundAt, timeOfRound } from './round-time.js';
-export { isRoundSignatureValid, randomnessOf } from './round-signature.js';
+export { isRoundSignatureValid, randomnessOf, roundAt, timeOfRound } from '@raffle/sdk';
 export { BeaconRoundPending, BeaconUnavailable, type RelayFailure } from './errors.js';
 export { DRAND_PUBLIC_RELAYS } from './relays.js';
 export { checkRelays, type RelayCheck } from './relay-check.js';

@@ -1,8 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chainHashOf, UNCHAINED_G1_RFC9380, type BeaconChain } from '../chain.js';
-import { generateSecretKey, publicKeyOf, randomnessOf, signRound } from '../round-signature.js';
-import { roundAt } from '../round-time.js';
+import { generateSecretKey, publicKeyOf, randomnessOf, roundAt, signRound, UNCHAINED_G1_RFC9380, type BeaconChain } from '@raffle/sdk';
+import { chainHashOf } from '../chain.js';
 import { loadOrCreateIdentity, localGroupHash, type BeaconIdentity } from './beacon-identity.js';
 
 /** Names the chain in its `/info`, so nobody mistakes it for the League of Entropy's. */
