@@ -5,6 +5,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll } from 'vitest';
 import { createRaffle, publishRaffle, userPrincipal, type Clock } from '../../src/index.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
+import { signingBeacon } from './signing-beacon.js';
 
 const suffix = () => randomBytes(5).toString('hex');
 
@@ -19,6 +20,8 @@ export async function createWorld(database: Database) {
 
   return {
     db,
+    /** The chain closes fix rounds on and draws fetch them from: signs any round at once. */
+    beacon: signingBeacon(),
     owner,
     team,
     workspace,
