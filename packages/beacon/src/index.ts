@@ -5,3 +5,4 @@ export { DRAND_PUBLIC_RELAYS } from './relays.js';
 export { checkRelays, type RelayCheck } from './relay-check.js';
 export { createBeaconClient, type BeaconClient, type BeaconClientOptions, type VerifiedRound } from './beacon-client.js';
 export { LOCAL_BEACON_ID, startLocalBeacon, type LocalBeacon, type LocalBeaconOptions } from './local-beacon/local-beacon.js';
+export { localBeaconChain, localRoundSigner, type LocalRoundSigner } from './local-beacon/round-signer.js';

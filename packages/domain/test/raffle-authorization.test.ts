@@ -12,6 +12,7 @@ import {
   disqualifyWin,
   drawRaffle,
   drawRaffleIn,
+  fetchDrawBeacon,
   editRaffle,
   enterRaffle,
   finalizeRaffle,
@@ -118,7 +119,7 @@ const CASES: Case[] = [
   { name: 'publishRaffleIn', act: on('draft', 0, (r, actor) => inTransaction(r.id, (tx, raffle) => publishRaffleIn(tx, actor, raffle, new Date()))) },
   { name: 'openRaffleIn', act: on('scheduled', 0, (r, actor) => inTransaction(r.id, (tx, raffle) => openRaffleIn(tx, actor, raffle, new Date()))) },
   { name: 'closeRaffleIn', act: on('open', 0, (r, actor) => inTransaction(r.id, (tx, raffle) => closeRaffleIn(tx, actor, raffle, new Date()))) },
-  { name: 'drawRaffleIn', act: on('closed', 1, (r, actor) => inTransaction(r.id, (tx, raffle) => drawRaffleIn(tx, actor, raffle, new Date(), null))) },
+  { name: 'drawRaffleIn', act: on('closed', 1, (r, actor) => inTransaction(r.id, async (tx, raffle) => drawRaffleIn(tx, actor, raffle, new Date(), await fetchDrawBeacon(world.beacon, raffle)))) },
   { name: 'finalizeRaffleIn', act: on('drawn', 1, (r, actor) => inTransaction(r.id, (tx, raffle) => finalizeRaffleIn(tx, actor, raffle, new Date()))) },
   { name: 'cancelRaffleIn', act: on('open', 0, (r, actor) => inTransaction(r.id, (tx, raffle) => cancelRaffleIn(tx, actor, raffle, new Date()))) },
   {

@@ -84,7 +84,7 @@ describe('a manual draw', () => {
     const closed = (await api.ok(raffle.id, 'close')) as Raffle & { beaconRound: number };
     expect(closed.beaconRound).toBeGreaterThan(0);
 
-    const early = await api.act(raffle.id, 'draw');
+    const early = await api.attempt(raffle.id, 'draw');
     expect(early.statusCode, early.body).toBe(409);
     expect(early.json().message).toMatch(/^DRAW_BEACON_PENDING: /);
     const retryAfter = Number(early.headers['retry-after']);
@@ -94,7 +94,7 @@ describe('a manual draw', () => {
 
     // The round is due retryAfter seconds on; drawing then succeeds (polling briefly for publication).
     await sleep(retryAfter * 1000);
-    await expect.poll(async () => (await api.act(raffle.id, 'draw')).statusCode, { timeout: 5000, interval: 200 }).toBe(200);
+    await expect.poll(async () => (await api.attempt(raffle.id, 'draw')).statusCode, { timeout: 5000, interval: 200 }).toBe(200);
     expectBeaconProof(await proofOf(raffle.id), closed);
   });
 });

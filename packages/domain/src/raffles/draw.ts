@@ -61,6 +61,14 @@ async function selectedPicks(tx: DbOrTx, raffle: RaffleRecord, selection: DrawSe
   return ids.map((id, i) => ({ entry: byId.get(id)!, position: i + 1, source: 'manual' as const }));
 }
 
+/** What refuses a draw before anything is read or fetched for it. */
+function assertDrawable(raffle: RaffleRecord, selection: DrawSelection | undefined): void {
+  assertRaffleCan('draw', raffle.status);
+  if (selection && raffle.mechanic !== 'application') {
+    throw new DomainError('VALIDATION_FAILED', `entryIds are only for application raffles; a ${raffle.mechanic} raffle selects its own winners`);
+  }
+}
+
 /**
  * closed → drawn. Requirements are re-checked first, then each mechanic selects: `raffle` by the
  * verifiable weighted draw (its eligible set frozen for the proof), `collection` every eligible
@@ -69,10 +77,7 @@ async function selectedPicks(tx: DbOrTx, raffle: RaffleRecord, selection: DrawSe
  * (fetchDrawBeacon), for a `raffle` closed with one.
  */
 async function drawStep(tx: DbOrTx, raffle: RaffleRecord, now: Date, beacon: DrawBeaconRecord | null, selection?: DrawSelection): Promise<RaffleRecord> {
-  assertRaffleCan('draw', raffle.status);
-  if (selection && raffle.mechanic !== 'application') {
-    throw new DomainError('VALIDATION_FAILED', `entryIds are only for application raffles; a ${raffle.mechanic} raffle selects its own winners`);
-  }
+  assertDrawable(raffle, selection);
   const events: NewEvent[] = await recheckRequirements(tx, raffle, now);
   let picks: WinPick[] = [];
   switch (raffle.mechanic) {
@@ -119,7 +124,7 @@ export type DrawTarget = RaffleTarget & {
 export async function drawRaffle(db: Db, target: DrawTarget): Promise<RaffleRecord> {
   const closed = await db.transaction(async (tx) => {
     const raffle = await lockRaffleAs(tx, target.actor, target);
-    assertRaffleCan('draw', raffle.status);
+    assertDrawable(raffle, target.selection);
     return raffle;
   });
   const beacon = await fetchDrawBeacon(target.rounds, closed);
