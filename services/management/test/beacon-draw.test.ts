@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startLocalBeacon, timeOfRound, type LocalBeacon } from '@raffle/beacon';
 import { findDrawProofSource, listDrawWinnerPositions, renderDrawProof, schema, updateRaffle } from '@raffle/db';
-import { beaconMixedSeed, DRAND_DRAW_ALGORITHM, isRoundSignatureValid, randomnessOf, rankEntries, type DrawProof } from '@raffle/sdk';
+import { DRAND_DRAW_ALGORITHM, type DrawProof } from '@raffle/sdk';
+import { beaconDrawProblems } from '@raffle/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ManagementApp } from '../src/app.js';
 import { buildTestApp } from './support/app.js';
@@ -58,19 +59,13 @@ async function proofOf(raffleId: string): Promise<DrawProof> {
   ) as DrawProof;
 }
 
-/** What a verifier checks of the beacon part, with the SDK's functions: the chain's signature, the round rule, and the ranking keyed with the round. */
+/** The proof as served: the schema, the pinned chain's round, and the draw recomputed from it. */
 function expectBeaconProof(proof: DrawProof, raffle: { beaconRound: number }) {
   expectSchema('DrawProof', proof);
   expect(proof.algorithm).toBe(DRAND_DRAW_ALGORITHM);
-  const { beacon: block } = proof;
-  expect(block).toMatchObject({ ...pick(beacon.chain), round: raffle.beaconRound });
-  expect(isRoundSignatureValid(block!, block!.round, block!.signature)).toBe(true);
-  expect(block!.randomness).toBe(randomnessOf(block!.signature));
-  const closedAt = Math.floor(new Date(proof.closedAt!).getTime() / 1000);
-  expect(block!.round).toBe(Math.floor((closedAt - block!.genesisTime) / block!.period) + 1 + 2);
-  const key = Buffer.from(beaconMixedSeed(Buffer.from(proof.seed, 'hex'), block!));
-  const expected = rankEntries(key, proof.entries).slice(0, proof.spots).map((e) => e.id);
-  expect(proof.winners.map((w) => w.entryId)).toEqual(expected);
+  // Signed by the chain this deployment pins, and the round its close fixed.
+  expect(proof.beacon).toMatchObject({ ...pick(beacon.chain), round: raffle.beaconRound });
+  expect(beaconDrawProblems(proof)).toEqual([]);
 }
 
 const pick = ({ chainHash, publicKey, period, genesisTime }: typeof beacon.chain) => ({ chainHash, publicKey, period, genesisTime });
