@@ -1,13 +1,12 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { LocalBeacon } from '@raffle/beacon';
 import { ensureDatabase } from './platform/database.js';
 import type { DemoKeys } from './platform/db.js';
 import { ensureConsoleBuilt } from './platform/console-build.js';
 import { prepareDemoDatabase } from './platform/demo-database.js';
 import { printDemoKeys, writeDemoKeysFile } from './platform/demo-keys-output.js';
 import { startEmbeddedPostgres, type RunningPostgres } from './platform/embedded-postgres.js';
-import { beaconServiceEnv, startPlatformBeacon } from './platform/local-beacon.js';
+import { beaconServiceEnv, startPlatformBeacon, type PlatformBeacon } from './platform/local-beacon.js';
 import { writeLinesWithPrefix } from './platform/prefixed-output.js';
 import { signDevToken } from '../services/management/src/cli/dev-token.js';
 import { consoleUpstreamEnv, PLATFORM_SERVICES as SERVICES, platformServiceEnv } from './platform/platform-services.js';
@@ -29,7 +28,7 @@ const labelWidth = Math.max('platform'.length, 'postgres'.length, ...SERVICES.ma
 const say = (message: string) => console.log(`${'platform'.padEnd(labelWidth)} | ${message}`);
 
 let postgres: RunningPostgres | null = null;
-let beacon: LocalBeacon | null = null;
+let beacon: PlatformBeacon | null = null;
 const services: RunningService[] = [];
 let stopping = false;
 
@@ -147,7 +146,8 @@ async function buildConsoleIfNeeded(): Promise<boolean> {
 async function start(): Promise<void> {
   const databaseUrl = await startDatabase();
   const beaconEnv = await startBeacon();
-  const demo = await prepareDemoDatabase(databaseUrl, say);
+  // The demo's draws are signed with the local beacon's key, so their proofs name the chain the services pin.
+  const demo = await prepareDemoDatabase(databaseUrl, say, beacon?.demoBeacon);
 
   const urls = Object.fromEntries(SERVICES.map((s) => [s.name, `http://${host}:${servicePort(s, env)}`]));
   await writeDemoKeysFile(path.join(repoRoot, '.demo-keys.json'), demo, urls);

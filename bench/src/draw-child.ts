@@ -5,7 +5,8 @@
  */
 import { createDatabase, schema, updateRaffle } from '@raffle/db';
 import { count, eq } from 'drizzle-orm';
-import { drawRaffleIn, lockRaffle, rankEligibleEntries, SEED } from '@raffle/domain';
+import { createBeaconClient, roundAt, startLocalBeacon } from '@raffle/beacon';
+import { drawRaffleIn, fetchDrawBeacon, lockRaffle, rankEligibleEntries, SEED } from '@raffle/domain';
 import { processCpuSeconds } from './cpu.js';
 import { monotonicNowUs } from './profile-summary.js';
 
@@ -39,6 +40,17 @@ export type DrawChildResult = {
   cpuSeconds: { node: number; postgres: number | null };
   /** Time inside `tx.execute` (the eligible-entry reads, rows parsed included) and how many there were. */
   reads: { seconds: number; queries: number };
+  /**
+   * Draw phase: fetching and verifying the raffle's beacon round from an in-process local beacon
+   * over HTTP (one relay request and one BLS pairing check); it is part of `seconds`.
+   */
+  beaconSeconds: number | null;
+  /**
+   * The same for the process's first round, fetched (one round earlier) before the timed draw: it
+   * pays @noble/curves' one-time set-up of hashing to the curve and pairing, which a long-running
+   * management instance pays once, not per draw.
+   */
+  beaconFirstSeconds: number | null;
   /** Size of the canonical lines the snapshot stores (rank phase only). */
   window: { fromUs: number; toUs: number };
 };
@@ -92,6 +104,9 @@ function sampleMemory(everyMs: number) {
 
 async function run(input: DrawChildInput): Promise<DrawChildResult> {
   const database = createDatabase({ url: input.databaseUrl, max: 1, applicationName: `bench-draw-${input.phase}` });
+  // The draw mixes in a beacon round as production draws do: a local beacon whose rounds up to now are published.
+  const beacon = await startLocalBeacon({ port: 0, host: '127.0.0.1', period: 1, genesisTime: Math.floor(Date.now() / 1000) - 3600 });
+  const rounds = createBeaconClient({ chain: beacon.chain, relays: [beacon.url] });
   try {
     const [backend] = await database.sql<{ pid: number }[]>`select pg_backend_pid() as pid`;
     const sampler = sampleMemory(50);
@@ -108,10 +123,18 @@ async function run(input: DrawChildInput): Promise<DrawChildResult> {
           mechanic: 'raffle',
           spots: input.spots,
           drawSeed: input.seedHex,
+          beaconRound: roundAt(beacon.chain, Math.floor(now.getTime() / 1000)) - 1,
+          beaconChainHash: beacon.chain.chainHash,
           closedAt: now,
           updatedAt: now,
         });
 
+        let beaconFirstSeconds: number | null = null;
+        if (input.phase === 'draw') {
+          const first = performance.now();
+          await rounds.fetchRound(closed!.beaconRound! - 1);
+          beaconFirstSeconds = Math.round(performance.now() - first) / 1000;
+        }
         const nodeBefore = process.cpuUsage();
         const postgresBefore = processCpuSeconds(backend!.pid);
         const fromUs = monotonicNowUs();
@@ -119,8 +142,11 @@ async function run(input: DrawChildInput): Promise<DrawChildResult> {
         let eligible: number;
         let winners: number | null = null;
         let entriesDigest: string;
+        let beaconSeconds: number | null = null;
         if (input.phase === 'draw') {
-          const drawn = await drawRaffleIn(tx, SEED, closed!, now);
+          const drawBeacon = await fetchDrawBeacon(rounds, closed!);
+          beaconSeconds = Math.round(performance.now() - started) / 1000;
+          const drawn = await drawRaffleIn(tx, SEED, closed!, now, drawBeacon);
           entriesDigest = drawn.entriesDigest ?? '';
           const { raffleDrawSnapshots, wins } = schema;
           const [snapshot] = await tx
@@ -150,6 +176,8 @@ async function run(input: DrawChildInput): Promise<DrawChildResult> {
             postgres: postgresBefore !== null && postgresAfter !== null ? Math.round((postgresAfter - postgresBefore) * 100) / 100 : null,
           },
           reads: { seconds: Math.round(spent.ms) / 1000, queries: spent.calls },
+          beaconSeconds,
+          beaconFirstSeconds,
           window: { fromUs, toUs },
         };
         // Nothing of the draw may stay: the next round (and the read benchmark) needs the open raffle.
@@ -164,6 +192,7 @@ async function run(input: DrawChildInput): Promise<DrawChildResult> {
     return { ...measured!, maxRssMb, baselineRssMb, sampled };
   } finally {
     await database.close();
+    await beacon.close();
   }
 }
 

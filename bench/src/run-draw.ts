@@ -113,6 +113,8 @@ type DrawReport = {
     rankReadsSeconds: number;
     rankMaxRssMb: number;
     restSeconds: number;
+    beaconSeconds: number;
+    beaconFirstSeconds: number;
   };
   verdicts: Verdict[];
   warnings: string[];
@@ -143,6 +145,9 @@ function renderMarkdown(report: DrawReport): string {
     '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows,
     `| median | ${medians.drawSeconds.toFixed(2)} | ${medians.drawReadsSeconds.toFixed(2)} | ${medians.drawMaxRssMb} | | | ${medians.rankSeconds.toFixed(2)} | ${medians.rankReadsSeconds.toFixed(2)} | ${medians.rankMaxRssMb} | ${medians.restSeconds.toFixed(2)} |`,
+    '',
+    `The beacon round (fetched over HTTP from an in-process local beacon and its BLS signature verified) took ${(medians.beaconSeconds * 1000).toFixed(0)} ms of the draw (median);` +
+      ` the process's first round, fetched before the timed draw, took ${(medians.beaconFirstSeconds * 1000).toFixed(0)} ms (noble's one-time curve set-up, paid once per instance).`,
     '',
     `Where a draw's time goes (medians): reading the eligible entries ${medians.rankReadsSeconds.toFixed(2)} s in ${first?.rank.reads.queries ?? '?'} queries (query and row parsing),`,
     `hashing and ranking them in Node ${(medians.rankSeconds - medians.rankReadsSeconds).toFixed(2)} s, then ${medians.restSeconds.toFixed(2)} s for the rest of drawRaffleIn (mostly`,
@@ -183,7 +188,7 @@ async function main() {
   const rounds: Round[] = [];
   for (let round = 1; round <= options.rounds; round++) {
     const draw = await runChild(input('draw'));
-    log(`round ${round}/${options.rounds}: drawRaffleIn ${draw.seconds.toFixed(2)} s (eligible reads ${draw.reads.seconds.toFixed(2)} s), peak RSS ${draw.maxRssMb} MB (${draw.baselineRssMb} MB before), CPU node ${draw.cpuSeconds.node} s / postgres ${draw.cpuSeconds.postgres} s, ${count(draw.eligible)} eligible, ${draw.winners} wins`);
+    log(`round ${round}/${options.rounds}: beacon round + drawRaffleIn ${draw.seconds.toFixed(2)} s (beacon round fetched and verified in ${((draw.beaconSeconds ?? 0) * 1000).toFixed(0)} ms, the process's first in ${((draw.beaconFirstSeconds ?? 0) * 1000).toFixed(0)} ms; eligible reads ${draw.reads.seconds.toFixed(2)} s), peak RSS ${draw.maxRssMb} MB (${draw.baselineRssMb} MB before), CPU node ${draw.cpuSeconds.node} s / postgres ${draw.cpuSeconds.postgres} s, ${count(draw.eligible)} eligible, ${draw.winners} wins`);
     const rank = await runChild(input('rank'));
     log(`round ${round}/${options.rounds}: rankEligibleEntries ${rank.seconds.toFixed(2)} s (eligible reads ${rank.reads.seconds.toFixed(2)} s in ${rank.reads.queries} queries), peak RSS ${rank.maxRssMb} MB`);
     rounds.push({ draw, rank });
@@ -219,6 +224,8 @@ async function main() {
     rankReadsSeconds: median(rounds.map((r) => r.rank.reads.seconds)),
     rankMaxRssMb: median(rounds.map((r) => r.rank.maxRssMb)),
     restSeconds: median(rounds.map((r) => r.draw.seconds - r.rank.seconds)),
+    beaconSeconds: median(rounds.map((r) => r.draw.beaconSeconds ?? 0)),
+    beaconFirstSeconds: median(rounds.map((r) => r.draw.beaconFirstSeconds ?? 0)),
   };
   const entries = count(facts.entries);
   const verdicts: Verdict[] = [

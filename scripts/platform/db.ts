@@ -1,3 +1,3 @@
 export { createDatabase, runMigrations } from '@raffle/db';
-export { formatDemoKeys, isDemoDatasetLoaded, loadDemoDataset, planDemoDataset } from '@raffle/demo';
-export type { DemoApiKey, DemoKeys } from '@raffle/demo';
+export { DEMO_BEACON_GENESIS, formatDemoKeys, isDemoDatasetLoaded, loadDemoDataset, planDemoDataset } from '@raffle/demo';
+export type { DemoApiKey, DemoBeacon, DemoKeys } from '@raffle/demo';

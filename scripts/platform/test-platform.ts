@@ -79,7 +79,7 @@ export async function startTestPlatform(options: { serviceEnv?: Record<string, s
     const beacon = await startPlatformBeacon({ port: 0, period: 1 });
     cleanups.push(() => beacon.close());
 
-    const demo = await prepareDemoDatabase(database.url, () => {});
+    const demo = await prepareDemoDatabase(database.url, () => {}, beacon.demoBeacon);
     const ports: Record<string, number> = {};
     for (const service of PLATFORM_SERVICES) ports[service.name] = await freePort();
     const urls = Object.fromEntries(PLATFORM_SERVICES.map((s) => [s.name, `http://127.0.0.1:${ports[s.name]}`]));

@@ -1,8 +1,6 @@
-import type { BeaconChain } from './chain.js';
+import { isRoundSignatureValid, randomnessOf, roundAt, timeOfRound, type BeaconChain } from '@raffle/sdk';
 import { BeaconRoundPending, BeaconUnavailable, type RelayFailure } from './errors.js';
 import { requestRound, type RelayRound } from './relay-request.js';
-import { randomnessOf, isRoundSignatureValid } from './round-signature.js';
-import { roundAt, timeOfRound } from './round-time.js';
 
 /** A round whose signature verified against the pinned chain: safe to draw with. */
 export type VerifiedRound = {

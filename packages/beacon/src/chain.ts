@@ -1,38 +1,8 @@
 import { createHash } from 'node:crypto';
+import type { BeaconChain } from '@raffle/sdk';
 
-/** The only scheme the platform verifies: unchained rounds, G1 signatures, RFC 9380 hash-to-curve. */
-export const UNCHAINED_G1_RFC9380 = 'bls-unchained-g1-rfc9380';
-
-/**
- * What the platform pins about a beacon chain. Verification uses these values, never what a relay
- * says about itself: a relay's `/info` is only compared against them.
- */
-export type BeaconChain = {
-  /** drand's chain hash (hex): the chain's name in URLs and in a draw's proof. */
-  chainHash: string;
-  /** The group's BLS public key on G2, compressed (hex, 96 bytes). */
-  publicKey: string;
-  /** Seconds between rounds. */
-  period: number;
-  /** Unix seconds of round 1. */
-  genesisTime: number;
-  scheme: typeof UNCHAINED_G1_RFC9380;
-};
-
-/**
- * drand's `quicknet` (League of Entropy mainnet, 3 s unchained rounds). Values from drand's JS
- * client, drand/drand-client lib/defaults.ts `QUICKNET_CHAIN_INFO` (commit
- * b9572b2ef11d28d5c011144867ca8d27bece23e2), the same as drand/tlock tlock_test.go and drand's
- * docs; test/chain.test.ts recomputes the chain hash from them the way drand does.
- */
-export const QUICKNET: BeaconChain = {
-  chainHash: '52db9ba70e0cc0f6eaf7803dd07447a1f5477735fd3f661792ba94600c84e971',
-  publicKey:
-    '83cf0f2896adee7eb8b5f01fcad3912212c437e0073e911fb90022d3e760183c8c4b450b6a0a6c3ac6a5776a2d1064510d1fec758c921cc22b0e17e63aaf4bcb5ed66304de9cf809bd274ca73bab4af5a6e9c76a4bc09e76eae8991ef5ece45a',
-  period: 3,
-  genesisTime: 1692803367,
-  scheme: UNCHAINED_G1_RFC9380,
-};
+/** The chain itself (QUICKNET, BeaconChain) is the SDK's, the published verifier's: one copy. */
+export { QUICKNET, UNCHAINED_G1_RFC9380, type BeaconChain } from '@raffle/sdk';
 
 /** quicknet's group hash ("genesis seed") and beacon id: inputs of its chain hash, nothing else uses them. */
 export const QUICKNET_GROUP_HASH = 'f477d5c89f21a17c863a7f937c6a6d15859414d2be09cd448d4279af331c5d3e';

@@ -1,4 +1,4 @@
-import type { BeaconChain } from './chain.js';
+import type { BeaconChain } from '@raffle/sdk';
 import { getRelayJson } from './relay-request.js';
 
 export type RelayCheck = { relay: string; servesPinnedChain: true } | { relay: string; servesPinnedChain: false; reason: string };

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { BeaconRoundPending, BeaconUnavailable, createBeaconClient, QUICKNET, timeOfRound, type RelayFailure } from '../src/index.js';
-import { generateSecretKey, signRound } from '../src/round-signature.js';
+import { generateSecretKey, signRound } from '@raffle/sdk';
 import { servingRounds, startFakeRelay, goneRelayUrl, type RelayBehaviour } from './support/fake-relay.js';
-import { ALL_QUICKNET_ROUNDS, QUICKNET_ROUNDS } from './support/quicknet-rounds.js';
+import { ALL_QUICKNET_ROUNDS, QUICKNET_ROUNDS } from '../../sdk/test/support/quicknet-rounds.js';
 
 const { round1000, round42 } = QUICKNET_ROUNDS;
 const relays: { close(): Promise<void> }[] = [];

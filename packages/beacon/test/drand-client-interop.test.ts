@@ -2,7 +2,7 @@ import { fetchBeacon, HttpCachingChain, HttpChainClient } from 'drand-client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { QUICKNET, QUICKNET_BEACON_ID, QUICKNET_GROUP_HASH, startLocalBeacon, type BeaconChain, type LocalBeacon } from '../src/index.js';
 import { servingRounds, startFakeRelay } from './support/fake-relay.js';
-import { ALL_QUICKNET_ROUNDS } from './support/quicknet-rounds.js';
+import { ALL_QUICKNET_ROUNDS } from '../../sdk/test/support/quicknet-rounds.js';
 
 /**
  * drand's own JS client (which verifies every beacon it fetches) as a second, independent

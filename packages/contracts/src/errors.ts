@@ -42,6 +42,8 @@ export const ERROR_CODES = {
   RAFFLE_CANNOT_OPEN: 409,
   RAFFLE_CANNOT_CLOSE: 409,
   RAFFLE_CANNOT_DRAW: 409,
+  /** The raffle's beacon round is not published yet: answered with Retry-After (seconds until it is due). */
+  DRAW_BEACON_PENDING: 409,
   RAFFLE_CANNOT_FINALIZE: 409,
   RAFFLE_CANNOT_CANCEL: 409,
   ENTRY_CANNOT_DISQUALIFY: 409,
@@ -65,6 +67,8 @@ export const ERROR_CODES = {
   HEADERS_TOO_LARGE: 431,
   INTERNAL_ERROR: 500,
   SERVICE_UNAVAILABLE: 503,
+  /** No beacon relay gave the raffle's round (a draw waits for it): answered with Retry-After. */
+  BEACON_UNAVAILABLE: 503,
   USER_NOT_FOUND: 404,
   ALREADY_MEMBER: 409,
   /** A database refusal of input that validation let through (a unique or foreign-key conflict). */

@@ -29,7 +29,8 @@ const described: { [T in WebhookEventType]: { description: string; payload: TSch
     payload: payloads.RaffleClosedEventSchema,
   },
   'raffle.drawn': {
-    description: 'Winners were drawn; `winner.selected` / `win.selected` follow for each of them. `data` is the workspace raffle list item.',
+    description:
+      'Winners were drawn; `winner.selected` / `win.selected` follow for each of them. `data` is the workspace raffle list item. A weighted raffle closed with a `beaconRound` was drawn only once that round of the public randomness beacon was published, with it mixed into the seed (`es-hmac-sha256-drand-v1`); its draw proof shows the round.',
     payload: payloads.RaffleDrawnEventSchema,
   },
   'raffle.finalized': {

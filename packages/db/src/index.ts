@@ -7,6 +7,7 @@ export * from './ids.js';
 export * from './migrate.js';
 export * from './statement-bounds.js';
 export * as schema from './schema/index.js';
+export type { DrawBeaconRecord } from './schema/draws.js';
 export * from './queries/api-keys.js';
 export * from './queries/dashboard-raffles.js';
 export * from './queries/delivery-fan-out.js';

@@ -1,7 +1,9 @@
+import { localRoundSigner } from '@raffle/beacon';
 import { deleteEventsAddressedTo, findWorkspace, lockDemoLoad, type Db, type DbOrTx, type Tx } from '@raffle/db';
 import { demoKeysOf, type DemoKeys } from './demo-keys.js';
 import { insertDemoWorld } from './load/insert-demo-world.js';
 import { playRaffle } from './load/play-raffle.js';
+import type { DemoBeacon } from './plan/demo-beacon.js';
 import { planDemoDataset, type DemoPlan } from './plan/demo-plan.js';
 
 async function demoWorkspaceExists(tx: DbOrTx, plan: DemoPlan): Promise<boolean> {
@@ -31,15 +33,18 @@ async function dropDemoEvents(tx: Tx, plan: DemoPlan): Promise<void> {
 
 /**
  * Loads the demo dataset in one transaction, unless it is already there; either way returns
- * the demo keys, which are the same on every load.
+ * the demo keys, which are the same on every load. Its raffles close on `beacon`'s chain (give
+ * the running local beacon's identity, so the demo's proofs name the chain the services pin) and
+ * draw with its rounds, signed here with its key: they all lie in the past, long published.
  */
-export async function loadDemoDataset(db: Db): Promise<DemoKeys> {
-  const plan = planDemoDataset();
+export async function loadDemoDataset(db: Db, beacon?: DemoBeacon): Promise<DemoKeys> {
+  const plan = planDemoDataset(beacon);
+  const rounds = localRoundSigner(plan.beacon);
   await db.transaction(async (tx) => {
     await lockDemoLoad(tx);
     if (await demoWorkspaceExists(tx, plan)) return;
     await insertDemoWorld(tx, plan);
-    for (const raffle of plan.raffles) await playRaffle(nestedDb(tx), raffle);
+    for (const raffle of plan.raffles) await playRaffle(nestedDb(tx), raffle, rounds);
     await dropDemoEvents(tx, plan);
   });
   return demoKeysOf(plan);

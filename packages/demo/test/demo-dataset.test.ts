@@ -12,8 +12,9 @@ import {
   SHARED_SCHEMAS,
   WIN_STATUSES,
 } from '@raffle/contracts';
-import { hashApiKey, isIdOf, type Database } from '@raffle/db';
-import { drawCommitment, parseEntryLines, rankEntries, verifyDraw, type DrawProof } from '@raffle/sdk';
+import { findDrawProofSource, hashApiKey, isIdOf, listDrawWinnerPositions, renderDrawProof, type Database } from '@raffle/db';
+import { beaconMixedSeed, drawCommitment, rankEntries, type DrawProof } from '@raffle/sdk';
+import { beaconDrawProblems } from '@raffle/service-kit/testing';
 import { loadDemoDataset, planDemoDataset, type DemoKeys, type PlannedRaffle } from '../src/index.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 
@@ -67,22 +68,14 @@ afterAll(() => testDb?.drop());
 const planned = (label: string): PlannedRaffle => planDemoDataset().raffles.find((r) => r.spec.label === label)!;
 
 /** The proof `GET /api/v1/raffles/{slug}/draw` serves, built from the same rows. */
+/** The raffle's proof as the data plane serves it (the same query and renderer), parsed. */
 async function proofOf(raffleId: string): Promise<DrawProof> {
-  const [raffle] = await database.sql<{ seed: string; commitment: string; digest: string; spots: number }[]>`
-    select draw_seed as seed, draw_commitment as commitment, entries_digest as digest, spots from raffles where id = ${raffleId}`;
-  const [snapshot] = await database.sql<{ algorithm: string; lines: string }[]>`
-    select algorithm, entry_lines as lines from raffle_draw_snapshots where raffle_id = ${raffleId}`;
-  const winners = await database.sql<{ entryId: string; position: number }[]>`
-    select entry_id as "entryId", position from wins where raffle_id = ${raffleId} and source = 'draw' order by position`;
-  return {
-    algorithm: snapshot!.algorithm,
-    drawCommitment: raffle!.commitment,
-    seed: raffle!.seed,
-    entriesDigest: raffle!.digest,
-    spots: raffle!.spots,
-    entries: parseEntryLines(snapshot!.lines),
-    winners: [...winners],
-  };
+  const source = (await findDrawProofSource(database.sql, raffleId))!;
+  const winners = await listDrawWinnerPositions(database.sql, raffleId);
+  const { algorithm, seed, entriesDigest, entryLines, closedAt, beacon, spots } = source;
+  return JSON.parse(
+    renderDrawProof({ algorithm: algorithm!, closedAt, beacon, drawCommitment: source.drawCommitment!, seed: seed!, entriesDigest: entriesDigest!, spots, entryLines: entryLines! }, winners),
+  ) as DrawProof;
 }
 
 describe('loading the demo dataset', () => {
@@ -193,9 +186,11 @@ describe('the finalized draw', () => {
   it.each(['finalizedDraw', 'drawnPrivate'])('%s: the proof from the stored draw verifies, and the reroll took the next in draw order', async (label) => {
     const { id } = firstLoad.raffles[label]!;
     const proof = await proofOf(id);
-    expect(verifyDraw(proof)).toMatchObject({ valid: true, problems: [] });
+    // A beacon draw on the demo's chain, whose round is the one its close fixed.
+    expect(proof.beacon).toMatchObject({ chainHash: planDemoDataset().chain.chainHash });
+    expect(beaconDrawProblems(proof)).toEqual([]);
     const [reroll] = await database.sql<{ entryId: string }[]>`select entry_id as "entryId" from wins where raffle_id = ${id} and source = 'reroll'`;
-    if (reroll) expect(reroll.entryId).toBe(rankEntries(Buffer.from(proof.seed, 'hex'), proof.entries)[proof.winners.length]!.id);
+    if (reroll) expect(reroll.entryId).toBe(rankEntries(beaconMixedSeed(Buffer.from(proof.seed, 'hex'), proof.beacon!), proof.entries)[proof.winners.length]!.id);
   });
 
   it('flags shared wallets and IPs and leaves the flagged out of the draw', async () => {

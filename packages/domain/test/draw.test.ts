@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { schema } from '@raffle/db';
-import { parseEntryLines, rankEntries, verifyDraw, type DrawProof } from '@raffle/sdk';
+import { beaconMixedSeed, parseEntryLines, rankEntries, type DrawProof } from '@raffle/sdk';
+import { beaconDrawProblems } from '@raffle/service-kit/testing';
 import { asc, eq } from 'drizzle-orm';
 import {
   closeRaffle,
@@ -35,6 +36,8 @@ async function proofOf(raffleId: string): Promise<DrawProof> {
   const drawWins = (await winsOf(raffleId)).filter((w) => w.source === 'draw');
   return {
     algorithm: snapshot!.algorithm,
+    closedAt: raffle!.closedAt!.toISOString(),
+    ...(snapshot!.beacon ? { beacon: snapshot!.beacon } : {}),
     drawCommitment: raffle!.drawCommitment!,
     seed: raffle!.drawSeed!,
     entriesDigest: raffle!.entriesDigest!,
@@ -46,25 +49,30 @@ async function proofOf(raffleId: string): Promise<DrawProof> {
 
 const ws = () => world.workspace.id;
 
+/** Whether the proof reproduces as a beacon draw (its round signed by its chain, the commitment, the digest, the ranking). */
+const reproduces = (proof: DrawProof): boolean => beaconDrawProblems(proof).length === 0;
+
 describe('weighted draw', () => {
-  it('selects `spots` winners that verifyDraw reproduces from the published proof', async () => {
+  it('selects `spots` winners that reproduce from the published proof, keyed with the seed mixed with the beacon round', async () => {
     const raffle = await world.openRaffle({ spots: 4 });
     const entries = await withEntrants(raffle, 15);
-    await closeRaffle(world.db, { actor: world.team, raffleId: raffle.id });
-    const drawn = await drawRaffle(world.db, { actor: world.team, raffleId: raffle.id, workspaceId: ws() });
+    await closeRaffle(world.db, { beacon: world.beacon.chain, actor: world.team, raffleId: raffle.id });
+    const drawn = await drawRaffle(world.db, { rounds: world.beacon, actor: world.team, raffleId: raffle.id, workspaceId: ws() });
     expect(drawn.status).toBe('drawn');
     const proof = await proofOf(raffle.id);
     expect(proof.entries).toHaveLength(15);
     expect(proof.entries.map((e) => e.id)).toEqual(entries.map((e) => e.id).sort());
     expect(proof.winners.map((w) => w.position)).toEqual([1, 2, 3, 4]);
-    expect(verifyDraw(proof)).toMatchObject({ valid: true, problems: [] });
+    expect(reproduces(proof)).toBe(true);
 
     const changedEntry = { ...proof, entries: proof.entries.map((e, i) => (i === 0 ? { ...e, userId: 'usr_SOMEONEELSE' } : e)) };
-    expect(verifyDraw(changedEntry).valid).toBe(false);
+    expect(reproduces(changedEntry)).toBe(false);
     const reweighted = { ...proof, entries: proof.entries.map((e) => (e.id === proof.winners[3]!.entryId ? { ...e, weight: '0.000001' } : e)) };
-    expect(verifyDraw(reweighted).valid).toBe(false);
+    expect(reproduces(reweighted)).toBe(false);
     const reseeded = { ...proof, seed: 'ab'.repeat(32) };
-    expect(verifyDraw(reseeded).valid).toBe(false);
+    expect(reproduces(reseeded)).toBe(false);
+    const otherRound = { ...proof, beacon: { ...proof.beacon!, round: proof.beacon!.round + 1 } };
+    expect(reproduces(otherRound)).toBe(false);
 
     const winIds = new Set((await winsOf(raffle.id)).map((w) => w.id));
     const selected = (await world.events()).filter((e) => e.type === 'winner.selected' && winIds.has(e.payload.data.id as string));
@@ -77,8 +85,8 @@ describe('weighted draw', () => {
     // An id with `:` and a newline: its line would read back as two entries.
     const odd = await world.user({ id: `usr_${raffle.id.slice(4)}:1\nent_X` });
     await enterRaffle(world.db, { raffle: { raffleId: raffle.id }, actor: userPrincipal(odd.id), source: 'api' });
-    await closeRaffle(world.db, { actor: world.team, raffleId: raffle.id });
-    await expect(drawRaffle(world.db, { actor: world.team, raffleId: raffle.id })).rejects.toThrow(/has a userId .* a draw proof cannot carry: aborting the draw/);
+    await closeRaffle(world.db, { beacon: world.beacon.chain, actor: world.team, raffleId: raffle.id });
+    await expect(drawRaffle(world.db, { rounds: world.beacon, actor: world.team, raffleId: raffle.id })).rejects.toThrow(/has a userId .* a draw proof cannot carry: aborting the draw/);
     const [after] = await world.db.select().from(schema.raffles).where(eq(schema.raffles.id, raffle.id));
     expect(after!.status).toBe('closed');
     expect(await winsOf(raffle.id)).toEqual([]);
@@ -95,11 +103,11 @@ describe('weighted draw', () => {
       if (i % 2 === 0) await world.db.insert(schema.communityRoles).values({ workspaceId: world.workspace.id, userId: user.id, role: 'og' });
       entries.push((await enterRaffle(world.db, { raffle: { raffleId: raffle.id }, actor: userPrincipal(user.id), source: 'api' })).entry);
     }
-    await closeRaffle(world.db, { actor: world.team, raffleId: raffle.id });
-    await drawRaffle(world.db, { actor: world.team, raffleId: raffle.id });
+    await closeRaffle(world.db, { beacon: world.beacon.chain, actor: world.team, raffleId: raffle.id });
+    await drawRaffle(world.db, { rounds: world.beacon, actor: world.team, raffleId: raffle.id });
     const proof = await proofOf(raffle.id);
     expect(proof.entries.map((e) => e.weight).sort()).toEqual(['1', '1', '1', '2.5', '2.5', '2.5']);
-    expect(verifyDraw(proof).valid).toBe(true);
+    expect(reproduces(proof)).toBe(true);
     expect(entries).toHaveLength(6);
   });
 
@@ -107,15 +115,15 @@ describe('weighted draw', () => {
     const raffle = await world.openRaffle({ spots: 10, requirements: [{ id: 'w', type: 'wallet_connected', label: 'Wallet', params: { chain: 'ethereum' } }] });
     const entries = await withEntrants(raffle, 3);
     await world.db.delete(schema.userWallets).where(eq(schema.userWallets.userId, entries[1]!.userId));
-    await closeRaffle(world.db, { actor: world.team, raffleId: raffle.id });
-    await drawRaffle(world.db, { actor: world.team, raffleId: raffle.id });
+    await closeRaffle(world.db, { beacon: world.beacon.chain, actor: world.team, raffleId: raffle.id });
+    await drawRaffle(world.db, { rounds: world.beacon, actor: world.team, raffleId: raffle.id });
     const [lapsed] = await world.db.select().from(schema.entries).where(eq(schema.entries.id, entries[1]!.id));
     expect(lapsed).toMatchObject({ status: 'invalid', statusReason: 'Requirements not met: Wallet' });
     expect(JSON.parse(lapsed!.ownerJson).requirements).toEqual([{ type: 'wallet_connected', label: 'Wallet', passed: false }]);
     const proof = await proofOf(raffle.id);
     expect(proof.entries.map((e) => e.id)).not.toContain(entries[1]!.id);
     expect(proof.winners).toHaveLength(2);
-    expect(verifyDraw(proof).valid).toBe(true);
+    expect(reproduces(proof)).toBe(true);
   });
 
   it('leaves flagged duplicates out when the raffle says so', async () => {
@@ -125,8 +133,8 @@ describe('weighted draw', () => {
     const b = await world.user({ wallets: [shared] });
     const c = await world.user();
     for (const u of [a, b, c]) await enterRaffle(world.db, { raffle: { raffleId: raffle.id }, actor: userPrincipal(u.id), source: 'web' });
-    await closeRaffle(world.db, { actor: world.team, raffleId: raffle.id });
-    await drawRaffle(world.db, { actor: world.team, raffleId: raffle.id });
+    await closeRaffle(world.db, { beacon: world.beacon.chain, actor: world.team, raffleId: raffle.id });
+    await drawRaffle(world.db, { rounds: world.beacon, actor: world.team, raffleId: raffle.id });
     const proof = await proofOf(raffle.id);
     expect(proof.entries.map((e) => e.userId)).toEqual([c.id]);
   });
@@ -134,10 +142,10 @@ describe('weighted draw', () => {
   it('rerolls take the next entries in the frozen draw order, then run out', async () => {
     const raffle = await world.openRaffle({ spots: 2 });
     await withEntrants(raffle, 4);
-    await closeRaffle(world.db, { actor: world.team, raffleId: raffle.id });
-    await drawRaffle(world.db, { actor: world.team, raffleId: raffle.id });
+    await closeRaffle(world.db, { beacon: world.beacon.chain, actor: world.team, raffleId: raffle.id });
+    await drawRaffle(world.db, { rounds: world.beacon, actor: world.team, raffleId: raffle.id });
     const proof = await proofOf(raffle.id);
-    const order = rankEntries(Buffer.from(proof.seed, 'hex'), proof.entries).map((e) => e.id);
+    const order = rankEntries(Buffer.from(beaconMixedSeed(Buffer.from(proof.seed, 'hex'), proof.beacon!)), proof.entries).map((e) => e.id);
     const target = (winId: string) => ({ actor: world.team, workspaceId: ws(), raffleId: raffle.id, winId });
 
     const [first] = await winsOf(raffle.id);
@@ -164,20 +172,20 @@ describe('other mechanics', () => {
     const entries = await withEntrants(raffle, 3);
     const late = await world.user();
     await expect(enterRaffle(world.db, { raffle: { raffleId: raffle.id }, actor: userPrincipal(late.id), source: 'api' })).rejects.toMatchObject({ code: 'RAFFLE_FULL' });
-    await closeRaffle(world.db, { actor: world.team, raffleId: raffle.id });
-    await drawRaffle(world.db, { actor: world.team, raffleId: raffle.id });
+    await closeRaffle(world.db, { beacon: world.beacon.chain, actor: world.team, raffleId: raffle.id });
+    await drawRaffle(world.db, { rounds: world.beacon, actor: world.team, raffleId: raffle.id });
     expect((await winsOf(raffle.id)).map((w) => w.entryId)).toEqual(entries.map((e) => e.id));
   });
 
   it('application: the team picks, in order; picks must be valid entries and fit the spots', async () => {
     const raffle = await world.openRaffle({ mechanic: 'application', spots: 2 });
     const entries = await withEntrants(raffle, 3);
-    await closeRaffle(world.db, { actor: world.team, raffleId: raffle.id });
+    await closeRaffle(world.db, { beacon: world.beacon.chain, actor: world.team, raffleId: raffle.id });
     const t = { actor: world.team, raffleId: raffle.id, workspaceId: ws() };
-    await expect(drawRaffle(world.db, t)).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
-    await expect(drawRaffle(world.db, { ...t, selection: { entryIds: entries.map((e) => e.id) } })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
-    await expect(drawRaffle(world.db, { ...t, selection: { entryIds: ['ent_nope'] } })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
-    await drawRaffle(world.db, { ...t, selection: { entryIds: [entries[2]!.id, entries[0]!.id] } });
+    await expect(drawRaffle(world.db, { ...t, rounds: world.beacon })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    await expect(drawRaffle(world.db, { rounds: world.beacon, ...t, selection: { entryIds: entries.map((e) => e.id) } })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    await expect(drawRaffle(world.db, { rounds: world.beacon, ...t, selection: { entryIds: ['ent_nope'] } })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    await drawRaffle(world.db, { rounds: world.beacon, ...t, selection: { entryIds: [entries[2]!.id, entries[0]!.id] } });
     expect((await winsOf(raffle.id)).map((w) => [w.entryId, w.position, w.source])).toEqual([
       [entries[2]!.id, 1, 'manual'],
       [entries[0]!.id, 2, 'manual'],
@@ -186,8 +194,8 @@ describe('other mechanics', () => {
 
   it('a weighted raffle refuses a hand-picked selection', async () => {
     const raffle = await world.openRaffle();
-    await closeRaffle(world.db, { actor: world.team, raffleId: raffle.id });
-    await expect(drawRaffle(world.db, { actor: world.team, raffleId: raffle.id, selection: { entryIds: ['ent_x'] } })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    await closeRaffle(world.db, { beacon: world.beacon.chain, actor: world.team, raffleId: raffle.id });
+    await expect(drawRaffle(world.db, { rounds: world.beacon, actor: world.team, raffleId: raffle.id, selection: { entryIds: ['ent_x'] } })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
   });
 });
 
@@ -195,8 +203,8 @@ describe('finalizing and delivery', () => {
   it('finalize makes every selected win final; delivery moves forward and stops at delivered', async () => {
     const raffle = await world.openRaffle({ spots: 2 });
     const entries = await withEntrants(raffle, 2);
-    await closeRaffle(world.db, { actor: world.team, raffleId: raffle.id });
-    await drawRaffle(world.db, { actor: world.team, raffleId: raffle.id });
+    await closeRaffle(world.db, { beacon: world.beacon.chain, actor: world.team, raffleId: raffle.id });
+    await drawRaffle(world.db, { rounds: world.beacon, actor: world.team, raffleId: raffle.id });
     await finalizeRaffle(world.db, { actor: world.team, raffleId: raffle.id });
     const wins = await winsOf(raffle.id);
     expect(wins.map((w) => w.status)).toEqual(['finalized', 'finalized']);

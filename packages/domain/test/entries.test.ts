@@ -73,7 +73,7 @@ describe('entering', () => {
     const user = await world.user();
     await expect(enter(draft.id, user.id)).rejects.toMatchObject({ code: 'RAFFLE_NOT_FOUND', statusCode: 404 });
     const raffle = await world.openRaffle();
-    await closeRaffle(world.db, { actor: world.team, raffleId: raffle.id });
+    await closeRaffle(world.db, { beacon: world.beacon.chain, actor: world.team, raffleId: raffle.id });
     await expect(enter(raffle.id, user.id)).rejects.toMatchObject({ code: 'RAFFLE_NOT_OPEN', statusCode: 409 });
   });
 

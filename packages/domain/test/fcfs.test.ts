@@ -123,7 +123,7 @@ describe('FCFS under contention', () => {
       if (row!.n >= 10) break;
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
-    const closed = await closeRaffle(world.db, { actor: world.team, raffleId: raffle.id, workspaceId: world.workspace.id });
+    const closed = await closeRaffle(world.db, { beacon: world.beacon.chain, actor: world.team, raffleId: raffle.id, workspaceId: world.workspace.id });
     expect(closed.status).toBe('closed');
     const outcomes = await entering;
 

@@ -34,8 +34,8 @@ type Target = { actor: Principal; raffleId: string; workspaceId: string };
 const ACT: Record<Exclude<RaffleAction, 'update'>, (t: Target) => Promise<unknown>> = {
   publish: (t) => publishRaffle(world.db, t),
   open: (t) => openRaffle(world.db, t),
-  close: (t) => closeRaffle(world.db, t),
-  draw: (t) => drawRaffle(world.db, t),
+  close: (t) => closeRaffle(world.db, { ...t, beacon: world.beacon.chain }),
+  draw: (t) => drawRaffle(world.db, { ...t, rounds: world.beacon }),
   finalize: (t) => finalizeRaffle(world.db, t),
   cancel: (t) => cancelRaffle(world.db, t),
 };
@@ -55,9 +55,9 @@ async function raffleIn(status: string, mechanic: 'raffle' | 'fcfs' | 'collectio
   const entrant = await world.user();
   await enterRaffle(world.db, { raffle: { raffleId: t.raffleId }, actor: userPrincipal(entrant.id), source: 'api' });
   const [entry] = await world.db.select().from(schema.entries).where(eq(schema.entries.raffleId, t.raffleId));
-  await closeRaffle(world.db, t);
+  await closeRaffle(world.db, { ...t, beacon: world.beacon.chain });
   if (status === 'closed') return t;
-  await drawRaffle(world.db, { ...t, ...(mechanic === 'application' ? { selection: { entryIds: [entry!.id] } } : {}) });
+  await drawRaffle(world.db, { rounds: world.beacon, ...t, ...(mechanic === 'application' ? { selection: { entryIds: [entry!.id] } } : {}) });
   if (status === 'drawn') return t;
   await finalizeRaffle(world.db, t);
   return t;
@@ -75,7 +75,7 @@ describe.each(MECHANICS)('%s raffles: every action from every status', (mechanic
         const before = await outboxCount();
         if (action === 'draw' && mechanic === 'application' && allowed) {
           const [entry] = await world.db.select().from(schema.entries).where(eq(schema.entries.raffleId, target.raffleId));
-          await drawRaffle(world.db, { ...target, selection: { entryIds: [entry!.id] } });
+          await drawRaffle(world.db, { rounds: world.beacon, ...target, selection: { entryIds: [entry!.id] } });
         } else if (allowed) {
           await ACT[action](target);
         } else {
@@ -102,8 +102,8 @@ describe('events', () => {
     expect((await raffleEvents()).map((e) => e.type)).toEqual(['raffle.published']);
     clock.advance(60_000);
     await openRaffle(world.db, t);
-    await closeRaffle(world.db, t);
-    await drawRaffle(world.db, t);
+    await closeRaffle(world.db, { ...t, beacon: world.beacon.chain });
+    await drawRaffle(world.db, { ...t, rounds: world.beacon });
     await finalizeRaffle(world.db, t);
     const events = await raffleEvents();
     expect(events.map((e) => e.type)).toEqual(['raffle.published', 'raffle.opened', 'raffle.closed', 'raffle.drawn', 'raffle.finalized']);

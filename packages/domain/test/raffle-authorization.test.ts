@@ -12,6 +12,7 @@ import {
   disqualifyWin,
   drawRaffle,
   drawRaffleIn,
+  fetchDrawBeacon,
   editRaffle,
   enterRaffle,
   finalizeRaffle,
@@ -76,9 +77,9 @@ async function raffleIn(status: 'draft' | 'scheduled' | 'open' | 'closed' | 'dra
   raffle = await publishRaffle(world.db, { actor: world.team, raffleId: raffle.id });
   for (let i = 0; i < entrants; i++) await enterRaffle(world.db, { actor: userPrincipal((await world.user()).id), raffle: { raffleId: raffle.id }, source: 'api' });
   if (status === 'scheduled' || status === 'open') return raffle;
-  raffle = await closeRaffle(world.db, { actor: world.team, raffleId: raffle.id });
+  raffle = await closeRaffle(world.db, { beacon: world.beacon.chain, actor: world.team, raffleId: raffle.id });
   if (status === 'closed') return raffle;
-  return drawRaffle(world.db, { actor: world.team, raffleId: raffle.id });
+  return drawRaffle(world.db, { rounds: world.beacon, actor: world.team, raffleId: raffle.id });
 }
 
 const firstEntryOf = async (raffleId: string) => (await world.db.select().from(schema.entries).where(eq(schema.entries.raffleId, raffleId)))[0]!;
@@ -108,17 +109,17 @@ const CASES: Case[] = [
   { name: 'editRaffle', act: on('draft', 0, (r, actor) => editRaffle(world.db, { ...target(r, actor), body: { title: 'Renamed' } })) },
   { name: 'publishRaffle', act: on('draft', 0, (r, actor) => publishRaffle(world.db, target(r, actor))) },
   { name: 'openRaffle', act: on('scheduled', 0, (r, actor) => openRaffle(world.db, target(r, actor))) },
-  { name: 'closeRaffle', act: on('open', 0, (r, actor) => closeRaffle(world.db, target(r, actor))) },
-  { name: 'drawRaffle', act: on('closed', 1, (r, actor) => drawRaffle(world.db, target(r, actor))) },
+  { name: 'closeRaffle', act: on('open', 0, (r, actor) => closeRaffle(world.db, { ...target(r, actor), beacon: world.beacon.chain })) },
+  { name: 'drawRaffle', act: on('closed', 1, (r, actor) => drawRaffle(world.db, { ...target(r, actor), rounds: world.beacon })) },
   { name: 'finalizeRaffle', act: on('drawn', 1, (r, actor) => finalizeRaffle(world.db, target(r, actor))) },
   { name: 'cancelRaffle', act: on('open', 0, (r, actor) => cancelRaffle(world.db, target(r, actor))) },
   // Without the workspace named (as the scheduler and seeds call them), the raffle's own workspace is checked.
-  { name: 'closeRaffle, workspace not named', act: on('open', 0, (r, actor) => closeRaffle(world.db, { actor, raffleId: r.id })) },
-  { name: 'drawRaffle, workspace not named', act: on('closed', 1, (r, actor) => drawRaffle(world.db, { actor, raffleId: r.id })) },
+  { name: 'closeRaffle, workspace not named', act: on('open', 0, (r, actor) => closeRaffle(world.db, { beacon: world.beacon.chain, actor, raffleId: r.id })) },
+  { name: 'drawRaffle, workspace not named', act: on('closed', 1, (r, actor) => drawRaffle(world.db, { rounds: world.beacon, actor, raffleId: r.id })) },
   { name: 'publishRaffleIn', act: on('draft', 0, (r, actor) => inTransaction(r.id, (tx, raffle) => publishRaffleIn(tx, actor, raffle, new Date()))) },
   { name: 'openRaffleIn', act: on('scheduled', 0, (r, actor) => inTransaction(r.id, (tx, raffle) => openRaffleIn(tx, actor, raffle, new Date()))) },
   { name: 'closeRaffleIn', act: on('open', 0, (r, actor) => inTransaction(r.id, (tx, raffle) => closeRaffleIn(tx, actor, raffle, new Date()))) },
-  { name: 'drawRaffleIn', act: on('closed', 1, (r, actor) => inTransaction(r.id, (tx, raffle) => drawRaffleIn(tx, actor, raffle, new Date()))) },
+  { name: 'drawRaffleIn', act: on('closed', 1, (r, actor) => inTransaction(r.id, async (tx, raffle) => drawRaffleIn(tx, actor, raffle, new Date(), await fetchDrawBeacon(world.beacon, raffle)))) },
   { name: 'finalizeRaffleIn', act: on('drawn', 1, (r, actor) => inTransaction(r.id, (tx, raffle) => finalizeRaffleIn(tx, actor, raffle, new Date()))) },
   { name: 'cancelRaffleIn', act: on('open', 0, (r, actor) => inTransaction(r.id, (tx, raffle) => cancelRaffleIn(tx, actor, raffle, new Date()))) },
   {

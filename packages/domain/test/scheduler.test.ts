@@ -70,10 +70,10 @@ describe('runDueTransitions', () => {
     const onTransition = (name: string, lagMs: number) => seen.push([name, lagMs]);
     // Late by 90 s for the open; the close, draw and finalize then follow in the same pass at 2 h + 30 s.
     clock.set(at(HOUR + 90_000));
-    await runDueTransitions(world.db, { clock, onTransition });
+    await runDueTransitions(world.db, { beacon: world.beacon.chain, rounds: world.beacon, clock, onTransition });
     await enter(r.id, clock, 2);
     clock.set(at(2 * HOUR + 30_000));
-    await runDueTransitions(world.db, { clock, onTransition });
+    await runDueTransitions(world.db, { beacon: world.beacon.chain, rounds: world.beacon, clock, onTransition });
     expect(seen).toEqual([
       ['opened', 90_000],
       ['closed', 30_000],
@@ -87,26 +87,26 @@ describe('runDueTransitions', () => {
     const r = await published(clock, { startsIn: HOUR, endsIn: 2 * HOUR });
     expect(r.status).toBe('scheduled');
 
-    expect(await runDueTransitions(world.db, { clock })).toMatchObject({ opened: 0, closed: 0, drawn: 0, finalized: 0, failed: [] });
+    expect(await runDueTransitions(world.db, { beacon: world.beacon.chain, rounds: world.beacon, clock })).toMatchObject({ opened: 0, closed: 0, drawn: 0, finalized: 0, failed: [] });
     clock.set(at(HOUR - 1));
-    await runDueTransitions(world.db, { clock });
+    await runDueTransitions(world.db, { beacon: world.beacon.chain, rounds: world.beacon, clock });
     expect(await status(r.id)).toBe('scheduled');
 
     clock.set(at(HOUR));
-    expect(await runDueTransitions(world.db, { clock })).toMatchObject({ opened: 1, closed: 0 });
+    expect(await runDueTransitions(world.db, { beacon: world.beacon.chain, rounds: world.beacon, clock })).toMatchObject({ opened: 1, closed: 0 });
     expect(await raffle(r.id)).toMatchObject({ status: 'open', openedAt: at(HOUR) });
 
     clock.set(at(2 * HOUR - 1));
-    expect(await runDueTransitions(world.db, { clock })).toMatchObject({ opened: 0, closed: 0 });
+    expect(await runDueTransitions(world.db, { beacon: world.beacon.chain, rounds: world.beacon, clock })).toMatchObject({ opened: 0, closed: 0 });
     expect(await status(r.id)).toBe('open');
 
     clock.set(at(2 * HOUR));
-    expect(await runDueTransitions(world.db, { clock })).toMatchObject({ closed: 1, drawn: 0, finalized: 0 });
+    expect(await runDueTransitions(world.db, { beacon: world.beacon.chain, rounds: world.beacon, clock })).toMatchObject({ closed: 1, drawn: 0, finalized: 0 });
     expect(await raffle(r.id)).toMatchObject({ status: 'closed', closedAt: at(2 * HOUR) });
 
     // Without autoDraw a closed raffle waits for the team, however long.
     clock.set(at(30 * DAY));
-    expect(await runDueTransitions(world.db, { clock })).toMatchObject({ opened: 0, closed: 0, drawn: 0, finalized: 0 });
+    expect(await runDueTransitions(world.db, { beacon: world.beacon.chain, rounds: world.beacon, clock })).toMatchObject({ opened: 0, closed: 0, drawn: 0, finalized: 0 });
     expect(await status(r.id)).toBe('closed');
     expect(await raffleEventTypes(r.id)).toEqual(['raffle.published', 'raffle.opened', 'raffle.closed']);
   });
@@ -122,12 +122,12 @@ describe('runDueTransitions', () => {
     for (const r of [plain, drawOnly, both, finalizeOnly, application]) await enter(r.id, clock, 3);
 
     clock.set(at(HOUR - 1));
-    await runDueTransitions(world.db, { clock });
+    await runDueTransitions(world.db, { beacon: world.beacon.chain, rounds: world.beacon, clock });
     for (const r of [plain, drawOnly, both, finalizeOnly, application]) expect(await status(r.id)).toBe('open');
     expect(await winsOf(drawOnly.id)).toHaveLength(0);
 
     clock.set(at(HOUR));
-    expect(await runDueTransitions(world.db, { clock })).toMatchObject({ closed: 5, drawn: 2, finalized: 1, failed: [] });
+    expect(await runDueTransitions(world.db, { beacon: world.beacon.chain, rounds: world.beacon, clock })).toMatchObject({ closed: 5, drawn: 2, finalized: 1, failed: [] });
     expect(await status(plain.id)).toBe('closed');
     expect(await status(finalizeOnly.id)).toBe('closed');
     expect(await status(application.id)).toBe('closed');
@@ -140,7 +140,7 @@ describe('runDueTransitions', () => {
     expect(finalized.map((w) => w.status)).toEqual(['finalized', 'finalized']);
     expect(finalized.map((w) => w.position).sort()).toEqual([1, 2]);
 
-    expect(await runDueTransitions(world.db, { clock })).toMatchObject({ opened: 0, closed: 0, drawn: 0, finalized: 0 });
+    expect(await runDueTransitions(world.db, { beacon: world.beacon.chain, rounds: world.beacon, clock })).toMatchObject({ opened: 0, closed: 0, drawn: 0, finalized: 0 });
     expect(await raffleEventTypes(both.id)).toEqual(['raffle.published', 'raffle.opened', 'raffle.closed', 'raffle.drawn', 'raffle.finalized']);
   });
 
@@ -150,7 +150,7 @@ describe('runDueTransitions', () => {
     for (let i = 0; i < 20; i++) raffles.push(await published(clock, { startsIn: MINUTE, endsIn: DAY }));
     clock.set(at(MINUTE));
 
-    const passes = await Promise.all([runDueTransitions(world.db, { clock }), runDueTransitions(world.db, { clock })]);
+    const passes = await Promise.all([runDueTransitions(world.db, { beacon: world.beacon.chain, rounds: world.beacon, clock }), runDueTransitions(world.db, { beacon: world.beacon.chain, rounds: world.beacon, clock })]);
     expect(passes.reduce((sum, p) => sum + p.opened, 0)).toBe(20);
     for (const p of passes) expect(p.failed).toEqual([]);
 
@@ -177,7 +177,7 @@ describe('runDueTransitions', () => {
     const pending = await published(clock, { startsIn: 10 * DAY, endsIn: 11 * DAY, settings: { autoDraw: true, autoFinalize: true } });
 
     clock.set(at(5 * DAY));
-    const pass = await runDueTransitions(world.db, { clock });
+    const pass = await runDueTransitions(world.db, { beacon: world.beacon.chain, rounds: world.beacon, clock });
     expect(pass.failed).toEqual([]);
 
     for (const c of cases) {
@@ -189,7 +189,7 @@ describe('runDueTransitions', () => {
     expect(await winsOf(cases[4]!.r.id)).toHaveLength(2);
 
     // Caught up: a second pass finds nothing to do.
-    expect(await runDueTransitions(world.db, { clock })).toMatchObject({ opened: 0, closed: 0, drawn: 0, finalized: 0, failed: [] });
+    expect(await runDueTransitions(world.db, { beacon: world.beacon.chain, rounds: world.beacon, clock })).toMatchObject({ opened: 0, closed: 0, drawn: 0, finalized: 0, failed: [] });
   });
 
   it('a raffle whose transition fails is reported and skipped; the others still move', async () => {
@@ -200,7 +200,7 @@ describe('runDueTransitions', () => {
     await world.db.update(schema.raffles).set({ drawSeed: null }).where(eq(schema.raffles.id, broken.id));
     clock.set(at(2 * HOUR));
     const errors: string[] = [];
-    const pass = await runDueTransitions(world.db, { clock, onError: (raffleId) => errors.push(raffleId) });
+    const pass = await runDueTransitions(world.db, { beacon: world.beacon.chain, rounds: world.beacon, clock, onError: (raffleId) => errors.push(raffleId) });
     expect(errors).toEqual([broken.id]);
     expect(pass).toMatchObject({ opened: 1, closed: 1, drawn: 0 });
     expect(pass.failed.map((f) => f.raffleId)).toEqual([broken.id]);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createHmac } from 'node:crypto';
 import { beaconMixedSeed, beaconRoundForClose, generateSecretKey, isRoundSignatureValid, publicKeyOf, QUICKNET, randomnessOf, roundAt, signRound } from '../src/index.js';
-import { QUICKNET_ROUNDS } from '../../beacon/test/support/quicknet-rounds.js';
+import { QUICKNET_ROUNDS } from './support/quicknet-rounds.js';
 
 describe("the SDK's beacon checks", () => {
   it.each(Object.values(QUICKNET_ROUNDS))('accepts quicknet round $round as drand published it', ({ round, signature, randomness }) => {

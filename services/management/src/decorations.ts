@@ -1,5 +1,5 @@
 import type { BeaconChain } from '@raffle/beacon';
-import type { CursorCodec } from '@raffle/domain';
+import type { BeaconRounds, CursorCodec } from '@raffle/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from './config.js';
 
@@ -14,6 +14,9 @@ export const configOf = (app: FastifyInstance) => app.getDecorator<Config>('conf
 
 /** The beacon chain this deployment pins (BEACON_CHAIN): a close fixes the draw's round on it. */
 export const beaconChainOf = (app: FastifyInstance) => app.getDecorator<BeaconChain>('beaconChain');
+
+/** The pinned chain's relay client (BEACON_RELAYS): draws fetch their verified round through it. */
+export const beaconRoundsOf = (app: FastifyInstance) => app.getDecorator<BeaconRounds>('beaconRounds');
 
 /** Signs and checks the dashboard lists' cursors (CURSOR_SECRET); refusals are INVALID_CURSOR in the dashboard's words. */
 export const cursorsOf = (app: FastifyInstance) => app.getDecorator<CursorCodec>('cursors');

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp } from './support/app.js';
 import { expectManagementError } from './support/contract.js';
-import { dashboardRaffles } from './support/dashboard-raffles.js';
+import { dashboardRaffles, untilBeaconRound } from './support/dashboard-raffles.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 import { registerSecret } from './support/log-scan.js';
 import { seedTenant } from './support/tenant.js';
@@ -66,7 +66,8 @@ async function lifecycleTarget(action: string, status: string, raffleBody: Recor
   const raffle = status === 'draft' ? draft : await api.ok(draft.id, 'publish');
   if (status === 'closed' || status === 'drawn') {
     await api.entrants(raffle.slug, 1);
-    await api.ok(raffle.id, 'close');
+    // A draw target is posted to directly: its beacon round must be out by then.
+    await untilBeaconRound(await api.ok(raffle.id, 'close'));
   }
   if (status === 'drawn') await api.ok(raffle.id, 'draw');
   return { url: `${api.raffleUrl(raffle.id)}/${action}`, userId, status: 200 };

@@ -8,6 +8,7 @@ import {
   WORKSPACE_WEBHOOK_EVENTS,
   type WebhookEventType as ContractEventType,
 } from '@raffle/contracts';
+import { localRoundSigner } from '@raffle/beacon';
 import { addWorkspaceMember, insertUser, type Db } from '@raffle/db';
 import {
   cancelRaffle,
@@ -107,8 +108,10 @@ async function produceEveryEventType(db: Db, args: { entrantId: string; workspac
   // One spot, one entrant: a final win whose prize delivery moves.
   const prize = await raffle(1);
   await enter(prize.id, entrantId);
-  await closeRaffle(db, { actor: team, raffleId: prize.id });
-  await drawRaffle(db, { actor: team, raffleId: prize.id, workspaceId });
+  // A beacon draw, its round signed at once by a local beacon's key.
+  const beacon = localRoundSigner();
+  await closeRaffle(db, { actor: team, raffleId: prize.id, beacon: beacon.chain });
+  await drawRaffle(db, { actor: team, raffleId: prize.id, workspaceId, rounds: beacon });
   await finalizeRaffle(db, { actor: team, raffleId: prize.id }); // win.finalized
   const won = await winOf(prize.id, entrantId);
   await setWinDelivery(db, { actor: team, workspaceId, raffleId: prize.id, winId: won.id, deliveryStatus: 'processing' }); // (win|winner).delivery_updated

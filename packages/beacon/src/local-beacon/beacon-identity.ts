@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { generateSecretKey } from '../round-signature.js';
+import { generateSecretKey } from '@raffle/sdk';
 
 /**
  * What makes a local beacon the same chain across restarts: its key and its genesis. Both are

@@ -1,12 +1,10 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chainHashOf, UNCHAINED_G1_RFC9380, type BeaconChain } from '../chain.js';
-import { generateSecretKey, publicKeyOf, randomnessOf, signRound } from '../round-signature.js';
-import { roundAt } from '../round-time.js';
+import { generateSecretKey, randomnessOf, roundAt, signRound, UNCHAINED_G1_RFC9380, type BeaconChain } from '@raffle/sdk';
 import { loadOrCreateIdentity, localGroupHash, type BeaconIdentity } from './beacon-identity.js';
+import { LOCAL_BEACON_ID, localBeaconChain } from './round-signer.js';
 
-/** Names the chain in its `/info`, so nobody mistakes it for the League of Entropy's. */
-export const LOCAL_BEACON_ID = 'raffle-local';
+export { LOCAL_BEACON_ID } from './round-signer.js';
 
 export type LocalBeaconOptions = {
   /** 0 picks a free port. */
@@ -46,10 +44,9 @@ export async function startLocalBeacon(options: LocalBeaconOptions = {}): Promis
   const period = options.period ?? 3;
   if (!Number.isSafeInteger(period) || period < 1) throw new RangeError(`period must be a whole number of seconds ≥ 1, not ${period}`);
   const identity = await resolveIdentity(options, options.genesisTime ?? Math.floor(now()));
-  const publicKey = publicKeyOf(identity.secretKey);
+  const chain: BeaconChain = localBeaconChain(identity.secretKey, period, identity.genesisTime);
+  const { chainHash, publicKey } = chain;
   const groupHash = localGroupHash(publicKey);
-  const chainHash = chainHashOf({ publicKey, period, genesisTime: identity.genesisTime, groupHash, beaconId: LOCAL_BEACON_ID });
-  const chain: BeaconChain = { chainHash, publicKey, period, genesisTime: identity.genesisTime, scheme: UNCHAINED_G1_RFC9380 };
   const info = {
     public_key: publicKey,
     period,

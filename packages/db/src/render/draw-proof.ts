@@ -1,4 +1,5 @@
 import type { DrawWinnerPosition } from '../queries/draw-proofs.js';
+import type { DrawBeaconRecord } from '../schema/draws.js';
 
 /** Canonical lines whose values JSON can carry unescaped: prefixed ids and decimal weights. */
 const PLAIN_LINES = /^(?:[A-Za-z0-9_.-]+:[A-Za-z0-9_.-]+:[0-9.]+\n)*$/;
@@ -22,14 +23,34 @@ export function renderDrawEntries(lines: string): string {
   return `[${parts.join(',')}]`;
 }
 
-/** A drawn raffle's proof (product.md, "Verifiable draws") as JSON, from its published draw fields. */
+/**
+ * A drawn raffle's proof (product.md, "Verifiable draws") as JSON, from its published draw fields.
+ * A beacon draw adds `closedAt` and its `beacon` block; a draw from before beacon rounds renders
+ * exactly as it always did, so its proof stays byte-identical.
+ */
 export function renderDrawProof(
-  draw: { algorithm: string; drawCommitment: string; seed: string; entriesDigest: string; spots: number; entryLines: string },
+  draw: {
+    algorithm: string;
+    closedAt: Date | null;
+    beacon: DrawBeaconRecord | null;
+    drawCommitment: string;
+    seed: string;
+    entriesDigest: string;
+    spots: number;
+    entryLines: string;
+  },
   winners: DrawWinnerPosition[],
 ): string {
+  const beacon = draw.beacon === null ? '' : renderBeaconFields(draw.closedAt, draw.beacon);
   return (
-    `{"algorithm":${JSON.stringify(draw.algorithm)},"drawCommitment":${JSON.stringify(draw.drawCommitment)},` +
+    `{"algorithm":${JSON.stringify(draw.algorithm)},${beacon}"drawCommitment":${JSON.stringify(draw.drawCommitment)},` +
     `"seed":${JSON.stringify(draw.seed)},"entriesDigest":${JSON.stringify(draw.entriesDigest)},"spots":${JSON.stringify(draw.spots)},` +
     `"entries":${renderDrawEntries(draw.entryLines)},"winners":${JSON.stringify(winners)}}`
   );
+}
+
+function renderBeaconFields(closedAt: Date | null, beacon: DrawBeaconRecord): string {
+  const { chainHash, publicKey, period, genesisTime, round, signature, randomness } = beacon;
+  const closed = closedAt === null ? '' : `"closedAt":${JSON.stringify(closedAt.toISOString())},`;
+  return `${closed}"beacon":${JSON.stringify({ chainHash, publicKey, period, genesisTime, round, signature, randomness })},`;
 }

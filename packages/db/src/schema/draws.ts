@@ -1,6 +1,17 @@
-import { integer, pgTable, text } from 'drizzle-orm/pg-core';
+import { integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
 import { createdAt, idColumn } from './columns.js';
 import { raffles } from './raffles.js';
+
+/** The proof's `beacon` block (contracts' DrawBeaconSchema), as stored. */
+export type DrawBeaconRecord = {
+  chainHash: string;
+  publicKey: string;
+  period: number;
+  genesisTime: number;
+  round: number;
+  signature: string;
+  randomness: string;
+};
 
 /**
  * The eligible entries a draw ranked, frozen at draw time as the canonical lines the digest
@@ -15,5 +26,12 @@ export const raffleDrawSnapshots = pgTable('raffle_draw_snapshots', {
   entryCount: integer('entry_count').notNull(),
   /** The canonical lines exactly as hashed into `raffles.entries_digest`. */
   entryLines: text('entry_lines').notNull(),
+  /**
+   * The verified beacon round an `es-hmac-sha256-drand-v1` draw mixed in, with the chain that
+   * signed it (the proof's `beacon` block, as served). Null for `es-hmac-sha256-v1` draws. Kept
+   * here rather than read from the pinned chain at render time: a later BEACON_CHAIN must not
+   * change a published proof.
+   */
+  beacon: jsonb('beacon').$type<DrawBeaconRecord>(),
   createdAt: createdAt(),
 });

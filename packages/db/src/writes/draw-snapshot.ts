@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../client.js';
+import type { DrawBeaconRecord } from '../schema/draws.js';
 import { eligibleEntriesFilter, type EligibleRaffle } from '../queries/eligible-entries-filter.js';
 
 /**
@@ -7,10 +8,10 @@ import { eligibleEntriesFilter, type EligibleRaffle } from '../queries/eligible-
  * canonical lines itself (`trim_scale` prints weights as the API does), so the multi-megabyte
  * text never passes through Node. Answers what it stored: the count and the lines' sha256.
  */
-export async function insertDrawSnapshot(tx: DbOrTx, args: { raffle: EligibleRaffle; algorithm: string }): Promise<{ count: number; digest: string }> {
+export async function insertDrawSnapshot(tx: DbOrTx, args: { raffle: EligibleRaffle; algorithm: string; beacon: DrawBeaconRecord | null }): Promise<{ count: number; digest: string }> {
   const [stored] = await tx.execute<{ count: number; digest: string }>(sql`
-    insert into raffle_draw_snapshots (raffle_id, algorithm, entry_count, entry_lines)
-    select ${args.raffle.id}, ${args.algorithm}, count(*),
+    insert into raffle_draw_snapshots (raffle_id, algorithm, beacon, entry_count, entry_lines)
+    select ${args.raffle.id}, ${args.algorithm}, ${args.beacon === null ? null : JSON.stringify(args.beacon)}::jsonb, count(*),
            coalesce(string_agg(id || ':' || user_id || ':' || trim_scale(entry_weight)::text || E'\\n', '' order by id), '')
     from entries where ${eligibleEntriesFilter(args.raffle)}
     returning entry_count as count, encode(sha256(convert_to(entry_lines, 'UTF8')), 'hex') as digest`);

@@ -1,3 +1,4 @@
+import type { LocalRoundSigner } from '@raffle/beacon';
 import { findWorkspaceRaffleRow, type Db } from '@raffle/db';
 import { cancelRaffle, closeRaffle, createRaffle, lockRaffle, manualClock, openRaffle, publishRaffleIn, removeMember, SEED, userPrincipal } from '@raffle/domain';
 import type { PlannedRaffle } from '../plan/demo-plan.js';
@@ -15,10 +16,10 @@ function publishWithSeed(db: Db, raffle: PlannedRaffle, at: Date) {
  * timeline: create, publish, open, entries, cancel or close, members leaving, draw and review,
  * finalize and deliveries. Each step obeys the same rules as the API's.
  */
-export async function playRaffle(db: Db, raffle: PlannedRaffle): Promise<void> {
+export async function playRaffle(db: Db, raffle: PlannedRaffle, rounds: LocalRoundSigner): Promise<void> {
   const { spec, timeline: t } = raffle;
   const clock = manualClock(spec.createdAt);
-  const target = { actor: SEED, workspaceId: spec.workspace.id, raffleId: raffle.id, clock };
+  const target = { actor: SEED, workspaceId: spec.workspace.id, raffleId: raffle.id, clock, beacon: rounds.chain };
 
   await demoStep(raffle, 'create', () => createRaffle(db, { actor: SEED, workspaceId: spec.workspace.id, id: raffle.id, body: raffle.body, clock }));
   if (t.publishedAt) {
@@ -42,7 +43,7 @@ export async function playRaffle(db: Db, raffle: PlannedRaffle): Promise<void> {
   for (const person of raffle.leavers) {
     await demoStep(raffle, `${person.handle} leaving`, () => removeMember(db, { workspaceId: spec.workspace.id, actor: userPrincipal(person.id), memberId: person.id }));
   }
-  if (t.drawnAt) await playDraw(db, raffle, clock);
+  if (t.drawnAt) await playDraw(db, raffle, clock, rounds);
   if (t.finalizedAt) await playFinalize(db, raffle, clock);
 
   const row = await findWorkspaceRaffleRow(db, { workspaceId: spec.workspace.id, raffleId: raffle.id });

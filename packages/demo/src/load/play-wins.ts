@@ -1,3 +1,4 @@
+import type { LocalRoundSigner } from '@raffle/beacon';
 import type { Db } from '@raffle/db';
 import { disqualifyWin, drawRaffle, finalizeRaffle, liveWinsOf, rerollWin, SEED, setWinDelivery } from '@raffle/domain';
 import type { PlannedRaffle } from '../plan/demo-plan.js';
@@ -8,12 +9,12 @@ import { demoStep, expectPlanned, type DemoClock } from './demo-step.js';
  * The draw at drawnAt (the team's selection for an application raffle), then the review the
  * story scripts: one winner disqualified and, when planned, the position rerolled.
  */
-export async function playDraw(db: Db, raffle: PlannedRaffle, clock: DemoClock): Promise<void> {
+export async function playDraw(db: Db, raffle: PlannedRaffle, clock: DemoClock, rounds: LocalRoundSigner): Promise<void> {
   const { spec, draw } = raffle;
   const target = { actor: SEED, workspaceId: spec.workspace.id, raffleId: raffle.id, clock };
   clock.set(raffle.timeline.drawnAt!);
   const selection = draw.selection.length > 0 ? { entryIds: draw.selection } : undefined;
-  await demoStep(raffle, 'the draw', () => drawRaffle(db, { ...target, selection }));
+  await demoStep(raffle, 'the draw', () => drawRaffle(db, { ...target, selection, rounds }));
   if (spec.mechanic === 'raffle') {
     // The seed was searched against the plan's eligible set; a differing one would break the story.
     const drawn = (await liveWinsOf(db, raffle.id)).map((w) => w.entryId);

@@ -1,4 +1,6 @@
 import type { CreateRaffleBody } from '@raffle/contracts';
+import type { BeaconChain } from '@raffle/beacon';
+import { DEFAULT_DEMO_BEACON, demoBeaconChain, demoDrawRound, type DemoBeacon } from './demo-beacon.js';
 import { DEMO_NOW } from './demo-clock.js';
 import { demoId } from './demo-derive.js';
 import { demoApiKeys } from './demo-api-keys.js';
@@ -48,7 +50,7 @@ function membersOf(orgs: DemoOrganisations, workspaceId: string): Set<string> {
   return new Set(orgs.memberships.filter((m) => m.workspaceId === workspaceId).map((m) => m.userId));
 }
 
-function planRaffle(spec: DemoRaffleSpec, orgs: DemoOrganisations): PlannedRaffle {
+function planRaffle(spec: DemoRaffleSpec, orgs: DemoOrganisations, beacon: DemoBeacon, chain: BeaconChain): PlannedRaffle {
   const t = raffleTimeline(spec.status, spec.createdAt);
   const members = membersOf(orgs, spec.workspace.id);
   const leavers = spec.leaveBeforeDraw ?? [];
@@ -63,12 +65,16 @@ function planRaffle(spec: DemoRaffleSpec, orgs: DemoOrganisations): PlannedRaffl
     body: createBody(spec, t),
     entries,
     leavers,
-    draw: planDraw(spec, t, entries, atDraw),
+    draw: planDraw(spec, t, entries, atDraw, t.closedAt ? demoDrawRound(beacon, chain, t.closedAt) : null),
   };
 }
 
-/** The whole demo world as a script to play: computed, never random, so every load is the same. */
-export function planDemoDataset() {
+/**
+ * The whole demo world as a script to play: computed, never random, so every load on one beacon
+ * is the same. Its raffles close on `beacon`'s chain, and their draws are planned with its rounds.
+ */
+export function planDemoDataset(beacon: DemoBeacon = DEFAULT_DEMO_BEACON) {
+  const chain = demoBeaconChain(beacon);
   const named = namedPeople();
   const crowd = entrants();
   const people = { ...named, entrants: crowd };
@@ -81,7 +87,9 @@ export function planDemoDataset() {
     users,
     orgs,
     communityRoles: demoCommunityRoles(users, catalogue),
-    raffles: catalogue.map((spec) => planRaffle(spec, orgs)),
+    beacon,
+    chain,
+    raffles: catalogue.map((spec) => planRaffle(spec, orgs, beacon, chain)),
     apiKeys: demoApiKeys(named, orgs.workspaces),
   };
 }

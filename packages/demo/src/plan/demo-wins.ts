@@ -1,5 +1,5 @@
 import type { DeliveryStatus } from '@raffle/contracts';
-import { rankEntries, type DrawEntry } from '@raffle/sdk';
+import { beaconMixedSeed, rankEntries, type DrawBeaconRound, type DrawEntry } from '@raffle/sdk';
 import { addDays, addHours } from './demo-clock.js';
 import { demoBytes, demoHex } from './demo-derive.js';
 import type { PlannedEntry } from './demo-entries.js';
@@ -47,7 +47,8 @@ export function drawEligible(spec: DemoRaffleSpec, entries: PlannedEntry[], atDr
  * the story holds (who must win, who must not), so the winners are both scripted and exactly what
  * the published commitment and the algorithm produce.
  */
-function planWeightedDraw(spec: DemoRaffleSpec & { outcome: { kind: 'draw' } }, t: RaffleTimeline, eligible: DrawEntry[]): DrawPlan {
+function planWeightedDraw(spec: DemoRaffleSpec & { outcome: { kind: 'draw' } }, t: RaffleTimeline, eligible: DrawEntry[], round: DrawBeaconRound | null): DrawPlan {
+  if (!round) throw new Error(`${spec.slug} is drawn, so it must close (its close fixes the beacon round the draw mixes in)`);
   const { outcome } = spec;
   const mustWin = new Set(outcome.mustWin.map((p) => p.id));
   const mustLose = new Set(outcome.mustLose.map((p) => p.id));
@@ -55,7 +56,8 @@ function planWeightedDraw(spec: DemoRaffleSpec & { outcome: { kind: 'draw' } }, 
 
   for (let attempt = 0; attempt < MAX_SEED_ATTEMPTS; attempt++) {
     const seed = seedAttempt(spec.slug, attempt);
-    const ranking = rankEntries(seed, eligible);
+    // es-hmac-sha256-drand-v1, as the draw will rank: the seed mixed with the close's round.
+    const ranking = rankEntries(beaconMixedSeed(seed, round), eligible);
     const winners = ranking.slice(0, spec.spots);
     // A reroll takes the next entry in draw order: the first beyond the winners.
     const next = ranking[spec.spots];
@@ -77,7 +79,7 @@ function planWeightedDraw(spec: DemoRaffleSpec & { outcome: { kind: 'draw' } }, 
 }
 
 /** What the draw of one raffle will do, and the seed its commitment is published for. */
-export function planDraw(spec: DemoRaffleSpec, t: RaffleTimeline, entries: PlannedEntry[], atDraw: RequirementFacts): DrawPlan {
+export function planDraw(spec: DemoRaffleSpec, t: RaffleTimeline, entries: PlannedEntry[], atDraw: RequirementFacts, round: DrawBeaconRound | null): DrawPlan {
   const { outcome } = spec;
   const plain: DrawPlan = { seed: seedAttempt(spec.slug, 0), winners: [], selection: [], review: null };
   switch (outcome.kind) {
@@ -86,7 +88,7 @@ export function planDraw(spec: DemoRaffleSpec, t: RaffleTimeline, entries: Plann
       // No draw, or one whose winners follow arrival order (FCFS at entry, a collection at the draw).
       return plain;
     case 'draw':
-      return planWeightedDraw({ ...spec, outcome }, t, drawEligible(spec, entries, atDraw));
+      return planWeightedDraw({ ...spec, outcome }, t, drawEligible(spec, entries, atDraw), round);
     case 'manual': {
       const selection = outcome.winners.map((person) => {
         const entry = entries.find((e) => e.person.id === person.id && e.fate === null);

@@ -1,11 +1,24 @@
-import { appendEvents, boundTransaction, findEntryWallets, findValidEntries, insertDrawSnapshot, updateRaffle, STATEMENT_BOUNDS, type Db, type DbOrTx, type NewEvent, type Tx } from '@raffle/db';
-import { DRAW_ALGORITHM } from '@raffle/sdk';
+import {
+  appendEvents,
+  boundTransaction,
+  findEntryWallets,
+  findValidEntries,
+  insertDrawSnapshot,
+  updateRaffle,
+  STATEMENT_BOUNDS,
+  type Db,
+  type DbOrTx,
+  type DrawBeaconRecord,
+  type NewEvent,
+  type Tx,
+} from '@raffle/db';
 import { systemClock } from '../clock.js';
 import { eligibleEntriesInArrivalOrder, recheckRequirements } from '../entries/recheck-requirements.js';
 import { DomainError } from '../errors.js';
 import { raffleEvent } from '../events/resource-events.js';
 import type { Principal } from '../principal.js';
 import { createWins, type WinPick } from '../wins/create-wins.js';
+import { drawRankingKey, fetchDrawBeacon, type BeaconRounds } from './draw-beacon.js';
 import type { RaffleTarget } from './lifecycle.js';
 import { lockRaffleAs, requireRaffleManager, type RaffleRecord } from './raffle-locks.js';
 import { assertRaffleCan } from './transitions.js';
@@ -18,8 +31,8 @@ export type DrawSelection = { entryIds: string[] };
  * Freezes the eligible set as the proof will serve it (see insertDrawSnapshot). Its sha256 and
  * count must equal what the ranking saw, or the draw is aborted.
  */
-async function storeDrawSnapshot(tx: DbOrTx, raffle: RaffleRecord, expected: RankedEligible): Promise<void> {
-  const stored = await insertDrawSnapshot(tx, { raffle, algorithm: DRAW_ALGORITHM });
+async function storeDrawSnapshot(tx: DbOrTx, raffle: RaffleRecord, expected: RankedEligible, algorithm: string, beacon: DrawBeaconRecord | null): Promise<void> {
+  const stored = await insertDrawSnapshot(tx, { raffle, algorithm, beacon });
   if (stored.count !== expected.count || stored.digest !== expected.entriesDigest) {
     throw new Error(
       `draw snapshot of raffle ${raffle.id} does not match the ranked set (${stored.count} vs ${expected.count} entries): aborting the draw`,
@@ -27,11 +40,10 @@ async function storeDrawSnapshot(tx: DbOrTx, raffle: RaffleRecord, expected: Ran
   }
 }
 
-async function weightedPicks(tx: DbOrTx, raffle: RaffleRecord): Promise<WinPick[]> {
-  if (!raffle.drawSeed) throw new Error(`raffle ${raffle.id} was published without a draw seed`);
-  const seed = Buffer.from(raffle.drawSeed, 'hex');
-  const ranked = await rankEligibleEntries(tx, raffle, seed, raffle.spots);
-  await storeDrawSnapshot(tx, raffle, ranked);
+async function weightedPicks(tx: DbOrTx, raffle: RaffleRecord, beacon: DrawBeaconRecord | null): Promise<WinPick[]> {
+  const { key, algorithm } = drawRankingKey(raffle, beacon);
+  const ranked = await rankEligibleEntries(tx, raffle, key, raffle.spots);
+  await storeDrawSnapshot(tx, raffle, ranked, algorithm, beacon);
   await updateRaffle(tx, raffle.id, { entriesDigest: ranked.entriesDigest });
   const wallets = await findEntryWallets(tx, ranked.ranked.map((r) => r.id));
   return ranked.ranked.map((r, i) => ({ entry: { ...r, walletSnapshot: wallets.get(r.id) ?? null }, position: i + 1, source: 'draw' as const }));
@@ -49,22 +61,28 @@ async function selectedPicks(tx: DbOrTx, raffle: RaffleRecord, selection: DrawSe
   return ids.map((id, i) => ({ entry: byId.get(id)!, position: i + 1, source: 'manual' as const }));
 }
 
-/**
- * closed → drawn. Requirements are re-checked first, then each mechanic selects: `raffle` by the
- * verifiable weighted draw (its eligible set frozen for the proof), `collection` every eligible
- * entry in arrival order up to `spots`, `application` the team's picks; `fcfs` already holds its
- * winners from entry time.
- */
-async function drawStep(tx: DbOrTx, raffle: RaffleRecord, now: Date, selection?: DrawSelection): Promise<RaffleRecord> {
+/** What refuses a draw before anything is read or fetched for it. */
+function assertDrawable(raffle: RaffleRecord, selection: DrawSelection | undefined): void {
   assertRaffleCan('draw', raffle.status);
   if (selection && raffle.mechanic !== 'application') {
     throw new DomainError('VALIDATION_FAILED', `entryIds are only for application raffles; a ${raffle.mechanic} raffle selects its own winners`);
   }
+}
+
+/**
+ * closed → drawn. Requirements are re-checked first, then each mechanic selects: `raffle` by the
+ * verifiable weighted draw (its eligible set frozen for the proof), `collection` every eligible
+ * entry in arrival order up to `spots`, `application` the team's picks; `fcfs` already holds its
+ * winners from entry time. `beacon` is the raffle's round, fetched before the transaction
+ * (fetchDrawBeacon), for a `raffle` closed with one.
+ */
+async function drawStep(tx: DbOrTx, raffle: RaffleRecord, now: Date, beacon: DrawBeaconRecord | null, selection?: DrawSelection): Promise<RaffleRecord> {
+  assertDrawable(raffle, selection);
   const events: NewEvent[] = await recheckRequirements(tx, raffle, now);
   let picks: WinPick[] = [];
   switch (raffle.mechanic) {
     case 'raffle':
-      picks = await weightedPicks(tx, raffle);
+      picks = await weightedPicks(tx, raffle, beacon);
       break;
     case 'collection':
       picks = (await eligibleEntriesInArrivalOrder(tx, raffle, raffle.spots)).map((entry, i) => ({ entry, position: i + 1, source: 'fcfs' as const }));
@@ -81,17 +99,38 @@ async function drawStep(tx: DbOrTx, raffle: RaffleRecord, now: Date, selection?:
   return drawn!;
 }
 
-/** The draw inside the caller's transaction, on a raffle it has locked: the actor is checked first. */
-export async function drawRaffleIn(tx: Tx, actor: Principal, raffle: RaffleRecord, now: Date, selection?: DrawSelection): Promise<RaffleRecord> {
+/**
+ * The draw inside the caller's transaction, on a raffle it has locked: the actor is checked first.
+ * The caller fetched the raffle's beacon round (fetchDrawBeacon) before locking it.
+ */
+export async function drawRaffleIn(tx: Tx, actor: Principal, raffle: RaffleRecord, now: Date, beacon: DrawBeaconRecord | null, selection?: DrawSelection): Promise<RaffleRecord> {
   await requireRaffleManager(tx, actor, raffle);
-  return drawStep(tx, raffle, now, selection);
+  return drawStep(tx, raffle, now, beacon, selection);
 }
 
-/** The draw in a transaction of its own, bounded as a draw: ranking every entry takes longer than a request's statements may. */
-export function drawRaffle(db: Db, target: RaffleTarget & { selection?: DrawSelection }): Promise<RaffleRecord> {
+export type DrawTarget = RaffleTarget & {
+  selection?: DrawSelection;
+  /** The pinned chain's relay client: a raffle closed with a beacon round waits for that round. */
+  rounds?: BeaconRounds;
+};
+
+/**
+ * The draw in a transaction of its own, bounded as a draw: ranking every entry takes longer than
+ * a request's statements may. Who may draw and whether the raffle can be drawn are checked first,
+ * in a short transaction of their own; then the beacon round is fetched with no lock held (it
+ * throws BeaconRoundPending before the round is published, BeaconUnavailable when no relay
+ * answers); then the raffle is locked again and drawn.
+ */
+export async function drawRaffle(db: Db, target: DrawTarget): Promise<RaffleRecord> {
+  const closed = await db.transaction(async (tx) => {
+    const raffle = await lockRaffleAs(tx, target.actor, target);
+    assertDrawable(raffle, target.selection);
+    return raffle;
+  });
+  const beacon = await fetchDrawBeacon(target.rounds, closed);
   return db.transaction(async (tx) => {
     await boundTransaction(tx, STATEMENT_BOUNDS.draw);
     const raffle = await lockRaffleAs(tx, target.actor, target);
-    return drawStep(tx, raffle, (target.clock ?? systemClock).now(), target.selection);
+    return drawStep(tx, raffle, (target.clock ?? systemClock).now(), beacon, target.selection);
   });
 }

@@ -1,16 +1,18 @@
-import { QUICKNET, type BeaconChain } from '@raffle/beacon';
-import { boundTransaction, lockNextDueRaffle, STATEMENT_BOUNDS, type Db, type DueRaffleKind, type StatementBounds, type Tx } from '@raffle/db';
+import { QUICKNET, timeOfRound, type BeaconChain } from '@raffle/beacon';
+import { boundTransaction, lockNextDueRaffle, STATEMENT_BOUNDS, type Db, type DrawBeaconRecord, type DueRaffleKind, type StatementBounds, type Tx } from '@raffle/db';
 import type { Clock } from '../clock.js';
 import { isDomainError } from '../errors.js';
 import { SCHEDULER, type Principal } from '../principal.js';
+import { drawBeaconRoundOf, fetchDrawBeacon, type BeaconRounds } from '../raffles/draw-beacon.js';
 import { drawRaffleIn } from '../raffles/draw.js';
 import { closeRaffleIn, finalizeRaffleIn, openRaffleIn } from '../raffles/lifecycle.js';
 import type { RaffleRecord } from '../raffles/raffle-locks.js';
+import { createBeaconWaits, type BeaconWaitReason, type BeaconWaits } from './beacon-waits.js';
 
 /** One kind of deadline the scheduler keeps (which raffles are due is @raffle/db's lockNextDueRaffle), and what moves them. */
 type DueTransition = {
   name: DueRaffleKind;
-  apply: (tx: Tx, actor: Principal, raffle: RaffleRecord, now: Date, beacon: BeaconChain) => Promise<RaffleRecord>;
+  apply: (tx: Tx, actor: Principal, raffle: RaffleRecord, now: Date, beacon: BeaconChain, drawBeacon: DrawBeaconRecord | null) => Promise<RaffleRecord>;
   /** When the raffle became due: how late the scheduler moved it is measured from here. */
   dueAt: (raffle: RaffleRecord) => Date | null;
   /** What its transaction may take once a raffle is picked (the pick itself is bounded as a request). */
@@ -21,18 +23,24 @@ type DueTransition = {
 export const DUE_TRANSITIONS: DueTransition[] = [
   { name: 'opened', apply: openRaffleIn, dueAt: (r) => r.startsAt, bounds: STATEMENT_BOUNDS.transition },
   { name: 'closed', apply: closeRaffleIn, dueAt: (r) => r.endsAt, bounds: STATEMENT_BOUNDS.transition },
-  { name: 'drawn', apply: (tx, actor, raffle, now) => drawRaffleIn(tx, actor, raffle, now), dueAt: (r) => r.closedAt, bounds: STATEMENT_BOUNDS.draw },
+  { name: 'drawn', apply: (tx, actor, raffle, now, _chain, drawBeacon) => drawRaffleIn(tx, actor, raffle, now, drawBeacon), dueAt: (r) => r.closedAt, bounds: STATEMENT_BOUNDS.draw },
   { name: 'finalized', apply: finalizeRaffleIn, dueAt: (r) => r.drawnAt, bounds: STATEMENT_BOUNDS.transition },
 ];
 
-export type SchedulerPass = Record<DueTransition['name'], number> & { failed: { raffleId: string; reason: string }[] };
+/** A raffle due to be drawn whose beacon round the pass could not get (it stays closed, and is tried at a later pass). */
+export type BeaconWait = { raffleId: string; round: number; reason: BeaconWaitReason; roundDueAt: Date };
+
+export type SchedulerPass = Record<DueTransition['name'], number> & { failed: { raffleId: string; reason: string }[]; waitingOnBeacon: BeaconWait[] };
 
 /**
  * Moves every raffle whose deadline has passed, one raffle per transaction. `FOR UPDATE SKIP
  * LOCKED` lets any number of instances run this at once: each raffle is taken by exactly one,
  * and a raffle a user is transitioning by hand is simply left for the next pass. A raffle whose
  * transition fails is logged and skipped for the rest of the pass, never retried in a hot loop.
- * Every transition runs as the SCHEDULER principal.
+ * Every transition runs as the SCHEDULER principal. A raffle due to be drawn with a beacon round
+ * is let go, its round fetched with no lock held, and picked again; a round that is not there yet
+ * (or no relay gives) leaves the raffle closed for a later pass, asked again only after its retry
+ * time (`beaconWaits`, kept across passes).
  */
 export async function runDueTransitions(
   db: Db,
@@ -40,28 +48,46 @@ export async function runDueTransitions(
     clock: Clock;
     /** The pinned chain a close by schedule fixes the draw's round on (BEACON_CHAIN; QUICKNET when not given). */
     beacon?: BeaconChain;
+    /** The pinned chain's relay client, for draws of raffles closed with a beacon round. */
+    rounds?: BeaconRounds;
+    /** The rounds this scheduler is waiting for, across passes (startRaffleScheduler keeps one). */
+    beaconWaits?: BeaconWaits;
     onError?: (raffleId: string, error: unknown) => void;
     /** A raffle moved, `lagMs` after it became due (the metrics). */
     onTransition?: (name: DueRaffleKind, lagMs: number) => void;
   },
 ): Promise<SchedulerPass> {
-  const pass: SchedulerPass = { opened: 0, closed: 0, drawn: 0, finalized: 0, failed: [] };
+  const pass: SchedulerPass = { opened: 0, closed: 0, drawn: 0, finalized: 0, failed: [], waitingOnBeacon: [] };
+  const chain = options.beacon ?? QUICKNET;
+  const waits = options.beaconWaits ?? createBeaconWaits();
+  // Rounds fetched during this pass, by raffle: the raffle is drawn when it is picked again.
+  const fetched = new Map<string, DrawBeaconRecord>();
   for (const transition of DUE_TRANSITIONS) {
     const skip: string[] = [];
     for (;;) {
       const now = options.clock.now();
       let picked: RaffleRecord | null = null;
       let attempted: string | null = null;
+      let needsRound: RaffleRecord | null = null;
       try {
         picked = await db.transaction(async (tx) => {
           const raffle = await lockNextDueRaffle(tx, { kind: transition.name, now, skip });
           if (!raffle) return null;
           attempted = raffle.id;
+          if (transition.name === 'drawn' && drawBeaconRoundOf(raffle) !== null && !fetched.has(raffle.id)) {
+            // Never wait on relays holding the raffle's lock: let it go, fetch, pick it again.
+            needsRound = raffle;
+            return null;
+          }
           // Only once a raffle is picked: a pass that finds nothing due costs no extra round trip.
           await boundTransaction(tx, transition.bounds);
-          await transition.apply(tx, SCHEDULER, raffle, now, options.beacon ?? QUICKNET);
+          await transition.apply(tx, SCHEDULER, raffle, now, chain, fetched.get(raffle.id) ?? null);
           return raffle;
         });
+        if (needsRound !== null) {
+          await fetchRoundFor(needsRound, skip);
+          continue;
+        }
       } catch (error) {
         if (attempted === null) throw error;
         options.onError?.(attempted, error);
@@ -77,4 +103,25 @@ export async function runDueTransitions(
     }
   }
   return pass;
+
+  /** Gets the raffle's round for its draw, or notes why it waits and skips it for this pass. */
+  async function fetchRoundFor(raffle: RaffleRecord, skip: string[]): Promise<void> {
+    const round = drawBeaconRoundOf(raffle)!;
+    const nowMs = options.clock.now().getTime();
+    const wait = (reason: BeaconWaitReason) => {
+      skip.push(raffle.id);
+      pass.waitingOnBeacon.push({ raffleId: raffle.id, round, reason, roundDueAt: new Date(timeOfRound(chain, round) * 1000) });
+    };
+    const already = waits.waiting(round, nowMs);
+    if (already) return wait(already);
+    try {
+      const beacon = await fetchDrawBeacon(options.rounds, raffle);
+      waits.arrived(round);
+      fetched.set(raffle.id, beacon!);
+    } catch (error) {
+      const reason = waits.failed(round, error, nowMs);
+      if (reason) return wait(reason);
+      throw error;
+    }
+  }
 }

@@ -1,6 +1,8 @@
 import type { BeaconChain } from '@raffle/beacon';
 import type { Db, DueRaffleKind } from '@raffle/db';
 import type { Clock } from '../clock.js';
+import type { BeaconRounds } from '../raffles/draw-beacon.js';
+import { createBeaconWaits } from './beacon-waits.js';
 import { runDueTransitions, type SchedulerPass } from './due-transitions.js';
 
 export type RaffleScheduler = {
@@ -19,6 +21,8 @@ export function startRaffleScheduler(options: {
   clock: Clock;
   /** The pinned chain closes by schedule fix the draw's round on. */
   beacon?: BeaconChain;
+  /** The pinned chain's relay client: auto-draws wait for their beacon round through it. */
+  rounds?: BeaconRounds;
   intervalMs: number;
   onPass?: (pass: SchedulerPass) => void;
   onError?: (raffleId: string | null, error: unknown) => void;
@@ -27,10 +31,18 @@ export function startRaffleScheduler(options: {
   let running: Promise<SchedulerPass> | null = null;
   let timer: NodeJS.Timeout | null = null;
   let stopped = false;
+  const beaconWaits = createBeaconWaits();
 
   const tick = async (): Promise<SchedulerPass> => {
     while (running) await running.catch(() => undefined);
-    running = runDueTransitions(options.db, { clock: options.clock, beacon: options.beacon, onError: options.onError, onTransition: options.onTransition });
+    running = runDueTransitions(options.db, {
+      clock: options.clock,
+      beacon: options.beacon,
+      rounds: options.rounds,
+      beaconWaits,
+      onError: options.onError,
+      onTransition: options.onTransition,
+    });
     try {
       const pass = await running;
       options.onPass?.(pass);

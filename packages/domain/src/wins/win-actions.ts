@@ -17,6 +17,7 @@ import { isFlaggedDuplicate } from '../entries/recheck-requirements.js';
 import { DomainError } from '../errors.js';
 import { winEvents, winnerReplacedEvent } from '../events/resource-events.js';
 import type { Principal } from '../principal.js';
+import { snapshotRankingKey } from '../raffles/draw-beacon.js';
 import { lockRaffleAs, type RaffleRecord } from '../raffles/raffle-locks.js';
 import { createWins, type WinPick } from './create-wins.js';
 import { disqualifyLiveWin } from './win-steps.js';
@@ -76,7 +77,7 @@ async function nextPick(tx: Tx, raffle: RaffleRecord, entryId: string | undefine
   if (raffle.mechanic === 'raffle') {
     const snapshot = await findDrawSnapshot(tx, raffle.id);
     if (snapshot && raffle.drawSeed) {
-      const next = rankEntries(Buffer.from(raffle.drawSeed, 'hex'), parseEntryLines(snapshot.entryLines)).find((e) => eligible.has(e.id));
+      const next = rankEntries(snapshotRankingKey(raffle.drawSeed, snapshot.beacon), parseEntryLines(snapshot.entryLines)).find((e) => eligible.has(e.id));
       if (next) return eligible.get(next.id)!;
     }
   } else {

@@ -5,6 +5,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll } from 'vitest';
 import { createRaffle, publishRaffle, userPrincipal, type Clock } from '../../src/index.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
+import { localRoundSigner } from '@raffle/beacon';
 
 const suffix = () => randomBytes(5).toString('hex');
 
@@ -19,6 +20,8 @@ export async function createWorld(database: Database) {
 
   return {
     db,
+    /** The chain closes fix rounds on and draws fetch them from: a local beacon's key, signing any round at once. */
+    beacon: localRoundSigner(),
     owner,
     team,
     workspace,

@@ -847,7 +847,7 @@ export type components = {
         "RateLimit-Policy": string;
         /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
         RateLimit: string;
-        /** @description Seconds to wait before retrying: on a 429 the longest wait among the exhausted rate-limit policies, on a 503 how soon the service expects to answer again, and on a 409 `IDEMPOTENCY_KEY_IN_PROGRESS` (routes that take an `Idempotency-Key`) how soon the request holding the key is expected to be done, when the same request replays its answer or runs. */
+        /** @description Seconds to wait before retrying: on a 429 the longest wait among the exhausted rate-limit policies, on a 503 how soon the service expects to answer again, on a 409 `IDEMPOTENCY_KEY_IN_PROGRESS` (routes that take an `Idempotency-Key`) how soon the request holding the key is expected to be done, when the same request replays its answer or runs, and on a draw's 409 `DRAW_BEACON_PENDING` how many seconds until the raffle's beacon round is due. */
         "Retry-After": number;
         /** @description `true` when this response is the stored answer to an earlier request with the same `Idempotency-Key`; absent on a first answer. */
         "Idempotent-Replayed": "true";

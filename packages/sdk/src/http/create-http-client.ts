@@ -4,7 +4,7 @@ import type { HttpClient, Page, PagedList, RequestSpec } from './http-client.js'
 import { RaffleConnectionError, RaffleTimeoutError } from './raffle-api-error.js';
 import type { RequestOptions } from './request-options.js';
 import { attachResponse, responseInfoOf, type WithResponse } from './response-info.js';
-import { backoffDelayMs, delayAfterStatus, isRetryableRequest, isRetryableAnswer } from './retry-policy.js';
+import { backoffDelayMs, delayAfterStatus, isRefusedBeforeActing, isRetryableRequest, isRetryableAnswer } from './retry-policy.js';
 
 export type HttpClientOptions = {
   baseUrl: string;
@@ -126,8 +126,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       }
       if (answer.ok) return attachResponse(answer.body as T, responseInfoOf(answer.status, answer.headers));
       const error = errorFromResponse(answer.status, answer.headers, answer.body, options.errorCodeSource);
-      // A 429 is refused before anything runs, so any request may be sent again after it.
-      const mayRetry = retry < maxRetries && (retryable || answer.status === 429) && isRetryableAnswer(answer.status, error.code);
+      // Refused before anything ran (a 429, a draw waiting for its beacon round): any request may be sent again.
+      const mayRetry = retry < maxRetries && (retryable || isRefusedBeforeActing(answer.status, error.code)) && isRetryableAnswer(answer.status, error.code);
       const delay = mayRetry ? delayAfterStatus(retry, error.retryAfter) : null;
       if (delay === null) throw error;
       await sleep(delay, signal);

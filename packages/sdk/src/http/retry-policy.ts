@@ -11,8 +11,8 @@ const BACKOFF_CAP_MS = 8_000;
 
 /**
  * A request may be sent again after a network error or a 5xx only when a repeat cannot act twice:
- * a GET, or a write carrying an Idempotency-Key (the server replays the first answer). A 429 is
- * the exception: the rate limiter refuses before the handler runs, so any request may repeat it.
+ * a GET, or a write carrying an Idempotency-Key (the server replays the first answer). Answers
+ * that say nothing ran are the exception (isRefusedBeforeActing): any request may repeat them.
  */
 export const isRetryableRequest = (spec: RequestSpec): boolean => spec.method === 'GET' || spec.idempotencyKey !== undefined;
 
@@ -23,7 +23,15 @@ export const isRetryableRequest = (spec: RequestSpec): boolean => spec.method ==
  * and `delayAfterStatus` waits that long, so a key in progress is not spent on quick backoffs.
  */
 export const isRetryableAnswer = (status: number, code: string | null): boolean =>
-  RETRYABLE_STATUSES.has(status) || (status === 409 && code === 'IDEMPOTENCY_KEY_IN_PROGRESS');
+  RETRYABLE_STATUSES.has(status) || (status === 409 && (code === 'IDEMPOTENCY_KEY_IN_PROGRESS' || code === 'DRAW_BEACON_PENDING'));
+
+/**
+ * Answers given before anything was done, which any request, a POST without a key included, may
+ * repeat: a 429 (the rate limiter refuses before the handler runs), and a draw's 409
+ * DRAW_BEACON_PENDING (the raffle's beacon round is not published yet; Retry-After says when it is
+ * due, so the draw simply happens a few seconds later).
+ */
+export const isRefusedBeforeActing = (status: number, code: string | null): boolean => status === 429 || (status === 409 && code === 'DRAW_BEACON_PENDING');
 
 /** Exponential backoff with full jitter: a random wait in [0, min(cap, base·2^retry)). `retry` counts from 0. */
 export function backoffDelayMs(retry: number, random: () => number = Math.random): number {

@@ -1,3 +1,4 @@
 export { createTestDatabase, dropTemplateDatabase, prepareTemplateDatabase, type TestDatabase } from './database.js';
 export { default as setupTemplateDatabase } from './global-setup.js';
-export { localBeaconChain, localBeaconEnv, setupDatabaseAndBeacon, setupLocalBeacon, TEST_BEACON_PERIOD_SECONDS } from './local-beacon.js';
+export { localBeaconChain, localBeaconEnv, localBeaconRounds, setupDatabaseAndBeacon, setupLocalBeacon, TEST_BEACON_PERIOD_SECONDS } from './local-beacon.js';
+export { beaconDrawProblems } from './beacon-draw-proof.js';

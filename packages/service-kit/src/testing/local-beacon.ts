@@ -1,4 +1,5 @@
-import { startLocalBeacon, type BeaconChain } from '@raffle/beacon';
+import { BeaconRoundPending, createBeaconClient, startLocalBeacon, type BeaconChain, type VerifiedRound } from '@raffle/beacon';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { inject } from 'vitest';
 import type { TestProject } from 'vitest/node';
 import setupTemplateDatabase from './global-setup.js';
@@ -33,6 +34,28 @@ export const localBeaconEnv = (): Record<string, string> => ({ ...inject('localB
 
 /** The run's local beacon chain, for a test that closes raffles through the domain as a service would. */
 export const localBeaconChain = (): BeaconChain => JSON.parse(inject('localBeacon').BEACON_CHAIN) as BeaconChain;
+
+/**
+ * The run's local beacon as a draw's round source that waits for a round not yet published (a
+ * period or two after a close), for tests that draw through the domain right after closing.
+ */
+export function localBeaconRounds(): { chain: BeaconChain; fetchRound(round: number): Promise<VerifiedRound> } {
+  const { BEACON_RELAYS } = inject('localBeacon');
+  const client = createBeaconClient({ chain: localBeaconChain(), relays: BEACON_RELAYS.split(',') });
+  return {
+    chain: client.chain,
+    async fetchRound(round) {
+      for (;;) {
+        try {
+          return await client.fetchRound(round);
+        } catch (error) {
+          if (!(error instanceof BeaconRoundPending)) throw error;
+          await sleep(Math.max(100, error.retryAfterSeconds * 1000));
+        }
+      }
+    },
+  };
+}
 
 /**
  * Global setup of a run that builds the services: the migrated template database each file

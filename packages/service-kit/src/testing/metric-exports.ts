@@ -20,6 +20,8 @@ export const EXPORTED_BY: Record<string, readonly Service[]> = {
   scheduler_last_pass_timestamp_seconds: ['management'],
   scheduler_transition_lag_seconds: ['management'],
   scheduler_failed_transitions_total: ['management'],
+  raffle_draws_waiting_on_beacon: ['management'],
+  raffle_beacon_fetch_failures_total: ['management'],
   outbox_unpublished_events: ['webhook-dispatcher'],
   outbox_oldest_unpublished_age_seconds: ['webhook-dispatcher'],
   jetstream_consumer_pending_messages: ['webhook-dispatcher'],

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { PERSONAL_API_SCOPES, WORKSPACE_API_SCOPES, type ApiScope, type CreateRaffleBody } from '@raffle/contracts';
 import { addWorkspaceMember, insertApiKey, insertUser, insertWorkspace, type Database, type NewUser } from '@raffle/db';
 import { closeRaffle, createRaffle, drawRaffle, finalizeRaffle, publishRaffle, userPrincipal } from '@raffle/domain';
-import { localBeaconChain } from '@raffle/service-kit/testing';
+import { localBeaconChain, localBeaconRounds } from '@raffle/service-kit/testing';
 import { registerSecret } from './log-scan.js';
 
 const tag = () => randomBytes(5).toString('hex');
@@ -66,7 +66,7 @@ export async function createLifecycleWorld(database: Database) {
 
     // On the run's local beacon chain, as the services close raffles.
     close: (raffleId: string) => closeRaffle(db, { actor: team, raffleId, workspaceId: workspace.id, beacon: localBeaconChain() }),
-    draw: (raffleId: string) => drawRaffle(db, { actor: team, raffleId, workspaceId: workspace.id }),
+    draw: (raffleId: string) => drawRaffle(db, { actor: team, raffleId, workspaceId: workspace.id, rounds: localBeaconRounds() }),
     finalize: (raffleId: string) => finalizeRaffle(db, { actor: team, raffleId, workspaceId: workspace.id }),
   };
   return world;

@@ -2,7 +2,7 @@ import { startRaffleScheduler, systemClock, type RaffleScheduler } from '@raffle
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Counter, Gauge, Histogram } from 'prom-client';
-import { beaconChainOf, configOf } from '../decorations.js';
+import { beaconChainOf, beaconRoundsOf, configOf } from '../decorations.js';
 
 /**
  * Moves raffles at their startsAt/endsAt and runs autoDraw/autoFinalize. Every instance may run
@@ -26,11 +26,15 @@ async function raffleSchedulerPlugin(app: FastifyInstance) {
       db: app.database.db,
       clock: systemClock,
       beacon: beaconChainOf(app),
+      rounds: beaconRoundsOf(app),
       intervalMs: config.SCHEDULER_INTERVAL_MS,
       onPass: (pass) => {
         metrics.passes.inc();
         metrics.lastPass.setToCurrentTime();
         metrics.failed.inc(pass.failed.length);
+        const overdueBefore = Date.now() - BEACON_OVERDUE_SECONDS * 1000;
+        metrics.beaconOverdue.set(pass.waitingOnBeacon.filter((w) => w.roundDueAt.getTime() < overdueBefore).length);
+        if (pass.waitingOnBeacon.some((w) => w.reason === 'unavailable')) log.warn({ waitingOnBeacon: pass.waitingOnBeacon }, 'auto-draws wait for an unreachable beacon');
         const moved = pass.opened + pass.closed + pass.drawn + pass.finalized;
         if (moved > 0 || pass.failed.length > 0) log.info({ pass }, 'raffle scheduler pass');
       },
@@ -46,6 +50,9 @@ async function raffleSchedulerPlugin(app: FastifyInstance) {
   });
 }
 
+/** A round this long past its due time is not late publishing: relays are broken or serve another chain. */
+const BEACON_OVERDUE_SECONDS = 60;
+
 /** What operators watch of the scheduler (infra/prometheus/alerts.yaml, the Grafana dashboard). */
 function schedulerMetrics(app: FastifyInstance) {
   const registers = [app.metricsRegistry];
@@ -53,6 +60,11 @@ function schedulerMetrics(app: FastifyInstance) {
     passes: new Counter({ name: 'scheduler_passes_total', help: 'Scheduler passes completed by this instance', registers }),
     lastPass: new Gauge({ name: 'scheduler_last_pass_timestamp_seconds', help: 'When this instance last completed a scheduler pass (unix seconds)', registers }),
     failed: new Counter({ name: 'scheduler_failed_transitions_total', help: 'Due transitions that failed (retried at the next pass)', registers }),
+    beaconOverdue: new Gauge({
+      name: 'raffle_draws_waiting_on_beacon',
+      help: `Raffles due to be drawn that the last scheduler pass left closed because their beacon round, due more than ${BEACON_OVERDUE_SECONDS} s ago, could not be fetched`,
+      registers,
+    }),
     lag: new Histogram({
       name: 'scheduler_transition_lag_seconds',
       help: 'How long after a raffle became due (startsAt, endsAt, its close, its draw) the scheduler moved it, by transition',
@@ -63,4 +75,4 @@ function schedulerMetrics(app: FastifyInstance) {
   };
 }
 
-export default fp(raffleSchedulerPlugin, { name: 'raffle-scheduler', dependencies: ['config', 'database', 'metrics'] });
+export default fp(raffleSchedulerPlugin, { name: 'raffle-scheduler', dependencies: ['config', 'database', 'metrics', 'beacon-rounds'] });

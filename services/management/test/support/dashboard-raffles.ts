@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { timeOfRound } from '@raffle/beacon';
 import { insertUser, type Database, type NewUser } from '@raffle/db';
+import { localBeaconChain } from '@raffle/service-kit/testing';
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
 import { expectSchema } from './contract.js';
@@ -26,6 +29,12 @@ export type Page<T> = { data: T[]; pagination: { nextCursor: string | null; hasM
 export type Mechanic = 'raffle' | 'fcfs' | 'collection' | 'application';
 export const ACTIONS = ['publish', 'open', 'close', 'draw', 'finalize', 'cancel'] as const;
 export type Action = (typeof ACTIONS)[number];
+
+/** Resolves once a closed raffle's beacon round is due on the run's local beacon: a draw then succeeds at once. */
+export async function untilBeaconRound(raffle: Raffle): Promise<void> {
+  if (typeof raffle.beaconRound !== 'number') return;
+  await sleep(Math.max(0, timeOfRound(localBeaconChain(), raffle.beaconRound) * 1000 - Date.now()) + 100);
+}
 
 export const as = (userId: string) => ({ authorization: `Bearer ${tokenFor(userId)}` });
 export const uniqueSlug = (prefix = 'r') => `${prefix}-${randomBytes(5).toString('hex')}`;
@@ -55,8 +64,20 @@ export function dashboardRaffles(app: FastifyInstance, database: Database, works
       expectSchema('DashboardRaffle', res.json());
       return res.json() as Raffle;
     },
-    act(raffleId: string, action: Action, payload?: unknown, userId = actor) {
+    /** One POST of the action, answered as it is (a draw before its beacon round is 409 DRAW_BEACON_PENDING). */
+    attempt(raffleId: string, action: Action, payload?: unknown, userId = actor) {
       return app.inject({ method: 'POST', url: `${raffleUrl(raffleId)}/${action}`, headers: as(userId), ...(payload === undefined ? {} : { payload: payload as object }) });
+    },
+    /**
+     * The action as a client that honours Retry-After does it: a draw right after a close waits
+     * (a second or two on the tests' beacon) for the raffle's round, then answers.
+     */
+    async act(raffleId: string, action: Action, payload?: unknown, userId = actor) {
+      for (;;) {
+        const res = await this.attempt(raffleId, action, payload, userId);
+        if (res.statusCode !== 409 || !String((res.json() as { message?: unknown }).message).startsWith('DRAW_BEACON_PENDING: ')) return res;
+        await sleep(Number(res.headers['retry-after']) * 1000);
+      }
     },
     async ok(raffleId: string, action: Action, payload?: unknown): Promise<Raffle> {
       const res = await this.act(raffleId, action, payload);

@@ -1,9 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { DashboardRaffleSchema, DrawRaffleBodySchema } from '@raffle/contracts';
-import { cancelRaffle, closeRaffle, drawRaffle, finalizeRaffle, openRaffle, publishRaffle, RAFFLE_ACTIONS, userPrincipal, type RaffleRecord, type RaffleTarget } from '@raffle/domain';
+import { BeaconRoundPending, BeaconUnavailable } from '@raffle/beacon';
+import { DashboardRaffleSchema, DrawRaffleBodySchema, ManagementErrorBodySchema } from '@raffle/contracts';
+import { cancelRaffle, closeRaffle, DomainError, drawRaffle, finalizeRaffle, openRaffle, publishRaffle, RAFFLE_ACTIONS, userPrincipal, type RaffleRecord, type RaffleTarget } from '@raffle/domain';
 import { loadDashboardRaffle, type Db } from '@raffle/db';
 import { Type } from '@sinclair/typebox';
-import { beaconChainOf, dashboardUserIdOf } from '../../decorations.js';
+import { beaconChainOf, beaconRoundsOf, dashboardUserIdOf } from '../../decorations.js';
 import { requireWorkspaceAccess } from '../shared/workspace-access.js';
 import { managementResponses } from '../responses.js';
 import { NoOptionsBody, RAFFLE_TAGS, RAFFLES_BASE, WorkspaceRaffleParams } from './params.js';
@@ -65,30 +66,51 @@ const raffleLifecycleRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         operationId: 'drawRaffle',
-        'x-error-codes': ['RAFFLE_CANNOT_DRAW', 'NO_ELIGIBLE_ENTRIES'],
+        'x-error-codes': ['RAFFLE_CANNOT_DRAW', 'NO_ELIGIBLE_ENTRIES', 'DRAW_BEACON_PENDING', 'BEACON_UNAVAILABLE'],
         tags: RAFFLE_TAGS,
         summary: 'Select the winners of a closed raffle',
         description: [
           'Owners and admins only. Requirements are re-checked first. A `raffle` draws verifiably by weight, a `collection` takes every eligible entry in arrival order up to spots, an `application` raffle takes the entries named in `entryIds` (in position order; required for it, refused for the others), and an `fcfs` raffle already holds its winners.',
           `409 \`${RAFFLE_ACTIONS.draw.code}\` unless closed. A bodiless POST is accepted.`,
+          'A `raffle` closed with a `beaconRound` draws with algorithm `es-hmac-sha256-drand-v1`, mixing that round of the public randomness beacon into the seed, so it waits for the round: before the round is published the answer is 409 `DRAW_BEACON_PENDING` with `Retry-After` (the seconds until it is due), and when no beacon relay gives it, 503 `BEACON_UNAVAILABLE` with `Retry-After`; nothing was done either way.',
         ].join(' '),
         params: WorkspaceRaffleParams,
         body: Type.Ref(DrawRaffleBodySchema),
-        response: managementResponses(200, Type.Ref(DashboardRaffleSchema)),
+        response: {
+          ...managementResponses(200, Type.Ref(DashboardRaffleSchema)),
+          409: { ...Type.Ref(ManagementErrorBodySchema), headers: { 'Retry-After': { type: 'integer', minimum: 1 } } },
+        },
       },
       preParsing: requireWorkspaceAccess(app, 'manage'),
       config: { optionalBody: true },
     },
-    async (request) => {
+    async (request, reply) => {
       const { entryIds } = request.body;
       const raffle = await drawRaffle(app.database.db, {
         ...request.params,
         actor: userPrincipal(dashboardUserIdOf(request)!),
+        rounds: beaconRoundsOf(app),
         ...(entryIds ? { selection: { entryIds } } : {}),
+      }).catch((error: unknown) => {
+        throw beaconRefusal(error, reply) ?? error;
       });
       return loadDashboardRaffle(app.database.db, raffle);
     },
   );
 };
+
+/** A draw that could not get its beacon round, as the refusal the caller retries (with Retry-After); null for any other error. */
+function beaconRefusal(error: unknown, reply: { header(name: string, value: string): unknown }): DomainError | null {
+  if (error instanceof BeaconRoundPending) {
+    const seconds = Math.max(1, Math.ceil(error.retryAfterSeconds));
+    reply.header('retry-after', String(seconds));
+    return new DomainError('DRAW_BEACON_PENDING', `the raffle draws with beacon round ${error.round}, which is not published yet; retry in ${seconds} s`);
+  }
+  if (error instanceof BeaconUnavailable) {
+    reply.header('retry-after', '10');
+    return new DomainError('BEACON_UNAVAILABLE', `no beacon relay gave round ${error.round}, which the draw needs; the raffle stays closed, retry later`);
+  }
+  return null;
+}
 
 export default raffleLifecycleRoutes;

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { QUICKNET, isRoundSignatureValid, randomnessOf } from '../src/index.js';
-import { generateSecretKey, publicKeyOf, signRound } from '../src/round-signature.js';
+import { generateSecretKey, isRoundSignatureValid, publicKeyOf, QUICKNET, randomnessOf, signRound } from '../src/index.js';
 import { ALL_QUICKNET_ROUNDS, QUICKNET_ROUNDS } from './support/quicknet-rounds.js';
 
 const { round1000 } = QUICKNET_ROUNDS;

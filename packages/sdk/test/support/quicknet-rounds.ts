@@ -1,6 +1,6 @@
 /**
  * Rounds published by drand's quicknet, copied from public sources. The signature is the
- * evidence: each one verifies against quicknet's public key (test/verify-round.test.ts), so a
+ * evidence: each one verifies against quicknet's public key (packages/sdk/test/beacon-round.test.ts, packages/beacon/test/verify-round.test.ts), so a
  * copying mistake fails the tests rather than passing as data. Where the source gave no
  * randomness it is sha256(signature), which is how drand defines it.
  */
