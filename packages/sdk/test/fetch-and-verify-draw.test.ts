@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runVerifyDraw, EXIT, type CliIo } from '../src/cli/draw-verdict.js';
-import { localBeaconChain } from '@raffle/service-kit/testing';
 import { fetchAndVerifyDraw, fetchPlatformBeaconChain, PLATFORM_BEACON_NAME, QUICKNET, RaffleApiError, RaffleClient, verifyDraw } from '../src/index.js';
-import { loadDemo, newTestDatabase, startDataPlane, type DataPlane, type DemoKeys } from './support/data-plane-service.js';
+import { DEMO_BEACON_CHAIN as demoChain, DEMO_BEACON_ENV, loadDemo, newTestDatabase, startDataPlane, type DataPlane, type DemoKeys } from './support/data-plane-service.js';
 
 let dataPlane: DataPlane;
 let demo: DemoKeys;
@@ -10,7 +9,7 @@ let demo: DemoKeys;
 beforeAll(async () => {
   const testDb = await newTestDatabase();
   demo = await loadDemo(testDb);
-  dataPlane = await startDataPlane(testDb);
+  dataPlane = await startDataPlane(testDb, DEMO_BEACON_ENV);
 });
 
 afterAll(async () => {
@@ -26,13 +25,15 @@ describe('fetchAndVerifyDraw through the public route', () => {
     const seen: RequestInit[] = [];
     const result = await fetchAndVerifyDraw(finalizedSlug(), {
       baseUrl: dataPlane.baseUrl,
+      trustPlatformBeacon: true,
       fetch: ((input: string, init: RequestInit) => {
         seen.push(init);
         return globalThis.fetch(input, init);
       }) as typeof fetch,
     });
     expect(result.url).toBe(`${dataPlane.baseUrl}/public/v1/raffles/${finalizedSlug()}/draw`);
-    expect(result.verification).toEqual({ valid: true, problems: [], failures: [], recomputedWinners: result.proof.winners.map((w) => w.entryId) });
+    expect(result.verification).toMatchObject({ valid: true, problems: [], failures: [], recomputedWinners: result.proof.winners.map((w) => w.entryId) });
+    expect(result.verification.beacon).toMatchObject({ chainHash: demoChain.chainHash, trusted: 'custom', name: PLATFORM_BEACON_NAME });
     expect(result.proof.winners.length).toBeGreaterThan(0);
     expect(new Headers(seen[0]!.headers).has('authorization')).toBe(false);
   });
@@ -51,7 +52,7 @@ describe('fetchAndVerifyDraw through the public route', () => {
 
   it('takes a full public URL, or a keyed /api/v1 URL with a key, and gives the same proof', async () => {
     const byUrl = await fetchAndVerifyDraw(`${dataPlane.baseUrl}/public/v1/raffles/${finalizedSlug()}/draw`);
-    const keyed = await fetchAndVerifyDraw(`${dataPlane.baseUrl}/api/v1/raffles/${finalizedSlug()}`, { apiKey: aliceKey() });
+    const keyed = await fetchAndVerifyDraw(`${dataPlane.baseUrl}/api/v1/raffles/${finalizedSlug()}`, { apiKey: aliceKey(), trustPlatformBeacon: true });
     expect(keyed.url).toBe(`${dataPlane.baseUrl}/api/v1/raffles/${finalizedSlug()}/draw`);
     expect(keyed.proof).toEqual(byUrl.proof);
     expect(keyed.verification.valid).toBe(true);
@@ -61,7 +62,9 @@ describe('fetchAndVerifyDraw through the public route', () => {
   it('matches the keyed proof the client reads', async () => {
     const client = new RaffleClient({ apiKey: aliceKey(), baseUrl: dataPlane.baseUrl });
     const proof = await client.raffles.drawProof(finalizedSlug());
-    expect(verifyDraw(proof).valid).toBe(true);
+    expect(verifyDraw(proof, { trustedChains: [QUICKNET, demoChain] }).valid).toBe(true);
+    // The demo's draws mix in rounds of the platform's own beacon: with quicknet alone they are not trusted.
+    expect(verifyDraw(proof).failures.map((f) => f.reason)).toContain('untrusted_chain');
     expect((await fetchAndVerifyDraw(finalizedSlug(), { baseUrl: dataPlane.baseUrl })).proof).toEqual(proof);
   });
 
@@ -84,13 +87,17 @@ describe('raffle-verify-draw against the data plane', () => {
 
   it('exits 0 for a slug with RAFFLE_BASE_URL and no key', async () => {
     const run = io();
-    expect(await runVerifyDraw([finalizedSlug()], { RAFFLE_BASE_URL: dataPlane.baseUrl }, run.cli)).toBe(EXIT.valid);
+    expect(await runVerifyDraw([finalizedSlug(), '--trust-platform-beacon'], { RAFFLE_BASE_URL: dataPlane.baseUrl }, run.cli)).toBe(EXIT.valid);
     expect(run.out.join('\n')).toMatch(/^VALID/m);
+    // Without the flag, the platform's own beacon is not trusted: only quicknet is.
+    const untrusting = io();
+    expect(await runVerifyDraw([finalizedSlug()], { RAFFLE_BASE_URL: dataPlane.baseUrl }, untrusting.cli)).toBe(EXIT.invalid);
+    expect(untrusting.out.join('\n')).toContain('[untrusted_chain]');
   });
 
   it('exits 0 for a keyed URL with RAFFLE_API_KEY, and 2 for a raffle not drawn yet', async () => {
     const keyed = io();
-    expect(await runVerifyDraw([`${dataPlane.baseUrl}/api/v1/raffles/${finalizedSlug()}/draw`], { RAFFLE_API_KEY: aliceKey() }, keyed.cli)).toBe(EXIT.valid);
+    expect(await runVerifyDraw([`${dataPlane.baseUrl}/api/v1/raffles/${finalizedSlug()}/draw`, '--trust-platform-beacon'], { RAFFLE_API_KEY: aliceKey() }, keyed.cli)).toBe(EXIT.valid);
     const notDrawn = io();
     expect(await runVerifyDraw([demo.raffles.openForEntry!.slug, '--base-url', dataPlane.baseUrl], {}, notDrawn.cli)).toBe(EXIT.usage);
     expect(notDrawn.err.join('\n')).toContain('404 DRAW_NOT_AVAILABLE');
@@ -98,9 +105,9 @@ describe('raffle-verify-draw against the data plane', () => {
 });
 
 describe('fetchPlatformBeaconChain', () => {
-  it("returns the chain the data plane pins (here the run's local beacon), named as the platform's own", async () => {
+  it("returns the chain the data plane pins (here the demo's beacon), named as the platform's own", async () => {
     const chain = await fetchPlatformBeaconChain({ baseUrl: dataPlane.baseUrl });
-    expect(chain).toEqual({ ...localBeaconChain(), name: PLATFORM_BEACON_NAME });
+    expect(chain).toEqual({ ...demoChain, name: PLATFORM_BEACON_NAME });
     expect(chain.chainHash).not.toBe(QUICKNET.chainHash);
   });
 

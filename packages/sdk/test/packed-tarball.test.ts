@@ -9,7 +9,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { build as viteBuild, createServer as createViteServer, preview as vitePreview } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runtimeDependencyDirs } from './support/runtime-dependencies.js';
-import { loadDemo, newTestDatabase, startDataPlane, type DataPlane, type DemoKeys } from './support/data-plane-service.js';
+import { DEMO_BEACON_ENV, loadDemo, newTestDatabase, startDataPlane, type DataPlane, type DemoKeys } from './support/data-plane-service.js';
 
 const run = promisify(execFile);
 const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
@@ -29,7 +29,7 @@ let browser: Browser | undefined;
 beforeAll(async () => {
   const testDb = await newTestDatabase();
   demo = await loadDemo(testDb);
-  dataPlane = await startDataPlane(testDb);
+  dataPlane = await startDataPlane(testDb, DEMO_BEACON_ENV);
 
   workDir = mkdtempSync(join(tmpdir(), 'raffle-sdk-pack-'));
   await run('npx', ['-y', 'pnpm@10.34.8', '--filter', '@raffle/sdk', 'pack', '--pack-destination', workDir], { cwd: REPO_ROOT, timeout: 240_000 });
@@ -94,16 +94,17 @@ describe('the packed @raffle/sdk', () => {
     const alice = demo.keys.find((k) => k.kind === 'personal' && k.status === 'active' && k.owner.handle === demo.users.alice.handle)!;
     writeFileSync(
       join(appDir, 'consumer.mjs'),
-      `import { RaffleClient, RaffleApiError, verifyDraw, fetchAndVerifyDraw } from '@raffle/sdk';
+      `import { RaffleClient, RaffleApiError, verifyDraw, fetchAndVerifyDraw, fetchPlatformBeaconChain, QUICKNET } from '@raffle/sdk';
 const { BASE_URL, API_KEY, SLUG } = process.env;
 const client = new RaffleClient({ apiKey: API_KEY, baseUrl: BASE_URL });
 const slugs = [];
 for await (const raffle of client.raffles.list({ limit: 2 })) slugs.push(raffle.slug);
 const proof = await client.raffles.drawProof(SLUG);
-const publicCheck = await fetchAndVerifyDraw(SLUG, { baseUrl: BASE_URL });
+const publicCheck = await fetchAndVerifyDraw(SLUG, { baseUrl: BASE_URL, trustPlatformBeacon: true });
+const trustedChains = [QUICKNET, await fetchPlatformBeaconChain({ baseUrl: BASE_URL })];
 let missing;
 try { await client.raffles.get('no-such-raffle'); } catch (error) { missing = error instanceof RaffleApiError ? error.code : String(error); }
-console.log(JSON.stringify({ me: (await client.me.get()).handle, slugs, keyedValid: verifyDraw(proof).valid, publicValid: publicCheck.verification.valid, missing }));
+console.log(JSON.stringify({ me: (await client.me.get()).handle, slugs, keyedValid: verifyDraw(proof, { trustedChains }).valid, publicValid: publicCheck.verification.valid, missing }));
 `,
     );
     const { stdout } = await run('node', ['consumer.mjs'], {
@@ -135,7 +136,7 @@ console.log(JSON.stringify({ me: (await client.me.get()).handle, slugs, keyedVal
 
   it('ships the raffle-verify-draw command', async () => {
     const bin = join(appDir, 'node_modules/.bin/raffle-verify-draw');
-    const { stdout } = await run(bin, [demo.raffles.finalizedDraw!.slug, '--base-url', dataPlane.baseUrl], { cwd: appDir, timeout: 60_000 });
+    const { stdout } = await run(bin, [demo.raffles.finalizedDraw!.slug, '--base-url', dataPlane.baseUrl, '--trust-platform-beacon'], { cwd: appDir, timeout: 60_000 });
     expect(stdout).toMatch(/^VALID/m);
     const failure = await run(bin, ['no-such-raffle', '--base-url', dataPlane.baseUrl], { cwd: appDir, timeout: 60_000 }).catch((e: { code: number; stderr: string }) => e);
     expect(failure).toMatchObject({ code: 2 });
@@ -169,12 +170,12 @@ verifyDraw({} as never).winner;
 `;
 
 /** What a consumer's page computes with the SDK in the browser, written into #result. */
-const PAGE_MAIN = `import { fetchAndVerifyDraw, verifyDraw, RaffleClient, RaffleApiError } from '@raffle/sdk';
+const PAGE_MAIN = `import { fetchAndVerifyDraw, fetchPlatformBeaconChain, QUICKNET, verifyDraw, RaffleClient, RaffleApiError } from '@raffle/sdk';
 const params = new URLSearchParams(location.search);
 const output = document.getElementById('result');
 try {
-  const { proof, verification } = await fetchAndVerifyDraw(params.get('slug'), { baseUrl: params.get('baseUrl') });
-  const tampered = verifyDraw({ ...proof, seed: (proof.seed[0] === '0' ? '1' : '0') + proof.seed.slice(1) });
+  const { proof, verification } = await fetchAndVerifyDraw(params.get('slug'), { baseUrl: params.get('baseUrl'), trustPlatformBeacon: true });
+  const tampered = verifyDraw({ ...proof, seed: (proof.seed[0] === '0' ? '1' : '0') + proof.seed.slice(1) }, { trustedChains: [QUICKNET, await fetchPlatformBeaconChain({ baseUrl: params.get('baseUrl') })] });
   const client = new RaffleClient({ apiKey: 'svc_u_not_a_real_key', baseUrl: params.get('baseUrl') });
   output.textContent = JSON.stringify({ valid: verification.valid, winners: verification.recomputedWinners.length, tamperedValid: tampered.valid, client: client instanceof RaffleClient, errorClass: typeof RaffleApiError });
 } catch (error) {

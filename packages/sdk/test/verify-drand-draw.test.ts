@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { beaconMixedSeed, generateSecretKey, publicKeyOf, QUICKNET, rankEntries, signRound, verifyDraw, type DrawProof, type VerifyDrawOptions } from '../src/index.js';
-import { QUICKNET_ROUNDS } from '../../beacon/test/support/quicknet-rounds.js';
+import { QUICKNET_ROUNDS } from './support/quicknet-rounds.js';
 import { beaconBlock, drawEntries, honestDrandProof, honestProof, localChain, localDrandProof, seedHex } from './support/draw-proofs.js';
 
 const entries = drawEntries(30, (i) => (i % 3 === 0 ? '2' : '1'));

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startLocalBeacon } from '../../beacon/src/index.js';
-import { QUICKNET_ROUNDS } from '../../beacon/test/support/quicknet-rounds.js';
+import { QUICKNET_ROUNDS } from './support/quicknet-rounds.js';
 import { EXIT, judgeDrawProof, parseVerifyDrawArgs, proofShapeProblems, runVerifyDraw, type CliIo } from '../src/cli/draw-verdict.js';
 import { beaconRoundForClose, fetchAndVerifyDraw, generateSecretKey, publicKeyOf, QUICKNET, rankEntries, signRound, type DrawProof } from '../src/index.js';
 import { beaconBlock, drawEntries, foldedFirstWinner, honestDrandProof, honestProof, localChain, localDrandProof, reforgedProof } from './support/draw-proofs.js';
@@ -95,6 +95,7 @@ describe('parseVerifyDrawArgs', () => {
 
   it('looks a slug up on the public route under --base-url, RAFFLE_BASE_URL or localhost:3000, with no key', () => {
     expect(parseVerifyDrawArgs(['summer'], env)).toEqual({ url: 'http://localhost:3000/public/v1/raffles/summer/draw' });
+    expect(parseVerifyDrawArgs(['summer', '--trust-platform-beacon'], env)).toEqual({ url: 'http://localhost:3000/public/v1/raffles/summer/draw', trustPlatformBeacon: true });
     expect(parseVerifyDrawArgs(['summer'], { RAFFLE_BASE_URL: 'https://env.test' })).toEqual({ url: 'https://env.test/public/v1/raffles/summer/draw' });
     expect(parseVerifyDrawArgs(['summer', '--base-url', 'https://h.test/prefix/'], { RAFFLE_BASE_URL: 'https://env.test' })).toEqual({
       url: 'https://h.test/prefix/public/v1/raffles/summer/draw',
@@ -243,7 +244,7 @@ describe('raffle-verify-draw on a draw with a beacon round', () => {
     expect(verdict.report).toMatch(/beacon chain\s+FAIL\s+chain [0-9a-f]{16}… is not one this verifier trusts/);
     expect(verdict.report).toMatch(/beacon signature\s+FAIL\s+not checked: the chain is not trusted/);
     expect(verdict.report).toContain('[untrusted_chain]');
-    expect(verdict.report).toMatch(/^To trust a beacon of your own, pass --trust-chain or --trust-beacon-url/m);
+    expect(verdict.report).toMatch(/^To trust a beacon of your own, pass --trust-chain, --trust-beacon-url or --trust-platform-beacon/m);
   });
 
   it("refuses quicknet's hash with the forger's key, and a round the close does not fix", () => {

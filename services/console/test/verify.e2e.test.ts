@@ -1,7 +1,7 @@
 import { generateSecretKey, publicKeyOf, QUICKNET, signRound, type BeaconChain, type DrawProof } from '@raffle/sdk';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { QUICKNET_ROUNDS } from '../../../packages/beacon/test/support/quicknet-rounds.js';
+import { QUICKNET_ROUNDS } from '../../../packages/sdk/test/support/quicknet-rounds.js';
 import { beaconBlock, honestDrandProof, localChain, localDrandProof } from '../../../packages/sdk/test/support/draw-proofs.js';
 import { startConsolePlatform } from './support/console-platform.js';
 import { checkPage, clearPageProblems } from './support/page-checks.js';

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { DEFAULT_DATA_PLANE_URL } from '../client/raffle-client.js';
 import { fetchAndVerifyDraw } from '../draw/fetch-and-verify-draw.js';
+import { fetchPlatformBeaconChain } from '../draw/platform-beacon.js';
 import { proofShapeProblems } from '../draw/proof-shape.js';
 import { locateProof, publicProofUrl } from '../draw/proof-url.js';
 import { RaffleApiError, RaffleError } from '../http/raffle-api-error.js';
@@ -18,7 +19,7 @@ export const USAGE = `Usage:
   raffle-verify-draw <slug> [--base-url <url>]
   raffle-verify-draw <https://host/public/v1/raffles/<slug>/draw>
   raffle-verify-draw <https://host/api/v1/raffles/<slug>/draw> [--api-key <key>]
-  any of them with [--trust-chain <chain>]… [--trust-beacon-url <url>]…
+  any of them with [--trust-chain <chain>]… [--trust-beacon-url <url>]… [--trust-platform-beacon]
 
 Fetches a drawn raffle's proof and recomputes the draw: sha256(seed) must equal the published
 commitment, every entry's id, user id and weight must be in its exact format and the entries must
@@ -33,6 +34,8 @@ drand's quicknet (the League of Entropy) is trusted unless you say otherwise:
   --trust-chain <chainHash:publicKey:period:genesisTime>   trust this chain (hex, hex, seconds, unix seconds)
   --trust-chain <file.json>     trust the chain in this file (drand's /info JSON, or chainHash, publicKey, period, genesisTime)
   --trust-beacon-url <url>      trust the chain <url>/info describes: this trusts whoever runs that URL
+  --trust-platform-beacon       trust the chain the proof's platform pins (GET <origin>/public/v1/beacon):
+                                this trusts that platform's operator, unless the chain is quicknet
 Each may be repeated. A local beacon (the platform's own, without the internet) is trusted only this
 way; its operator holds its key, so its rounds prove less than drand's.
 
@@ -73,7 +76,7 @@ export function judgeDrawProof(value: unknown, source?: string, options: VerifyD
   if (result.valid) lines.push(`VALID: ${validDrawSummary(result)}`);
   else {
     lines.push('INVALID:', ...result.failures.map((f) => `  - ${f.message} [${f.reason}]`));
-    if (result.failures.some((f) => f.reason === 'untrusted_chain')) lines.push('To trust a beacon of your own, pass --trust-chain or --trust-beacon-url (see --help).');
+    if (result.failures.some((f) => f.reason === 'untrusted_chain')) lines.push('To trust a beacon of your own, pass --trust-chain, --trust-beacon-url or --trust-platform-beacon (see --help).');
   }
   return { valid: result.valid, report: lines.join('\n') };
 }
@@ -82,7 +85,7 @@ export function judgeDrawProof(value: unknown, source?: string, options: VerifyD
  * `apiKey` is set only for a keyed /api/v1 URL: the public route is never sent a key. The trust
  * flags are kept as given (set only when given); runVerifyDraw reads the files and URLs.
  */
-export type VerifyDrawArgs = { url: string; apiKey?: string; trustChains?: string[]; trustBeaconUrls?: string[] } | { help: true } | { error: string };
+export type VerifyDrawArgs = { url: string; apiKey?: string; trustChains?: string[]; trustBeaconUrls?: string[]; trustPlatformBeacon?: true } | { help: true } | { error: string };
 
 /** The proof URL (and, for a keyed URL, the key) from the command line and environment, or what is wrong with them. */
 export function parseVerifyDrawArgs(argv: readonly string[], env: Record<string, string | undefined>): VerifyDrawArgs {
@@ -97,6 +100,7 @@ export function parseVerifyDrawArgs(argv: readonly string[], env: Record<string,
         slug: { type: 'string' },
         'trust-chain': { type: 'string', multiple: true },
         'trust-beacon-url': { type: 'string', multiple: true },
+        'trust-platform-beacon': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -124,6 +128,7 @@ export function parseVerifyDrawArgs(argv: readonly string[], env: Record<string,
   const trust = {
     ...(values['trust-chain']?.length ? { trustChains: values['trust-chain'] } : {}),
     ...(values['trust-beacon-url']?.length ? { trustBeaconUrls: values['trust-beacon-url'] } : {}),
+    ...(values['trust-platform-beacon'] ? { trustPlatformBeacon: true as const } : {}),
   };
   if (!location.keyed) return { url: location.url, ...trust };
   const apiKey = values['api-key'] ?? env.RAFFLE_API_KEY;
@@ -131,13 +136,20 @@ export function parseVerifyDrawArgs(argv: readonly string[], env: Record<string,
   return { url: location.url, apiKey, ...trust };
 }
 
-/** quicknet, and every chain the caller named: a file or inline value, or a beacon URL's /info. */
-async function trustedChainsOf(args: { trustChains?: string[]; trustBeaconUrls?: string[] }, fetchImpl: typeof fetch): Promise<TrustedBeaconChain[]> {
+/**
+ * quicknet, and every chain the caller named: a file or inline value, a beacon URL's /info, or the
+ * chain the platform serving the proof pins (its /public/v1/beacon).
+ */
+async function trustedChainsOf(
+  args: { url: string; trustChains?: string[]; trustBeaconUrls?: string[]; trustPlatformBeacon?: true },
+  fetchImpl: typeof fetch,
+): Promise<TrustedBeaconChain[]> {
   const named = await Promise.all((args.trustChains ?? []).map(trustChainArgument));
   const fromUrls = await Promise.all(
     (args.trustBeaconUrls ?? []).map(async (url) => ({ ...(await trustBeaconUrl(url, fetchImpl)), name: `the beacon at ${url}` })),
   );
-  return [QUICKNET, ...named, ...fromUrls];
+  const platform = args.trustPlatformBeacon ? [await fetchPlatformBeaconChain({ baseUrl: new URL(args.url).origin, fetch: fetchImpl, maxRetries: 1 })] : [];
+  return [QUICKNET, ...named, ...fromUrls, ...platform.filter((chain) => chain !== QUICKNET)];
 }
 
 export type CliIo = {

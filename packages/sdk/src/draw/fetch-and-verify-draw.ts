@@ -2,6 +2,8 @@ import type { DrawProof } from '../client/api-types.js';
 import { DEFAULT_DATA_PLANE_URL } from '../client/raffle-client.js';
 import { createHttpClient } from '../http/create-http-client.js';
 import { verifyDraw, type DrawVerification, type TrustedBeaconChain } from '../verify-draw.js';
+import { QUICKNET } from './beacon-chain.js';
+import { fetchPlatformBeaconChain } from './platform-beacon.js';
 import { locateProof } from './proof-url.js';
 
 export type FetchAndVerifyDrawOptions = {
@@ -14,6 +16,11 @@ export type FetchAndVerifyDrawOptions = {
    * option): default drand's quicknet alone. A local beacon is trusted only when passed here.
    */
   trustedChains?: readonly TrustedBeaconChain[];
+  /**
+   * Also trust the chain the proof's platform pins (`GET {origin}/public/v1/beacon`, see
+   * fetchPlatformBeaconChain): that platform's operator, unless the chain is quicknet.
+   */
+  trustPlatformBeacon?: boolean;
   /** The fetch to use (default the global one): for tests, proxies, or a custom agent. */
   fetch?: typeof fetch;
   /** Retries of a failed GET (the SDK's default policy otherwise). */
@@ -51,5 +58,8 @@ export async function fetchAndVerifyDraw(slugOrUrl: string, options: FetchAndVer
     errorCodeSource: 'body',
   });
   const proof = await http.request<DrawProof>({ method: 'GET', path: `${url.pathname}${url.search}` });
-  return { url: location.url, proof, verification: verifyDraw(proof, { trustedChains: options.trustedChains }) };
+  const trustedChains = options.trustPlatformBeacon
+    ? [...(options.trustedChains ?? [QUICKNET]), await fetchPlatformBeaconChain({ baseUrl: url.origin, fetch: options.fetch, maxRetries: options.maxRetries, timeoutMs: options.timeoutMs })]
+    : options.trustedChains;
+  return { url: location.url, proof, verification: verifyDraw(proof, { trustedChains }) };
 }

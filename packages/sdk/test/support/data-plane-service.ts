@@ -4,7 +4,8 @@
 import { buildTestApp } from '../../../../services/data-plane/test/support/app.js';
 import { createTestDatabase, type TestDatabase } from '../../../../services/data-plane/test/support/database.js';
 import { seedTenant, type Tenant } from '../../../../services/data-plane/test/support/tenant.js';
-import { loadDemoDataset, type DemoKeys } from '../../../demo/src/index.js';
+import { DEFAULT_DEMO_BEACON, loadDemoDataset, type DemoKeys } from '../../../demo/src/index.js';
+import { demoBeaconChain } from '../../../demo/src/plan/demo-beacon.js';
 import { startBehindContractProxy } from './contract-check.js';
 
 export type { Tenant, DemoKeys };
@@ -24,6 +25,14 @@ export const newTestDatabase = (): Promise<TestDatabase> => createTestDatabase()
 /** Seeds a random tenant (see services/data-plane/test/support/tenant.ts) into `testDb`. */
 export const seedDataPlaneTenant = (testDb: TestDatabase, options: Parameters<typeof seedTenant>[1] = {}): Promise<Tenant> =>
   seedTenant(testDb.database, options);
+
+/**
+ * The beacon the demo's draws mix in when it is loaded without a running beacon (its public demo
+ * key), and the data plane setting that pins it, as `pnpm start` pins its own local beacon: a test
+ * of demo proofs trusts the platform's chain the way a user of the demo does.
+ */
+export const DEMO_BEACON_CHAIN = demoBeaconChain(DEFAULT_DEMO_BEACON);
+export const DEMO_BEACON_ENV = { BEACON_CHAIN: JSON.stringify(DEMO_BEACON_CHAIN) };
 
 /** Loads the demo dataset (drawn raffles whose proofs verify) into `testDb`. */
 export const loadDemo = (testDb: TestDatabase): Promise<DemoKeys> => loadDemoDataset(testDb.database.db);
