@@ -157,7 +157,7 @@ describe('after the draw', () => {
           resolve({ code: error ? (error.code as number) : 0, stdout, stderr }),
         );
       });
-    const ok = await run([address, '--slug', raffle.slug]);
+    const ok = await run([address, '--slug', raffle.slug, '--trust-platform-beacon']);
     expect(ok, ok.stderr).toMatchObject({ code: 0 });
     expect(ok.stdout).toMatch(/^VALID/m);
     expect(ok.stdout).toContain('12 entries hash to');
