@@ -1,1 +1,1 @@
-export { setupTemplateDatabase as default } from '@raffle/service-kit/testing';
+export { setupDatabaseAndBeacon as default } from '@raffle/service-kit/testing';

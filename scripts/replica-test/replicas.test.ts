@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { insertUser, insertWorkspace, addWorkspaceMember } from '@raffle/db';
+import { localBeaconEnv } from '@raffle/service-kit/testing';
 import { useFaultDependencies, type ServiceProcess } from '@raffle/service-kit/testing/faults';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signDevToken } from '../../services/management/src/cli/dev-token.js';
@@ -55,6 +56,8 @@ const startManagement = () =>
       SCHEDULER_ENABLED: 'true',
       SCHEDULER_INTERVAL_MS: '250',
       RATE_LIMIT_USER_MAX: '100000',
+      // The run's local beacon: auto-draws wait for its round as they would for drand's.
+      ...localBeaconEnv(),
       ...LOCAL_WEBHOOKS,
     },
   });
@@ -62,7 +65,7 @@ const startDataPlane = () =>
   deps().startService({
     name: 'data-plane',
     entry: entry('data-plane'),
-    env: { NODE_ENV: 'test', DATABASE_URL: deps().databaseUrl, DATABASE_POOL_SIZE: '3', NATS_URL: deps().nats.url, REDIS_URL: deps().redis.url },
+    env: { NODE_ENV: 'test', DATABASE_URL: deps().databaseUrl, DATABASE_POOL_SIZE: '3', NATS_URL: deps().nats.url, REDIS_URL: deps().redis.url, ...localBeaconEnv() },
   });
 const startDispatcher = () =>
   deps().startService({

@@ -7,7 +7,7 @@ import { expect } from 'vitest';
 import { DESKTOP_VIEWPORT, MOBILE_VIEWPORT } from './console-platform.js';
 import { pageProblems } from './page-problems.js';
 
-export { clearPageProblems, pageProblems } from './page-problems.js';
+export { clearPageProblems, forgetPageProblems, pageProblems } from './page-problems.js';
 
 /** Git-ignored: services/console/test-artifacts/screenshots/<name>-{desktop,mobile}.png */
 export const SCREENSHOT_DIR = fileURLToPath(new URL('../../test-artifacts/screenshots/', import.meta.url));

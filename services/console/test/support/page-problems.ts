@@ -20,3 +20,15 @@ export function pageProblems(page: Page): string[] {
 export function clearPageProblems(page: Page): void {
   problemsByPage.get(page)?.splice(0);
 }
+
+/**
+ * For a step whose refusal is part of the protocol (a draw answered 409 DRAW_BEACON_PENDING before
+ * its beacon round exists, retried by the SDK after Retry-After): forget only the problems that
+ * match, so any other error on the page still fails the check.
+ */
+export function forgetPageProblems(page: Page, expected: RegExp): void {
+  const problems = problemsByPage.get(page);
+  if (!problems) return;
+  const kept = problems.filter((problem) => !expected.test(problem));
+  problems.splice(0, problems.length, ...kept);
+}
