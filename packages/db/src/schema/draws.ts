@@ -1,17 +1,10 @@
+import type { DrawBeaconBody } from '@raffle/contracts';
 import { integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
 import { createdAt, idColumn } from './columns.js';
 import { raffles } from './raffles.js';
 
-/** The proof's `beacon` block (contracts' DrawBeaconSchema), as stored. */
-export type DrawBeaconRecord = {
-  chainHash: string;
-  publicKey: string;
-  period: number;
-  genesisTime: number;
-  round: number;
-  signature: string;
-  randomness: string;
-};
+/** The proof's `beacon` block, stored as the proof shows it (contracts' DrawBeaconSchema). */
+export type DrawBeaconRecord = DrawBeaconBody;
 
 /**
  * The eligible entries a draw ranked, frozen at draw time as the canonical lines the digest
