@@ -36,7 +36,7 @@ export { clientIdentity } from './http/index.js';
 export { SDK_VERSION } from './version.js';
 
 // The verifiable draw.
-export { BEACON_ROUND_OFFSET, beaconRoundForClose, QUICKNET, roundAt, timeOfRound, UNCHAINED_G1_RFC9380, type BeaconChain } from './draw/beacon-chain.js';
+export { BEACON_ROUND_OFFSET, beaconRoundForClose, chainValueProblems, QUICKNET, roundAt, timeOfRound, UNCHAINED_G1_RFC9380, type BeaconChain, type ChainValueProblem } from './draw/beacon-chain.js';
 export { generateSecretKey, isRoundSignatureValid, publicKeyOf, randomnessOf, signRound } from './draw/beacon-signature.js';
 export { beaconMixedSeed, DRAND_DRAW_ALGORITHM, type DrawBeaconRound } from './draw/beacon-draw.js';
 export { DRAW_ALGORITHM, drawCommitment, drawKey, drawOrder, entriesDigest, entryLine, parseEntryLines, rankEntries, type DrawEntry } from './weighted-draw.js';

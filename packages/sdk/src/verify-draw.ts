@@ -1,6 +1,6 @@
 import type { DrawProof } from './client/api-types.js';
 import { fromHex } from './crypto/encoding.js';
-import { BEACON_ROUND_OFFSET, QUICKNET, roundAt, timeOfRound, type BeaconChain } from './draw/beacon-chain.js';
+import { BEACON_ROUND_OFFSET, chainValueProblems, QUICKNET, roundAt, timeOfRound, type BeaconChain } from './draw/beacon-chain.js';
 import { beaconMixedSeed, DRAND_DRAW_ALGORITHM } from './draw/beacon-draw.js';
 import { isRoundSignatureValid, randomnessOf } from './draw/beacon-signature.js';
 import { ENTRY_ID_FORMAT, USER_ID_FORMAT, WEIGHT_FORMAT } from './draw/entry-format.js';
@@ -112,9 +112,8 @@ function checkAlgorithm(proof: DrawProof): DrawProblem[] {
 
 type ProofBeacon = NonNullable<DrawProof['beacon']>;
 
-const BEACON_HEX_FIELDS = [
-  ['chainHash', 64],
-  ['publicKey', 192],
+/** The round's own values; the chain's (hash, key, period, genesis) follow chainValueProblems. */
+const ROUND_HEX_FIELDS = [
   ['signature', 96],
   ['randomness', 64],
 ] as const;
@@ -125,11 +124,11 @@ function checkBeaconShape(beacon: unknown): DrawProblem[] {
   if (typeof beacon !== 'object' || Array.isArray(beacon)) return [failure('malformed_beacon', 'the beacon block is not an object')];
   const b = beacon as Record<string, unknown>;
   const bad = [
-    ...BEACON_HEX_FIELDS.filter(([field, length]) => typeof b[field] !== 'string' || !new RegExp(`^[0-9a-f]{${length}}$`).test(b[field] as string)).map(
+    ...chainValueProblems(b).map(({ field, need }) => `${field} is not ${need}`),
+    ...ROUND_HEX_FIELDS.filter(([field, length]) => typeof b[field] !== 'string' || !new RegExp(`^[0-9a-f]{${length}}$`).test(b[field] as string)).map(
       ([field, length]) => `${field} is not ${length / 2} bytes of lowercase hex`,
     ),
-    ...(['period', 'round'] as const).filter((field) => !(Number.isSafeInteger(b[field]) && (b[field] as number) >= 1)).map((field) => `${field} is not a positive whole number`),
-    ...(Number.isSafeInteger(b.genesisTime) ? [] : ['genesisTime is not a whole number of seconds']),
+    ...(Number.isSafeInteger(b.round) && (b.round as number) >= 1 ? [] : ['round is not a positive whole number']),
   ];
   return bad.map((problem) => failure('malformed_beacon', `beacon: ${problem}`));
 }

@@ -1,4 +1,5 @@
 import { DRAND_PUBLIC_RELAYS, QUICKNET, UNCHAINED_G1_RFC9380, type BeaconChain } from '@raffle/beacon';
+import { chainValueProblems } from '@raffle/sdk';
 import { Type } from '@sinclair/typebox';
 import { ConfigError } from './config.js';
 
@@ -19,15 +20,11 @@ export type Beacon = { chain: BeaconChain; relays: string[] };
 
 const NAMED_CHAINS: Record<string, BeaconChain> = { quicknet: QUICKNET };
 
-const HEX = (bytes: number) => new RegExp(`^[0-9a-f]{${bytes * 2}}$`);
-
 function chainProblem(value: unknown): string | null {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'must be a JSON object';
   const chain = value as Record<string, unknown>;
-  if (typeof chain.chainHash !== 'string' || !HEX(32).test(chain.chainHash)) return 'chainHash must be 32 bytes of lowercase hex';
-  if (typeof chain.publicKey !== 'string' || !HEX(96).test(chain.publicKey)) return 'publicKey must be 96 bytes of lowercase hex (G2, compressed)';
-  if (!Number.isSafeInteger(chain.period) || (chain.period as number) < 1) return 'period must be a whole number of seconds, at least 1';
-  if (!Number.isSafeInteger(chain.genesisTime) || (chain.genesisTime as number) < 0) return 'genesisTime must be unix seconds';
+  const [first] = chainValueProblems(chain);
+  if (first) return `${first.field} must be ${first.need}`;
   if (chain.scheme !== UNCHAINED_G1_RFC9380) return `scheme must be ${UNCHAINED_G1_RFC9380}`;
   return null;
 }

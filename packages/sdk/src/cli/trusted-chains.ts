@@ -1,8 +1,7 @@
 import { readFile } from 'node:fs/promises';
-import { UNCHAINED_G1_RFC9380 } from '../draw/beacon-chain.js';
+import { chainValueProblems, UNCHAINED_G1_RFC9380 } from '../draw/beacon-chain.js';
 import type { TrustedBeaconChain } from '../verify-draw.js';
 
-const HEX = (bytes: number) => new RegExp(`^[0-9a-f]{${bytes * 2}}$`);
 const INLINE_CHAIN = /^([0-9a-f]{64}):([0-9a-f]{192}):(\d+):(\d+)$/;
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -11,10 +10,7 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 function pinnedChain(values: { chainHash: unknown; publicKey: unknown; period: unknown; genesisTime: unknown; scheme?: unknown }, where: string): TrustedBeaconChain {
   const { chainHash, publicKey, period, genesisTime, scheme } = values;
   const problems = [
-    ...(typeof chainHash === 'string' && HEX(32).test(chainHash) ? [] : ['a chain hash of 32 bytes of lowercase hex']),
-    ...(typeof publicKey === 'string' && HEX(96).test(publicKey) ? [] : ['a public key of 96 bytes of lowercase hex (G2, compressed)']),
-    ...(Number.isSafeInteger(period) && (period as number) >= 1 ? [] : ['a period of whole seconds ≥ 1']),
-    ...(Number.isSafeInteger(genesisTime) ? [] : ['a genesis time in unix seconds']),
+    ...chainValueProblems(values).map(({ field, need }) => `${field} as ${need}`),
     ...(scheme === undefined || scheme === UNCHAINED_G1_RFC9380 ? [] : [`the scheme ${UNCHAINED_G1_RFC9380} (not ${String(scheme)})`]),
   ];
   if (problems.length > 0) throw new Error(`${where} is not a beacon chain: it needs ${problems.join(', ')}`);

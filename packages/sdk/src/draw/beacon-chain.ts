@@ -63,3 +63,23 @@ export const BEACON_ROUND_OFFSET = 2;
  */
 export const beaconRoundForClose = (chain: ChainClock, closedAt: Date): number =>
   roundAt(chain, Math.floor(closedAt.getTime() / 1000)) + BEACON_ROUND_OFFSET;
+
+/** One pinned value of a chain that is not in its form, and the form it needs. */
+export type ChainValueProblem = { field: 'chainHash' | 'publicKey' | 'period' | 'genesisTime'; need: string };
+
+const hexOf = (bytes: number) => (value: unknown) => typeof value === 'string' && new RegExp(`^[0-9a-f]{${bytes * 2}}$`).test(value);
+
+const CHAIN_VALUE_RULES: readonly { field: ChainValueProblem['field']; need: string; holds: (value: unknown) => boolean }[] = [
+  { field: 'chainHash', need: '32 bytes of lowercase hex', holds: hexOf(32) },
+  { field: 'publicKey', need: '96 bytes of lowercase hex (G2, compressed)', holds: hexOf(96) },
+  { field: 'period', need: 'a whole number of seconds, at least 1', holds: (v) => Number.isSafeInteger(v) && (v as number) >= 1 },
+  { field: 'genesisTime', need: 'a whole number of unix seconds', holds: (v) => Number.isSafeInteger(v) },
+];
+
+/**
+ * Which of a chain's pinned values (hash, key, period, genesis) are not in their form: one rule
+ * for a configured chain, a chain a verifier is told to trust, and the one a proof names. The
+ * scheme is each reader's to check, since some forms of a chain do not state it.
+ */
+export const chainValueProblems = (values: Record<string, unknown>): ChainValueProblem[] =>
+  CHAIN_VALUE_RULES.filter((rule) => !rule.holds(values[rule.field])).map(({ field, need }) => ({ field, need }));
