@@ -22,7 +22,13 @@ export const REQUIREMENT_TYPES = [
   'email_verified',
   'workspace_member',
   'holds_role',
+  'token_balance',
+  'native_balance',
 ] as const;
+/** The requirement types read from a chain (JSON-RPC) rather than from the platform's own tables. */
+export const CHAIN_REQUIREMENT_TYPES = ['token_balance', 'native_balance'] as const;
+/** The token standards a `token_balance` requirement reads. */
+export const TOKEN_STANDARDS = ['erc20', 'erc721', 'erc1155'] as const;
 
 export type RaffleMechanic = (typeof RAFFLE_MECHANICS)[number];
 export type AllocationType = (typeof ALLOCATION_TYPES)[number];
@@ -35,3 +41,5 @@ export type WinSource = (typeof WIN_SOURCES)[number];
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 export type WorkspaceRole = (typeof WORKSPACE_ROLES)[number];
 export type RequirementType = (typeof REQUIREMENT_TYPES)[number];
+export type ChainRequirementType = (typeof CHAIN_REQUIREMENT_TYPES)[number];
+export type TokenStandard = (typeof TOKEN_STANDARDS)[number];

@@ -44,6 +44,8 @@ export const ERROR_CODES = {
   RAFFLE_CANNOT_DRAW: 409,
   /** The raffle's beacon round is not published yet: answered with Retry-After (seconds until it is due). */
   DRAW_BEACON_PENDING: 409,
+  /** The first block at or after the raffle's close is not produced yet on a chain its requirements read: answered with Retry-After. */
+  DRAW_CHAIN_PENDING: 409,
   RAFFLE_CANNOT_FINALIZE: 409,
   RAFFLE_CANNOT_CANCEL: 409,
   ENTRY_CANNOT_DISQUALIFY: 409,
@@ -69,6 +71,8 @@ export const ERROR_CODES = {
   SERVICE_UNAVAILABLE: 503,
   /** No beacon relay gave the raffle's round (a draw waits for it): answered with Retry-After. */
   BEACON_UNAVAILABLE: 503,
+  /** A chain a requirement reads did not answer (the draw re-reads it at the close block): answered with Retry-After. */
+  CHAIN_UNAVAILABLE: 503,
   USER_NOT_FOUND: 404,
   ALREADY_MEMBER: 409,
   /** A database refusal of input that validation let through (a unique or foreign-key conflict). */
@@ -80,6 +84,20 @@ export const ERROR_CODES = {
   API_KEY_NOT_FOUND: 404,
   API_KEY_LIMIT: 409,
   API_KEY_CANNOT_ROLL: 409,
+  // Wallets linked by Sign-In with Ethereum (EIP-4361): each refusal names what was wrong.
+  /** The message is not an EIP-4361 message, or a field of it is malformed. */
+  SIWE_MESSAGE_INVALID: 400,
+  /** The signature does not recover to the message's address (nor does its contract wallet accept it). */
+  SIWE_SIGNATURE_INVALID: 400,
+  /** The nonce was never issued to this user, or was already used. */
+  SIWE_NONCE_INVALID: 409,
+  /** The nonce or the message's expirationTime has passed, or its notBefore has not come yet. */
+  SIWE_MESSAGE_EXPIRED: 409,
+  /** The message's domain or URI is not the console's. */
+  SIWE_DOMAIN_MISMATCH: 403,
+  /** The message's chain id is not one this platform reads (CHAIN_RPC_URLS). */
+  SIWE_CHAIN_UNSUPPORTED: 400,
+  WALLET_NOT_FOUND: 404,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
@@ -92,7 +110,11 @@ export const DATA_PLANE_ROUTE_ERROR_STATUSES = [400, 401, 403, 404, 409, 422, 42
 export const MANAGEMENT_ROUTE_ERROR_STATUSES = [400, 401, 403, 404, 409, 500] as const;
 
 const RequirementFailureSchema = Type.Object(
-  { type: Type.String(), label: Type.String() },
+  {
+    type: Type.String(),
+    label: Type.String(),
+    detail: Type.Optional(Type.String({ description: 'What failed, about the entrant only, e.g. "holds 0 Nebula Pass, needs 1".' })),
+  },
   { $id: 'RequirementFailure', additionalProperties: false },
 );
 

@@ -30,7 +30,17 @@ export const WorkspaceEntrySchema = Type.Object(
 export type WorkspaceEntry = Static<typeof WorkspaceEntrySchema>;
 
 export const RequirementResultSchema = Type.Object(
-  { type: StringEnum(REQUIREMENT_TYPES), label: Type.String(), passed: Type.Boolean() },
+  {
+    type: StringEnum(REQUIREMENT_TYPES),
+    label: Type.String(),
+    passed: Type.Boolean(),
+    detail: Type.Optional(
+      Type.String({
+        description:
+          'What was found, about the entrant only, e.g. "holds 0 Nebula Pass, needs 1", or why it is not evaluated yet (entry status pending). Never names a wallet.',
+      }),
+    ),
+  },
   { $id: 'RequirementResult', additionalProperties: false },
 );
 export type RequirementResult = Static<typeof RequirementResultSchema>;

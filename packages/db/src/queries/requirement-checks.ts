@@ -1,4 +1,4 @@
-import type { RequirementType } from '@raffle/contracts';
+import { CHAIN_REQUIREMENT_TYPES, type ChainRequirementType, type RequirementType } from '@raffle/contracts';
 import { sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../client.js';
 import type { RaffleRequirement } from '../schema/raffles.js';
@@ -19,7 +19,19 @@ type RequirementSql = {
 
 const DAY_MS = 86_400_000;
 
-const REQUIREMENT_SQL: Record<RequirementType, RequirementSql> = {
+/** The types evaluated here, over the platform's own tables; chain types are read over JSON-RPC by the domain. */
+export type PlatformRequirementType = Exclude<RequirementType, ChainRequirementType>;
+
+const CHAIN_TYPES = new Set<string>(CHAIN_REQUIREMENT_TYPES);
+export const isChainRequirement = (r: { type: string }): boolean => CHAIN_TYPES.has(r.type);
+
+/** A chain type's column here: not passed, and marked so; the domain fills in what the chain says. */
+const READ_FROM_CHAIN: RequirementSql = {
+  passes: () => sql`false`,
+  evidence: () => sql`jsonb_build_object('readFromChain', true)`,
+};
+
+const REQUIREMENT_SQL: Record<PlatformRequirementType, RequirementSql> = {
   wallet_connected: {
     passes: (p, s) =>
       sql`exists (select 1 from user_wallets w where w.user_id = ${s.userId} and w.chain = ${String(p.chain)} and w.verified)`,
@@ -50,7 +62,8 @@ const REQUIREMENT_SQL: Record<RequirementType, RequirementSql> = {
   },
 };
 
-const definitionOf = (r: RaffleRequirement) => REQUIREMENT_SQL[r.type as RequirementType];
+const definitionOf = (r: RaffleRequirement): RequirementSql =>
+  isChainRequirement(r) ? READ_FROM_CHAIN : REQUIREMENT_SQL[r.type as PlatformRequirementType];
 const passes = (r: RaffleRequirement, subject: Subject): SQL => sql`coalesce(${definitionOf(r).passes(r.params, subject)}, false)`;
 
 /** `p<i>` (passed) and `e<i>` (evidence) for every requirement, in order. */

@@ -11,6 +11,16 @@ export type RequirementTypeDefinition = {
 };
 
 const CHAIN = /^[a-z0-9-]{1,32}$/;
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+/** A base-unit amount: a whole number as a decimal string, at most uint256. */
+const BASE_UNITS = /^(0|[1-9][0-9]{0,77})$/;
+const MAX_UINT256 = 2n ** 256n - 1n;
+
+const isBaseUnits = (v: unknown): v is string => typeof v === 'string' && BASE_UNITS.test(v) && BigInt(v) <= MAX_UINT256;
+const chainProblems = (p: Record<string, unknown>) =>
+  typeof p.chain === 'string' && CHAIN.test(p.chain) ? [] : ['params.chain must be a chain name such as "ethereum"'];
+const minProblems = (p: Record<string, unknown>) =>
+  isBaseUnits(p.min) && p.min !== '0' ? [] : ['params.min must be a positive whole number of base units as a decimal string, e.g. "1" or "1000000000000000000"'];
 const ROLE = /^[a-z0-9_-]{1,48}$/;
 
 const noParams = (params: Record<string, unknown>) =>
@@ -42,6 +52,21 @@ export const REQUIREMENT_DEFINITIONS: Record<RequirementType, RequirementTypeDef
   },
   workspace_member: {
     paramProblems: noParams,
+  },
+  token_balance: {
+    paramProblems: (p) => [
+      ...chainProblems(p),
+      ...(typeof p.contract === 'string' && ADDRESS.test(p.contract) ? [] : ['params.contract must be a contract address (0x and 40 hex digits)']),
+      ...(p.standard === 'erc20' || p.standard === 'erc721' || p.standard === 'erc1155' ? [] : ['params.standard must be one of erc20, erc721, erc1155']),
+      ...(p.standard === 'erc1155'
+        ? isBaseUnits(p.tokenId) ? [] : ['params.tokenId must be the token id as a decimal string (erc1155 balances are per token id)']
+        : 'tokenId' in p ? ['params.tokenId is only used by erc1155'] : []),
+      ...minProblems(p),
+      ...extraParams(p, ['chain', 'contract', 'standard', 'tokenId', 'min']),
+    ],
+  },
+  native_balance: {
+    paramProblems: (p) => [...chainProblems(p), ...minProblems(p), ...extraParams(p, ['chain', 'min'])],
   },
   holds_role: {
     paramProblems: (p) => [
