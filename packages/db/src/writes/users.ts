@@ -33,7 +33,9 @@ export async function insertUser(tx: DbOrTx, input: NewUser) {
     .values({ ...row, profileJson: renderProfile(row, wallets) })
     .returning();
   if (wallets.length > 0) {
-    await tx.insert(userWallets).values(wallets.map((w) => ({ ...w, userId: row.id, createdAt: now })));
+    // Demo and imported wallets marked verified were not proven here: 'seed' says where the claim came from.
+    const proof = (w: WalletRow) => (w.verified ? { verifiedBy: 'seed', verifiedAt: now } : {});
+    await tx.insert(userWallets).values(wallets.map((w) => ({ ...w, ...proof(w), userId: row.id, createdAt: now })));
   }
   return user!;
 }
