@@ -5,6 +5,7 @@ import { ApiKeyRecordSchema, CreateApiKeyBodySchema, CreatedApiKeySchema } from 
 import { CapabilitiesSchema } from './resources/capabilities.js';
 import { DuplicateFlagsSchema, RequirementResultSchema, SanitizedEntrySchema, WorkspaceEntrySchema } from './resources/entry.js';
 import { ProfileSchema, WalletSchema } from './resources/profile.js';
+import { LinkedWalletPageSchema, LinkedWalletSchema, LinkWalletBodySchema, WalletLinkNonceSchema } from './resources/linked-wallet.js';
 import { ProjectSchema, ProjectSummarySchema } from './resources/project.js';
 import {
   PublicRaffleItemSchema,
@@ -67,6 +68,7 @@ export * from './resources/api-key.js';
 export * from './resources/capabilities.js';
 export * from './resources/entry.js';
 export * from './resources/profile.js';
+export * from './resources/linked-wallet.js';
 export * from './resources/project.js';
 export * from './resources/raffle.js';
 export * from './resources/win.js';
@@ -113,6 +115,10 @@ export const SHARED_SCHEMAS = [
   PlatformBeaconChainSchema,
   WalletSchema,
   ProfileSchema,
+  LinkedWalletSchema,
+  LinkedWalletPageSchema,
+  WalletLinkNonceSchema,
+  LinkWalletBodySchema,
   ApiKeyRecordSchema,
   CreatedApiKeySchema,
   CreateApiKeyBodySchema,

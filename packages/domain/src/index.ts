@@ -31,3 +31,4 @@ export * from './raffles/weighted-selection.js';
 export * from './webhooks/endpoint-rules.js';
 export * from './webhooks/webhook-endpoints.js';
 export * from './webhooks/webhook-deliveries.js';
+export * from './wallets/index.js';

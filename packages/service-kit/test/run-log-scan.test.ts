@@ -44,6 +44,18 @@ describe('scanRunLogs', () => {
     expect(report).toMatchObject({ lines: 4, secrets: 1, findings: [] });
   });
 
+  it('finds a linked wallet address the run recorded, in any letter case, and passes other addresses', () => {
+    const linked = '0x52908400098527886E0F7030069857D2E4169EE7';
+    const lines = [
+      `{"msg":"linked","wallet":"${linked}"}`,
+      `{"req":{"url":"/api/dashboard/me/wallets/anvil/${linked.toLowerCase()}"}}`,
+      '{"msg":"deployed","contract":"0xcA11bde05977b3631167028862bE2a173976CA11"}',
+      '{"req":{"url":"/api/dashboard/me/wallets/anvil/0x[address]"}}',
+    ];
+    const report = scanRunLogs(runDir(lines, [SEED, linked.toLowerCase()]));
+    expect(report.findings.map((f) => f.kind)).toEqual(['linked wallet address', 'linked wallet address']);
+  });
+
   it('counts the lines of each source by the file it wrote, files without a source as the tests\'', () => {
     const dir = runDir(['{"msg":"in process"}']);
     writeFileSync(join(dir, 'logs', 'console-123-1700000000000.log'), '{"msg":"a"}\n{"msg":"b"}\n');

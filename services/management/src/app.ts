@@ -1,3 +1,4 @@
+import type { ChainReader } from '@raffle/chain';
 import { WEBHOOK_EVENT_SCHEMAS } from '@raffle/contracts';
 import type { Database } from '@raffle/db';
 import { createCursorCodec, DomainError, type RaffleScheduler } from '@raffle/domain';
@@ -10,6 +11,7 @@ import { managementErrors } from './errors.js';
 import authPlugin, { DASHBOARD_PREFIX, MANAGEMENT_PREFIX, type ManagedRoute } from './plugins/auth.js';
 import beaconRoundsPlugin from './plugins/beacon-rounds.js';
 import raffleSchedulerPlugin from './plugins/raffle-scheduler.js';
+import walletLinksPlugin from './plugins/wallet-links.js';
 import rateLimitPlugin from './plugins/rate-limit.js';
 import dashboardRoutes from './routes/dashboard.js';
 import developerRoutes from './routes/developer.js';
@@ -22,6 +24,8 @@ export type AppDependencies = {
   database?: Database;
   /** Where logs go instead of stdout. */
   logStream?: DestinationStream;
+  /** The chain reader wallet links check contract wallets and chain ids with (tests pass the local chain's). */
+  chainReader?: ChainReader;
 };
 
 /** The built app, with what its callers (the tests) read of it. */
@@ -70,6 +74,7 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   await app.register(rateLimitPlugin);
   await app.register(beaconRoundsPlugin);
   await app.register(raffleSchedulerPlugin);
+  await app.register(walletLinksPlugin, { chainReader: deps.chainReader });
   // Keys are per signed-in user; the creates answer secrets shown once, so every stored answer is
   // sealed (decision 0020). CURSOR_SECRET is the one secret every instance shares and production
   // must set; the seal derives its own key from it (HKDF, its own label), so the uses stay apart.

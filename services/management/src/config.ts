@@ -1,3 +1,4 @@
+import { parseAllowedOrigins } from '@raffle/domain';
 import { Type, type Static } from '@sinclair/typebox';
 import { BeaconSettings, beaconOf, ConfigError, HttpServerSettings, readConfig, TracingSettings, TrustProxySetting, trustProxyRule } from '@raffle/service-kit';
 
@@ -9,6 +10,9 @@ export const DEV_CURSOR_SECRET = 'development-only-cursor-secret-change-me';
 
 /** Outside production only: keys the hash of entrants' IPs (duplicate detection) when none is set. */
 export const DEV_IP_HASH_SECRET = 'development-only-ip-hash-secret-change-me';
+
+/** Outside production the console runs on this machine, on whatever port `start` or a test gave it. */
+export const DEV_SIWE_ALLOWED_ORIGINS = 'http://localhost:*,http://127.0.0.1:*';
 
 export const ConfigSchema = Type.Object({
   ...HttpServerSettings,
@@ -86,6 +90,16 @@ export const ConfigSchema = Type.Object({
    * public address (local sinks in development and tests, e.g. "127.0.0.1,localhost"). Empty by default.
    */
   WEBHOOK_ALLOWED_HOSTS: Type.String({ default: '' }),
+  /**
+   * The console's origins, comma-separated `scheme://host[:port]` (`:*` any port): a wallet-link
+   * (Sign-In with Ethereum) message's domain and URI must name one of them. The default covers
+   * the console on this machine; production sets its public URL (e.g. https://console.example.com).
+   */
+  SIWE_ALLOWED_ORIGINS: Type.String({ default: DEV_SIWE_ALLOWED_ORIGINS }),
+  /** How long a wallet-link nonce may be used. */
+  SIWE_NONCE_TTL_SECONDS: Type.Integer({ minimum: 30, maximum: 86_400, default: 600 }),
+  /** Wallet links (nonces and links together) per window per user: each link may cost an RPC call. */
+  RATE_LIMIT_WALLET_LINK_MAX: Type.Integer({ minimum: 1, default: 30 }),
 });
 
 export type Config = Static<typeof ConfigSchema>;
@@ -105,6 +119,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   if (config.NODE_ENV === 'production' && config.CURSOR_SECRET === DEV_CURSOR_SECRET) {
     throw new ConfigError('invalid configuration:\n  CURSOR_SECRET: must be set in production');
   }
+  const origins = parseAllowedOrigins(config.SIWE_ALLOWED_ORIGINS);
+  if (typeof origins === 'string') throw new ConfigError(`invalid configuration:\n  SIWE_ALLOWED_ORIGINS: ${origins}`);
   if (config.JWT_JWKS_URL !== undefined) {
     const problem = jwksUrlProblem(config.JWT_JWKS_URL, config.NODE_ENV);
     if (problem) throw new ConfigError(`invalid configuration:\n  JWT_JWKS_URL: ${problem}`);

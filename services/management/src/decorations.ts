@@ -1,5 +1,5 @@
 import type { BeaconChain } from '@raffle/beacon';
-import type { BeaconRounds, CursorCodec } from '@raffle/domain';
+import type { BeaconRounds, CursorCodec, WalletLinkChains, WalletLinkSettings } from '@raffle/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from './config.js';
 
@@ -27,3 +27,7 @@ export const cursorsOf = (app: FastifyInstance) => app.getDecorator<CursorCodec>
  * before the auth plugin (the kit's /docs routes) do not carry it, and for those it is null.
  */
 export const dashboardUserIdOf = (request: FastifyRequest): string | null => (request as FastifyRequest & { dashboardUserId?: string | null }).dashboardUserId ?? null;
+
+/** The wallet routes' settings and chains (plugins/wallet-links.ts). */
+export const walletLinksOf = (app: FastifyInstance) =>
+  app.getDecorator<{ settings: WalletLinkSettings; chains: WalletLinkChains }>('walletLinks');

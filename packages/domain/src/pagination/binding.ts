@@ -11,6 +11,7 @@ type CursorLists = {
   'v1:raffle-entries': [workspaceId: string, raffleId: string];
   'v1:projects': [workspaceId: string];
   'dashboard:workspaces': [userId: string];
+  'dashboard:wallets': [userId: string];
   'dashboard:members': [workspaceId: string];
   'dashboard:projects': [workspaceId: string];
   'dashboard:raffles': [workspaceId: string, ...filters: RaffleFilterBinding];

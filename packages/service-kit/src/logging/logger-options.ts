@@ -29,6 +29,13 @@ export const REDACTED_PATHS = [
 
 export type LoggerOptions = { level: string; stream?: DestinationStream; pretty?: boolean };
 
+/**
+ * An EVM address in a request's path (the wallet routes name the wallet they unlink) is the
+ * user's wallet: logs show that a wallet was named, never which one.
+ */
+const EVM_ADDRESS = /0x[0-9a-fA-F]{40}(?![0-9a-fA-F])/g;
+export const withoutWalletAddresses = (path: string) => path.replace(EVM_ADDRESS, '0x[address]');
+
 type LoggedRequest = { method: string; url: string; headers: Record<string, unknown> };
 
 export function loggerOptions(options: LoggerOptions): FastifyServerOptions['logger'] {
@@ -39,7 +46,7 @@ export function loggerOptions(options: LoggerOptions): FastifyServerOptions['log
     ...(options.pretty && !options.stream ? { transport: { target: 'pino-pretty' } } : {}),
     serializers: {
       // No remote address: a raw client IP is personal data the platform does not keep.
-      req: (request: LoggedRequest) => ({ method: request.method, url: pathOf(request.url), headers: request.headers }),
+      req: (request: LoggedRequest) => ({ method: request.method, url: withoutWalletAddresses(pathOf(request.url)), headers: request.headers }),
       err: serializeError,
       error: serializeError,
     },

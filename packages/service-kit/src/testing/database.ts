@@ -57,12 +57,14 @@ export async function createTestDatabase(): Promise<TestDatabase> {
 
 /**
  * The values a test database holds that no log line may ever show and no pattern recognises:
- * draw seeds (a seed known before the draw names the winners) and API key hashes. (Keys, their
+ * draw seeds (a seed known before the draw names the winners), API key hashes, and the wallet
+ * addresses users proved they hold (lowercased; the scan compares any letter case). (Keys, their
  * prefixes and webhook secrets have prefixes of their own that the run's scan matches.)
  */
 export async function secretsHeldBy(sql: postgres.Sql): Promise<string[]> {
   const rows = await sql<{ value: string }[]>`
     select draw_seed as value from raffles where draw_seed is not null
-    union all select key_hash from api_keys`;
+    union all select key_hash from api_keys
+    union all select lower(address) from user_wallets where verified_by in ('siwe', 'erc1271')`;
   return rows.map((row) => row.value);
 }

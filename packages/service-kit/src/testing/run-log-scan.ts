@@ -23,6 +23,15 @@ const PATTERNS: { kind: string; pattern: RegExp }[] = [
 /** Recorded seeds and key hashes are 64 hex characters (webhook secrets are caught by their prefix). */
 const SECRET_SHAPED = /(?<![0-9a-f])[0-9a-f]{64}(?![0-9a-f])/g;
 
+/** Linked wallets' addresses, recorded lowercased, appear in a log in any letter case. */
+const ADDRESS_SHAPED = /0x[0-9a-fA-F]{40}(?![0-9a-fA-F])/g;
+
+const holdsRecorded = (line: string, secrets: ReadonlySet<string>): string | undefined => {
+  if (line.match(SECRET_SHAPED)?.some((token) => secrets.has(token))) return 'recorded secret';
+  if (line.match(ADDRESS_SHAPED)?.some((token) => secrets.has(token.toLowerCase()))) return 'linked wallet address';
+  return undefined;
+};
+
 export type LogFinding = { kind: string; file: string; excerpt: string };
 export type LogScanReport = {
   files: number;
@@ -46,7 +55,7 @@ export function scanRunLogs(dir: string): LogScanReport {
       if (!line) continue;
       report.lines += 1;
       report.linesBySource[source] = (report.linesBySource[source] ?? 0) + 1;
-      const kind = PATTERNS.find((p) => p.pattern.test(line))?.kind ?? (line.match(SECRET_SHAPED)?.some((token) => secrets.has(token)) ? 'recorded secret' : undefined);
+      const kind = PATTERNS.find((p) => p.pattern.test(line))?.kind ?? holdsRecorded(line, secrets);
       if (kind) report.findings.push({ kind, file, excerpt: line.slice(0, 400) });
     }
   }
