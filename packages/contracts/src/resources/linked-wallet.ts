@@ -60,6 +60,16 @@ export const LinkWalletBodySchema = Type.Object(
       description: 'The personal_sign (EIP-191) signature, 0x-prefixed hex; a contract wallet\'s may be longer than 65 bytes.',
     }),
   },
-  { $id: 'LinkWalletBody', additionalProperties: false },
+  {
+    $id: 'LinkWalletBody',
+    additionalProperties: false,
+    examples: [
+      {
+        message:
+          '127.0.0.1:3003 wants you to sign in with your Ethereum account:\n0x52908400098527886E0F7030069857D2E4169EE7\n\nLink this wallet to your Raffle account. This proves you hold it; it grants no permission and costs nothing.\n\nURI: http://127.0.0.1:3003\nVersion: 1\nChain ID: 31337\nNonce: 5c1f9b0e2a7d4c3b8e6f1a0d9c2b7e4f\nIssued At: 2026-03-14T16:00:00.000Z',
+        signature: `0x${'ab'.repeat(65)}`,
+      },
+    ],
+  },
 );
 export type LinkWalletBody = Static<typeof LinkWalletBodySchema>;
