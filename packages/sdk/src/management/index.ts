@@ -18,6 +18,8 @@ export type {
   WebhookEndpointWithSecret,
   WebhookTestEvent,
 } from './resources/webhook-endpoints.js';
+export type { LinkedWallet, LinkWalletParams, ListWalletsParams, WalletLinkNonce } from './resources/my-wallets.js';
+export { createWalletLinkMessage, type WalletLinkMessageFields } from './wallet-link-message.js';
 export type { PersonalEntry } from './resources/personal-entries.js';
 export type { CreateWorkspaceParams, ListWorkspacesParams, UpdateWorkspaceParams, Workspace } from './resources/workspaces.js';
 export type { AddWorkspaceMemberParams, ListWorkspaceMembersParams, UpdateWorkspaceMemberParams, WorkspaceMember } from './resources/workspace-members.js';

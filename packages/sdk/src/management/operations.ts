@@ -11,6 +11,10 @@ export const MANAGEMENT_OPERATION_METHODS = {
   listWebhookEventTypes: 'eventTypes.list',
 
   getMyProfile: 'me.get',
+  createWalletLinkNonce: 'me.wallets.nonce',
+  linkWallet: 'me.wallets.link',
+  listMyWallets: 'me.wallets.list',
+  unlinkWallet: 'me.wallets.unlink',
 
   createPersonalApiKey: 'personal.apiKeys.create',
   listPersonalApiKeys: 'personal.apiKeys.list',
