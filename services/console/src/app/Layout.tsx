@@ -25,6 +25,10 @@ function Navigation() {
           Raffles <span className="visually-hidden">(pick a workspace first)</span>
         </span>
       )}
+      {/* Wallets are the signed-in user's own, whichever space is picked. */}
+      <NavLink to="/personal/wallets" className={linkClass}>
+        Wallets
+      </NavLink>
     </nav>
   );
 }

@@ -17,6 +17,7 @@ const RafflesPage = lazy(() => import('../pages/raffles/index.js'));
 const NewRafflePage = lazy(() => import('../pages/raffles/new.js'));
 const RafflePage = lazy(() => import('../pages/raffles/raffle.js'));
 const VerifyPage = lazy(() => import('../pages/verify/index.js'));
+const WalletsPage = lazy(() => import('../pages/wallets/index.js'));
 
 function page(Page: LazyExoticComponent<ComponentType>) {
   return (
@@ -60,6 +61,7 @@ export const router = createBrowserRouter([
           { path: 'personal/keys', element: page(KeysPage) },
           { path: 'personal/webhooks', element: page(WebhooksPage) },
           { path: 'personal/webhooks/:endpointId', element: page(WebhookEndpointPage) },
+          { path: 'personal/wallets', element: page(WalletsPage) },
           { path: 'w/:workspaceId', element: <Navigate to="keys" replace /> },
           { path: 'w/:workspaceId/keys', element: page(KeysPage) },
           { path: 'w/:workspaceId/webhooks', element: page(WebhooksPage) },

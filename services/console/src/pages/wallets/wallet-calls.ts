@@ -1,0 +1,1 @@
+export const walletKeys = { list: ['me', 'wallets'] as const };
