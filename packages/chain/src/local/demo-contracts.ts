@@ -37,9 +37,28 @@ async function deploy(chain: LocalTarget, artifact: Artifact, args: unknown[], f
 export async function deployDemoContracts(chain: LocalTarget, options: { name?: string; symbol?: string } = {}): Promise<DeployedDemoContracts> {
   const name = options.name ?? 'Nebula Pass';
   const symbol = options.symbol ?? 'NEB';
-  const erc20 = await deploy(chain, artifacts.DemoToken, [`${name} Token`, symbol]);
-  const erc721 = await deploy(chain, artifacts.DemoPass, [name, `${symbol}P`]);
-  const erc1155 = await deploy(chain, artifacts.DemoItems, ['https://example.invalid/items/{id}.json']);
+  const owner = deployer();
+  const wallet = localWalletClient(chain, owner);
+  const publicClient = localPublicClient(chain);
+  // Sent together with consecutive nonces: one block instead of three.
+  const first = await publicClient.getTransactionCount({ address: owner.address, blockTag: 'pending' });
+  const plan: [Artifact, unknown[]][] = [
+    [artifacts.DemoToken, [`${name} Token`, symbol]],
+    [artifacts.DemoPass, [name, `${symbol}P`]],
+    [artifacts.DemoItems, ['https://example.invalid/items/{id}.json']],
+  ];
+  const hashes: Hex[] = [];
+  for (const [index, [artifact, args]] of plan.entries()) {
+    hashes.push(await wallet.deployContract({ abi: artifact.abi, bytecode: artifact.bytecode, args, nonce: first + index }));
+  }
+  const [erc20, erc721, erc1155] = await Promise.all(
+    hashes.map(async (hash, index) => {
+      const receipt = await publicClient.waitForTransactionReceipt({ hash });
+      if (receipt.status !== 'success' || !receipt.contractAddress) throw new Error(`deploying ${plan[index]![0].contractName} failed`);
+      return getAddress(receipt.contractAddress);
+    }),
+  );
+  if (!erc20 || !erc721 || !erc1155) throw new Error('deploying the demo contracts failed');
   return { erc20, erc721, erc1155 };
 }
 
