@@ -30,7 +30,16 @@ export type ChainReaderOptions = {
 };
 
 /** Counters a benchmark or a metric reads. */
-export type ChainReadStats = { rpcRequests: number; holdingsRead: number; cacheHits: number };
+export type ChainReadStats = {
+  /** HTTP requests sent (a JSON-RPC batch is one). */
+  rpcRequests: number;
+  /** JSON-RPC calls inside them (an eth_call of aggregate3 is one, however many balances it reads). */
+  rpcCalls: number;
+  /** Holdings asked of readHoldings. */
+  holdingsRead: number;
+  /** Of those, answered from the cache or by a read already under way. */
+  cacheHits: number;
+};
 
 export interface ChainReader {
   /** The configured chain names. */

@@ -4,7 +4,7 @@ import { CANONICAL_MULTICALL3 } from '../rpc-urls.js';
 import type { Address, ChainEndpoint, HoldingQuery, PinnedBlock } from '../types.js';
 import { balanceCall, balanceOf } from './contract-calls.js';
 
-export type ConnectionOptions = { timeoutMs: number; retries: number; onRequest: () => void };
+export type ConnectionOptions = { timeoutMs: number; retries: number; onRequest: (calls: number) => void };
 
 /**
  * One configured chain: a viem public client over HTTP with JSON-RPC batching (requests made in
@@ -26,7 +26,7 @@ export class ChainConnection {
         batch: true,
         timeout: options.timeoutMs,
         retryCount: options.retries,
-        onFetchRequest: () => options.onRequest(),
+        onFetchRequest: (_request, init) => options.onRequest(jsonRpcCalls(init.body)),
       }),
     });
   }
@@ -126,4 +126,9 @@ function shortMessage(error: unknown): string {
     return error.shortMessage;
   }
   return error instanceof Error ? error.name : 'unknown error';
+}
+
+/** The JSON-RPC calls in a request body: one per `"jsonrpc"` member (hex call data cannot contain the word). */
+function jsonRpcCalls(body: unknown): number {
+  return typeof body === 'string' ? (body.match(/"jsonrpc"/g)?.length ?? 1) : 1;
 }

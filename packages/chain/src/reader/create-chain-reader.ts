@@ -22,15 +22,16 @@ type Chain = {
 };
 
 export function createChainReader(endpoints: readonly ChainEndpoint[], options: ChainReaderOptions = {}): ChainReader {
-  const stats: ChainReadStats = { rpcRequests: 0, holdingsRead: 0, cacheHits: 0 };
+  const stats: ChainReadStats = { rpcRequests: 0, rpcCalls: 0, holdingsRead: 0, cacheHits: 0 };
   const latestCacheMs = options.latestCacheMs ?? 10_000;
   const chains = new Map<string, Chain>();
   for (const endpoint of endpoints) {
     const connection = new ChainConnection(endpoint, {
       timeoutMs: options.timeoutMs ?? 2_000,
       retries: options.retries ?? 1,
-      onRequest: () => {
+      onRequest: (calls) => {
         stats.rpcRequests += 1;
+        stats.rpcCalls += calls;
       },
     });
     chains.set(endpoint.name, {
