@@ -1,6 +1,7 @@
+import { parseChainRpcUrls } from '@raffle/chain';
 import { parseAllowedOrigins } from '@raffle/domain';
 import { Type, type Static } from '@sinclair/typebox';
-import { BeaconSettings, beaconOf, ConfigError, HttpServerSettings, readConfig, TracingSettings, TrustProxySetting, trustProxyRule } from '@raffle/service-kit';
+import { BeaconSettings, beaconOf, ChainSettings, ConfigError, HttpServerSettings, readConfig, TracingSettings, TrustProxySetting, trustProxyRule } from '@raffle/service-kit';
 
 /** Outside production only: lets `pnpm start` and the token CLI work with no setup. */
 export const DEV_JWT_SECRET = 'development-only-jwt-secret-never-use-in-production';
@@ -19,6 +20,8 @@ export const ConfigSchema = Type.Object({
   ...TracingSettings,
   /** The pinned beacon chain and its relays: every close fixes the draw's round on that chain. */
   ...BeaconSettings,
+  /** The EVM chains read: a wallet-link message's chain id must be one of them, and contract wallets' signatures are checked on it. */
+  ...ChainSettings,
   NODE_ENV: Type.Union([Type.Literal('development'), Type.Literal('production'), Type.Literal('test')], {
     default: 'development',
   }),
@@ -119,6 +122,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   if (config.NODE_ENV === 'production' && config.CURSOR_SECRET === DEV_CURSOR_SECRET) {
     throw new ConfigError('invalid configuration:\n  CURSOR_SECRET: must be set in production');
   }
+  const chains = parseChainRpcUrls(config.CHAIN_RPC_URLS);
+  if (typeof chains === 'string') throw new ConfigError(`invalid configuration:\n  CHAIN_RPC_URLS: ${chains}`);
   const origins = parseAllowedOrigins(config.SIWE_ALLOWED_ORIGINS);
   if (typeof origins === 'string') throw new ConfigError(`invalid configuration:\n  SIWE_ALLOWED_ORIGINS: ${origins}`);
   if (config.JWT_JWKS_URL !== undefined) {

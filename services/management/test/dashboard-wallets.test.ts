@@ -1,37 +1,33 @@
 import { randomBytes } from 'node:crypto';
-import type { ChainReader } from '@raffle/chain';
+import { deployOwnerWallet } from '@raffle/chain/local';
 import { insertUser } from '@raffle/db';
+import { localChainInfo } from '@raffle/service-kit/testing';
 import { createSiweMessage } from 'viem/siwe';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ManagementApp } from '../src/app.js';
-import { buildApp } from '../src/app.js';
 import { expectManagementError, expectSchema } from './support/contract.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 import { tokenFor } from './support/jwt.js';
-import { registerSecret, testLogStream } from './support/log-scan.js';
-import { testConfig } from './support/app.js';
-import { testChainReader, type TestChain } from './support/chain.js';
+import { registerSecret } from './support/log-scan.js';
+import { buildTestApp } from './support/app.js';
+import { walletLinksOf } from '../src/decorations.js';
 
 let testDb: TestDatabase;
 let app: ManagementApp;
-let chain: TestChain;
+/** The run's local chain (anvil), as the app's chain reader names it. */
+const chain = { name: 'anvil', chainId: 0 };
 
 const ORIGIN = 'http://127.0.0.1:3003';
 
 beforeAll(async () => {
   testDb = await createTestDatabase();
-  chain = await testChainReader();
-  app = await buildApp(testConfig(testDb.url, { SIWE_ALLOWED_ORIGINS: 'http://127.0.0.1:*' }), {
-    database: testDb.database,
-    logStream: testLogStream,
-    chainReader: chain.reader as ChainReader,
-  });
+  app = await buildTestApp(testDb.database, testDb.url, { SIWE_ALLOWED_ORIGINS: 'http://127.0.0.1:*' });
+  chain.chainId = await walletLinksOf(app).chains.chainIdOf(chain.name);
 });
 
 afterAll(async () => {
   await app?.close();
-  await chain?.close();
   await testDb?.drop();
 });
 
@@ -127,6 +123,24 @@ describe('POST /api/dashboard/me/wallets', () => {
     expect(again.statusCode, again.body).toBe(201);
     expect(Date.parse((again.json() as { verifiedAt: string }).verifiedAt)).toBeGreaterThanOrEqual(Date.parse(first.verifiedAt));
     expect(await list(user.id)).toHaveLength(1);
+  });
+
+  it('links a contract wallet (ERC-1271) whose contract accepts its owner\'s signature: verifiedBy erc1271', async () => {
+    const user = await newUser();
+    const owner = freshAccount();
+    const contract = await deployOwnerWallet(localChainInfo(), owner);
+    registerSecret(contract);
+    registerSecret(contract.toLowerCase());
+    const res = await link(user.id, await signedLink(user.id, owner, {}, contract));
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toMatchObject({ chain: chain.name, chainId: chain.chainId, address: contract, verified: true, verifiedBy: 'erc1271' });
+  });
+
+  it("refuses a contract wallet's link signed by a key that is not its owner with 400 SIWE_SIGNATURE_INVALID", async () => {
+    const user = await newUser();
+    const contract = await deployOwnerWallet(localChainInfo(), freshAccount());
+    const res = await link(user.id, await signedLink(user.id, freshAccount(), {}, contract));
+    expect(codeOf(res, 400)).toBe('SIWE_SIGNATURE_INVALID');
   });
 
   it('refuses a signature by another key with 400 SIWE_SIGNATURE_INVALID and links nothing', async () => {

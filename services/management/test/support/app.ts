@@ -1,5 +1,5 @@
 import type { Database } from '@raffle/db';
-import { localBeaconEnv } from '@raffle/service-kit/testing';
+import { localBeaconEnv, localChainEnv } from '@raffle/service-kit/testing';
 import { buildApp, type ManagementApp } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { testLogStream } from './log-scan.js';
@@ -21,6 +21,8 @@ export function testConfig(url: string, overrides: Record<string, string> = {}):
     RATE_LIMIT_WEBHOOK_ENDPOINT_CREATE_MAX: '100000',
     // The run's local beacon: closes fix rounds of its chain, as they would of drand's.
     ...localBeaconEnv(),
+    // The run's local chain (anvil): wallet links name its chain id, contract wallets are checked on it.
+    ...localChainEnv(),
     ...overrides,
   });
 }
