@@ -1,3 +1,4 @@
+import { localChainEnv } from '@raffle/service-kit/testing';
 import { inject } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { signDevToken } from '../../../management/src/cli/dev-token.js';
@@ -66,7 +67,7 @@ function demoUserWithoutWorkspace() {
  */
 export async function startConsolePlatform(): Promise<ConsolePlatform> {
   // The run's own build (global-setup.ts), not dist, which a concurrent `vite build` may be rewriting.
-  const platform = await startTestPlatform({ serviceEnv: { STATIC_DIR: inject('consoleStaticDir') } });
+  const platform = await startTestPlatform({ serviceEnv: { STATIC_DIR: inject('consoleStaticDir'), ...localChainEnv() } });
   let browser: Browser;
   try {
     browser = await launchChromium();
