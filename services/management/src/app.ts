@@ -59,7 +59,7 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
       title: 'Raffle Developer API — management',
       description:
         'The dashboard\'s API, authenticated by the dashboard session JWT (API keys are refused). `/api/developer`: the scopes and webhook event types that can be chosen, personal and workspace API keys (create, list, revoke, roll) and webhook endpoints (create, edit, delete, rotate the secret, test, the delivery log, retry and recover). ' +
-        '`/api/dashboard`: the signed-in user\'s profile, workspaces, members and projects, the raffle lifecycle (create, publish, open, close, draw, finalize, cancel), entries, wins, rerolls and deliveries, and entering as the signed-in user. The `webhooks` section describes the events sent to endpoints.',
+        '`/api/dashboard`: the signed-in user\'s profile and wallets (linked by Sign-In with Ethereum), workspaces, members and projects, the raffle lifecycle (create, publish, open, close, draw, finalize, cancel), entries, wins, rerolls and deliveries, and entering as the signed-in user. The `webhooks` section describes the events sent to endpoints.',
       version: API_VERSION,
       securitySchemes: {
         dashboardJwt: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Authorization: Bearer <dashboard session JWT>' },
