@@ -9,6 +9,8 @@ export const PERSONAL_WEBHOOK_EVENTS = [
   'win.finalized',
   'win.disqualified',
   'win.delivery_updated',
+  'wallet.linked',
+  'wallet.unlinked',
   'webhook.test',
 ] as const;
 

@@ -98,6 +98,15 @@ const described: { [T in WebhookEventType]: { description: string; payload: TSch
     description: 'A project of the workspace changed. `data` is the project.',
     payload: payloads.ProjectUpdatedEventSchema,
   },
+  'wallet.linked': {
+    description:
+      "You linked a wallet by its signature (Sign-In with Ethereum), or proved one again. `data` is the wallet as your wallet list shows it; only your own personal endpoints receive it.",
+    payload: payloads.WalletLinkedEventSchema,
+  },
+  'wallet.unlinked': {
+    description: 'You unlinked a wallet; it no longer counts for token requirements. `data` is the wallet as it was; only your own personal endpoints receive it.',
+    payload: payloads.WalletUnlinkedEventSchema,
+  },
   'webhook.test': {
     description: 'Sent on demand ("send test event") to that one endpoint, whatever it subscribes to. `data` names the endpoint.',
     payload: payloads.WebhookTestEventPayloadSchema,

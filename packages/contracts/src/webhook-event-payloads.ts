@@ -1,6 +1,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { DateTime } from './primitives.js';
 import { SanitizedEntrySchema, WorkspaceEntrySchema } from './resources/entry.js';
+import { LinkedWalletSchema } from './resources/linked-wallet.js';
 import { ProjectSchema } from './resources/project.js';
 import { WorkspaceRaffleItemSchema } from './resources/raffle.js';
 import { WinnerSchema, WinSchema } from './resources/win.js';
@@ -60,4 +61,8 @@ export const WinnerReplacedEventSchema = eventPayload('winner.replaced', 'Winner
 export const WinnerDeliveryUpdatedEventSchema = eventPayload('winner.delivery_updated', 'WinnerDeliveryUpdatedEvent', winnerData());
 export const ProjectCreatedEventSchema = eventPayload('project.created', 'ProjectCreatedEvent', projectData());
 export const ProjectUpdatedEventSchema = eventPayload('project.updated', 'ProjectUpdatedEvent', projectData());
+/** The user's own wallet, as the wallet routes show it to them: only personal endpoints of that user receive it. */
+const walletData = () => Type.Ref(LinkedWalletSchema);
+export const WalletLinkedEventSchema = eventPayload('wallet.linked', 'WalletLinkedEvent', walletData());
+export const WalletUnlinkedEventSchema = eventPayload('wallet.unlinked', 'WalletUnlinkedEvent', walletData());
 export const WebhookTestEventPayloadSchema = eventPayload('webhook.test', 'WebhookTestEventPayload', Type.Ref(WebhookTestDataSchema));

@@ -247,6 +247,26 @@ describe('POST /api/dashboard/me/wallets', () => {
   });
 });
 
+describe('wallet events', () => {
+  it("records wallet.linked and wallet.unlinked for the owner only, with the wallet as the owner's list shows it", async () => {
+    const user = await newUser();
+    const account = freshAccount();
+    const linked = (await link(user.id, await signedLink(user.id, account))).json() as Record<string, unknown>;
+    expect((await app.inject({ method: 'DELETE', url: `${BASE}/${chain.name}/${account.address}`, headers: auth(user.id) })).statusCode).toBe(204);
+    const rows = await testDb.database.sql<{ type: string; user_id: string | null; workspace_id: string | null; payload: string }[]>`
+      select type, user_id, workspace_id, payload from event_outbox where payload like ${`%${account.address}%`} order by seq`;
+    expect(rows.map((r) => [r.type, r.user_id, r.workspace_id])).toEqual([
+      ['wallet.linked', user.id, null],
+      ['wallet.unlinked', user.id, null],
+    ]);
+    const [linkedEvent, unlinkedEvent] = rows.map((r) => JSON.parse(r.payload) as { type: string; data: unknown });
+    expectSchema('LinkedWallet', linkedEvent!.data);
+    expectSchema('LinkedWallet', unlinkedEvent!.data);
+    expect(linkedEvent!.data).toEqual(linked);
+    expect(unlinkedEvent!.data).toMatchObject({ address: account.address, chain: chain.name });
+  });
+});
+
 describe('GET and DELETE /api/dashboard/me/wallets', () => {
   it('pages through the wallets by chain then address', async () => {
     const user = await newUser();

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { ChainUnavailable, type Address, type ChainReader } from '@raffle/chain';
 import { DASHBOARD_PAGE_SIZE, type LinkedWallet, type LinkWalletBody, type WalletLinkNonce } from '@raffle/contracts';
 import {
+  appendEvents,
   consumeWalletLinkNonce,
   deleteExpiredWalletLinkNonces,
   deleteUserWallet,
@@ -115,7 +116,10 @@ export async function linkWallet(db: Db, args: WalletLinkArgs & { body: LinkWall
       verifiedAt: clock.now(),
     });
     await rerenderProfile(tx, args.userId);
-    return toLinkedWallet(row);
+    const wallet = toLinkedWallet(row);
+    // The owner's own event (personal endpoints of this user only), committed with the link.
+    await appendEvents(tx, [{ type: 'wallet.linked', audience: { userId: args.userId }, data: wallet, at: row.verifiedAt ?? clock.now() }]);
+    return wallet;
   });
 }
 
@@ -162,6 +166,7 @@ export async function unlinkWallet(db: Db, args: { userId: string; chain: string
       const row = await deleteUserWallet(tx, { userId: args.userId, chain: args.chain, address });
       if (row) {
         await rerenderProfile(tx, args.userId);
+        await appendEvents(tx, [{ type: 'wallet.unlinked', audience: { userId: args.userId }, data: toLinkedWallet(row), at: new Date() }]);
         return row;
       }
     }
