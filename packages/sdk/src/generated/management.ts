@@ -1653,6 +1653,50 @@ export type webhooks = {
         patch?: never;
         trace?: never;
     };
+    "wallet.linked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * wallet.linked
+         * @description You linked a wallet by its signature (Sign-In with Ethereum), or proved one again. `data` is the wallet as your wallet list shows it; only your own personal endpoints receive it.
+         *
+         *     Delivered to personal endpoints subscribed to `wallet.linked`.
+         */
+        post: operations["onWalletLinkedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "wallet.unlinked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * wallet.unlinked
+         * @description You unlinked a wallet; it no longer counts for token requirements. `data` is the wallet as it was; only your own personal endpoints receive it.
+         *
+         *     Delivered to personal endpoints subscribed to `wallet.unlinked`.
+         */
+        post: operations["onWalletUnlinkedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 };
 export type components = {
     schemas: {
@@ -2596,6 +2640,26 @@ export type components = {
              */
             timestamp: string;
             data: components["schemas"]["Win"];
+        };
+        WalletLinkedEvent: {
+            /** @enum {string} */
+            type: "wallet.linked";
+            /**
+             * Format: date-time
+             * @description When the state change committed (the same for every endpoint and every retry).
+             */
+            timestamp: string;
+            data: components["schemas"]["LinkedWallet"];
+        };
+        WalletUnlinkedEvent: {
+            /** @enum {string} */
+            type: "wallet.unlinked";
+            /**
+             * Format: date-time
+             * @description When the state change committed (the same for every endpoint and every retry).
+             */
+            timestamp: string;
+            data: components["schemas"]["LinkedWallet"];
         };
     };
     responses: never;
@@ -18851,6 +18915,68 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["WinDeliveryUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Acknowledged. Any other status, a redirect, or no answer within 15 s is retried 7 times, after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (±10%), each attempt signed afresh with the same `webhook-id`. 410 Gone disables the endpoint at once; 5 days of failures in a row disable it too. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onWalletLinkedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_…`): the same for every retry of the event, so receivers deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed. Refuse it when it is far from your clock (5 minutes is usual). */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: space-separated `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}">`, keyed with the base64-decoded part of the endpoint's `whsec_` secret. Two signatures while a rotated-out secret is still valid; accept the request if any matches. */
+                "webhook-signature": string;
+                /** @description W3C Trace Context of this delivery attempt, sent when the platform runs with tracing on: the trace of the request that caused the event. Not part of the signature. */
+                traceparent?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WalletLinkedEvent"];
+            };
+        };
+        responses: {
+            /** @description Acknowledged. Any other status, a redirect, or no answer within 15 s is retried 7 times, after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (±10%), each attempt signed afresh with the same `webhook-id`. 410 Gone disables the endpoint at once; 5 days of failures in a row disable it too. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onWalletUnlinkedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_…`): the same for every retry of the event, so receivers deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed. Refuse it when it is far from your clock (5 minutes is usual). */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: space-separated `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}">`, keyed with the base64-decoded part of the endpoint's `whsec_` secret. Two signatures while a rotated-out secret is still valid; accept the request if any matches. */
+                "webhook-signature": string;
+                /** @description W3C Trace Context of this delivery attempt, sent when the platform runs with tracing on: the trace of the request that caused the event. Not part of the signature. */
+                traceparent?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WalletUnlinkedEvent"];
             };
         };
         responses: {
