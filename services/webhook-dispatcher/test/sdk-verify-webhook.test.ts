@@ -20,17 +20,24 @@ import {
   drawRaffle,
   enterRaffle,
   finalizeRaffle,
+  issueWalletLinkNonce,
+  linkWallet,
   liveWinsOf,
+  parseAllowedOrigins,
   publishRaffle,
   rerollWin,
   rotateWebhookEndpointSecret,
   sendWebhookTestEvent,
   setWinDelivery,
+  unlinkWallet,
   updateProject,
   userPrincipal,
   withdrawEntry,
+  type AllowedOrigin,
 } from '@raffle/domain';
-import { verifyWebhook, WebhookVerificationError, type WebhookEvent } from '@raffle/sdk';
+import { createWalletLinkMessage, verifyWebhook, WebhookVerificationError, type WebhookEvent } from '@raffle/sdk';
+import { localChainReader } from '@raffle/service-kit/testing';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -125,6 +132,15 @@ async function produceEveryEventType(db: Db, args: { entrantId: string; workspac
   await enter(withdrawn.id, entrantId);
   await withdrawEntry(db, { raffle: { raffleId: withdrawn.id }, actor: userPrincipal(entrantId) }); // entry.withdrawn
 
+  // A wallet linked by its signature on the run's local chain, then unlinked.
+  const account = privateKeyToAccount(generatePrivateKey());
+  const walletLinks = { settings: { origins: parseAllowedOrigins('http://localhost:*') as AllowedOrigin[], nonceTtlMs: 60_000, clockSkewMs: 0 }, chains: localChainReader() };
+  const n = await issueWalletLinkNonce(db, { userId: entrantId, ...walletLinks });
+  const message = createWalletLinkMessage({ address: account.address, chainId: n.chainIds[0]!, nonce: n.nonce, domain: n.domain, uri: n.uri });
+  const wallet = await linkWallet(db, { userId: entrantId, ...walletLinks, body: { message, signature: await account.signMessage({ message }) } }); // wallet.linked
+  await unlinkWallet(db, { userId: entrantId, chain: wallet.chain, address: wallet.address }); // wallet.unlinked
+  await walletLinks.chains.close();
+
   await sendWebhookTestEvent(db, { owner: { kind: 'personal', userId: entrantId }, actor: userPrincipal(entrantId), endpointId: args.personalEndpointId });
   await sendWebhookTestEvent(db, { owner: { kind: 'workspace', workspaceId }, actor: userPrincipal(teamId), endpointId: args.workspaceEndpointId });
 }
@@ -199,6 +215,9 @@ function subjectOf(event: WebhookEvent): string {
     case 'project.created':
     case 'project.updated':
       return event.data.name;
+    case 'wallet.linked':
+    case 'wallet.unlinked':
+      return `${event.data.chain} ${event.data.verifiedBy}`;
     case 'webhook.test':
       return event.data.endpointId;
   }

@@ -44,6 +44,8 @@ const KNOWN: { readonly [T in WebhookEventType]: true } = {
   'win.finalized': true,
   'win.disqualified': true,
   'win.delivery_updated': true,
+  'wallet.linked': true,
+  'wallet.unlinked': true,
 };
 
 export const WEBHOOK_EVENT_TYPES = Object.freeze(Object.keys(KNOWN)) as readonly WebhookEventType[];

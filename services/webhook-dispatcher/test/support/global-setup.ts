@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
-import { setupTemplateDatabase } from '@raffle/service-kit/testing';
+import { setupLocalChain, setupTemplateDatabase } from '@raffle/service-kit/testing';
 import type { TestProject } from 'vitest/node';
 
 declare module 'vitest' {
@@ -30,9 +30,12 @@ async function deleteRunStreams(prefix: string): Promise<void> {
  */
 export default async function setup(project: TestProject) {
   const dropTemplate = await setupTemplateDatabase(project);
+  // The run's local chain: the every-event test links a wallet on it (wallet.linked).
+  const stopChain = await setupLocalChain(project);
   const tag = randomBytes(3).toString('hex');
   project.provide('natsRunTag', tag);
   return async () => {
+    await stopChain();
     await deleteRunStreams(`T_${tag}_`);
     await dropTemplate?.();
   };
