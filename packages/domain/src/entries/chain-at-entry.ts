@@ -43,6 +43,6 @@ export async function readEntrantChainVerdicts(
   if (!requirements || requirements.length === 0) return null;
   const chains = [...new Set(requirements.map((r) => String(r.params.chain)))];
   const wallets = (await loadVerifiedWallets(db, { userIds: [args.userId], chains })).get(args.userId) ?? [];
-  const reading = await readChainVerdicts(check, requirements, [wallets]);
+  const reading = await readChainVerdicts(check, requirements, [{ userId: args.userId, wallets }]);
   return { requirements, verdicts: reading.verdicts?.[0] ?? null };
 }

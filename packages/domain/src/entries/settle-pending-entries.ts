@@ -155,7 +155,7 @@ async function readChainFor(
   const readings = await Promise.all(
     [...byRaffle.entries()].map(async ([raffleId, claims]) => ({
       claims,
-      reading: await readChainVerdicts(check, requirementsOf(raffleId), claims.map((c) => wallets.get(c.userId) ?? [])),
+      reading: await readChainVerdicts(check, requirementsOf(raffleId), claims.map((c) => ({ userId: c.userId, wallets: wallets.get(c.userId) ?? [] }))),
     })),
   );
   if (readings.some((r) => r.reading.verdicts === null)) return null;

@@ -1,6 +1,6 @@
 import { ChainNotConfigured, ChainUnavailable, type ChainReader } from '@raffle/chain';
 import { isChainRequirement, type RequirementOutcomes, type schema, type VerifiedWallet } from '@raffle/db';
-import { evaluateChainRequirements, type ChainVerdict } from './chain-requirements.js';
+import { evaluateChainRequirements, type ChainSubject, type ChainVerdict } from './chain-requirements.js';
 import { verdictsOf, type RequirementVerdicts } from './evaluate.js';
 
 type RaffleRequirement = schema.RaffleRequirement;
@@ -34,19 +34,22 @@ export const isChainSilence = (error: unknown) =>
 
 /**
  * The chain's verdicts on `requirements` (all on-chain) for each subject's verified wallets, at
- * the latest block; null when the chain is down, over budget, or not configured here. Holders of
- * no wallet on a chain are read as holding nothing.
+ * the latest block, in subject order; null when the chain is down, over budget, or not configured
+ * here. Holders of no wallet on a chain are read as holding nothing.
  */
 export async function readChainVerdicts(
   check: ChainCheck,
   requirements: RaffleRequirement[],
-  subjects: readonly (readonly VerifiedWallet[])[],
+  subjects: readonly { userId: string; wallets: readonly VerifiedWallet[] }[],
 ): Promise<ChainReading> {
   if (requirements.length === 0) return { requirements, verdicts: subjects.map(() => []) };
   if (!check.reader) return { requirements, verdicts: null };
-  const reading = evaluateChainRequirements(check.reader, requirements, subjects.map((wallets) => ({ wallets })), () => 'latest');
+  const asked: ChainSubject[] = subjects.map((s) => ({ userId: s.userId, wallets: [...s.wallets] }));
+  const reading = evaluateChainRequirements(check.reader, requirements, asked, () => 'latest');
   try {
-    return { requirements, verdicts: await withinBudget(reading, check.timeoutMs) };
+    const byUser = await withinBudget(reading, check.timeoutMs);
+    // Every requirement asked is an on-chain one, so no verdict is null.
+    return { requirements, verdicts: subjects.map((s) => byUser.get(s.userId)!.map((v) => v!)) };
   } catch (error) {
     if (isChainSilence(error)) {
       reading.catch(() => undefined); // the abandoned read's own failure is expected and already answered
