@@ -208,7 +208,7 @@ export type paths = {
         put?: never;
         /**
          * Enter a raffle as the key owner
-         * @description The raffle must be open and visible to you; you must meet its requirements (422 `REQUIREMENTS_NOT_MET` lists the failed ones) and not have entered before (409 `ALREADY_ENTERED`). A closed or cancelled raffle is 409 `RAFFLE_NOT_OPEN`; a first-come raffle whose spots are taken is 409 `RAFFLE_FULL`.
+         * @description The raffle must be open and visible to you; you must meet its requirements (422 `REQUIREMENTS_NOT_MET` lists the failed ones) and not have entered before (409 `ALREADY_ENTERED`). A closed or cancelled raffle is 409 `RAFFLE_NOT_OPEN`; a first-come raffle whose spots are taken is 409 `RAFFLE_FULL`. On-chain requirements (`token_balance`, `native_balance`) are read over your verified wallets at the latest block; a failed one says what was found in `detail` (e.g. "holds 0 Nebula Pass, needs 1"). When the chain does not answer in time the entry is still accepted, with status `pending` (201): it is evaluated as soon as the chain answers, becomes `valid` or `invalid`, and an `entry.updated` event says so; a pending first-come entry takes a spot only then.
          *
          *     Requires a **personal** key with the `entries:write` scope.
          */
@@ -412,6 +412,8 @@ export type components = {
         RequirementFailure: {
             type: string;
             label: string;
+            /** @description What failed, about the entrant only, e.g. "holds 0 Nebula Pass, needs 1". */
+            detail?: string;
         };
         ErrorBody: {
             statusCode: number;
@@ -457,7 +459,7 @@ export type components = {
         PublicRequirement: {
             id: string;
             /** @enum {string} */
-            type: "wallet_connected" | "account_age_days" | "email_verified" | "workspace_member" | "holds_role";
+            type: "wallet_connected" | "account_age_days" | "email_verified" | "workspace_member" | "holds_role" | "token_balance" | "native_balance";
             label: string;
         };
         WorkspaceSummary: {
@@ -614,9 +616,11 @@ export type components = {
         };
         RequirementResult: {
             /** @enum {string} */
-            type: "wallet_connected" | "account_age_days" | "email_verified" | "workspace_member" | "holds_role";
+            type: "wallet_connected" | "account_age_days" | "email_verified" | "workspace_member" | "holds_role" | "token_balance" | "native_balance";
             label: string;
             passed: boolean;
+            /** @description What was found, about the entrant only, e.g. "holds 0 Nebula Pass, needs 1", or why it is not evaluated yet (entry status pending). Never names a wallet. */
+            detail?: string;
         };
         SanitizedEntry: {
             id: string;

@@ -448,7 +448,7 @@ export type paths = {
         put?: never;
         /**
          * Create a draft raffle in the workspace
-         * @description Owners and admins only. Nothing is announced until it is published. 400 `VALIDATION_FAILED` for requirement params, endsAt not after startsAt, autoDraw on an application raffle or a project of another workspace; 409 `SLUG_TAKEN` when another raffle of this workspace uses the slug (other workspaces' drafts are not compared: a slug is claimed across workspaces when it is published).
+         * @description Owners and admins only. Nothing is announced until it is published. 400 `VALIDATION_FAILED` for requirement params (an on-chain requirement must name a chain this platform reads, CHAIN_RPC_URLS), endsAt not after startsAt, autoDraw on an application raffle or a project of another workspace; 409 `SLUG_TAKEN` when another raffle of this workspace uses the slug (other workspaces' drafts are not compared: a slug is claimed across workspaces when it is published).
          *
          *     Requires a dashboard session JWT (`Authorization: Bearer <JWT>`); API keys are refused.
          */
@@ -762,7 +762,7 @@ export type paths = {
         put?: never;
         /**
          * Enter a raffle as the signed-in user
-         * @description The management body has no `code`, so the message leads with it: 409 `ALREADY_ENTERED`, `RAFFLE_NOT_OPEN` or `RAFFLE_FULL`; 409 `REQUIREMENTS_NOT_MET` (the failed requirements named in the message); 404 `RAFFLE_NOT_FOUND` for a raffle that does not exist or is not visible. A bodiless POST is accepted.
+         * @description The management body has no `code`, so the message leads with it: 409 `ALREADY_ENTERED`, `RAFFLE_NOT_OPEN` or `RAFFLE_FULL`; 409 `REQUIREMENTS_NOT_MET` (the failed requirements named in the message, with what was found for on-chain ones); a 201 may carry status `pending` when the chain did not answer in time (evaluated later); 404 `RAFFLE_NOT_FOUND` for a raffle that does not exist or is not visible. A bodiless POST is accepted.
          *
          *     Requires a dashboard session JWT (`Authorization: Bearer <JWT>`); API keys are refused.
          */
@@ -1264,7 +1264,7 @@ export type webhooks = {
         put?: never;
         /**
          * entry.created
-         * @description A user entered a raffle. A personal endpoint (the entrant) receives the sanitized entry; a workspace endpoint, the workspace entry.
+         * @description A user entered a raffle. Its status is `valid`, or `pending` when the raffle has on-chain requirements and the chain did not answer in time: the entry is evaluated once it does, and an `entry.updated` says `valid` or `invalid`. A personal endpoint (the entrant) receives the sanitized entry; a workspace endpoint, the workspace entry.
          *
          *     Delivered to personal and workspace endpoints subscribed to `entry.created`.
          */
@@ -1286,7 +1286,7 @@ export type webhooks = {
         put?: never;
         /**
          * entry.updated
-         * @description An entry changed: disqualified by the team, or no longer meeting its requirements when they are re-checked at the draw. A workspace endpoint also hears of new duplicate flags (which the entrant does not see). Personal: the sanitized entry; workspace: the workspace entry.
+         * @description An entry changed: a `pending` entry evaluated once the chain answered (now `valid`, or `invalid` with its statusReason; a first-come entry takes its spot then), disqualified by the team, or no longer meeting its requirements when they are re-checked at the draw. A workspace endpoint also hears of new duplicate flags (which the entrant does not see). Personal: the sanitized entry; workspace: the workspace entry.
          *
          *     Delivered to personal and workspace endpoints subscribed to `entry.updated`.
          */
@@ -1671,9 +1671,11 @@ export type components = {
         };
         RequirementResult: {
             /** @enum {string} */
-            type: "wallet_connected" | "account_age_days" | "email_verified" | "workspace_member" | "holds_role";
+            type: "wallet_connected" | "account_age_days" | "email_verified" | "workspace_member" | "holds_role" | "token_balance" | "native_balance";
             label: string;
             passed: boolean;
+            /** @description What was found, about the entrant only, e.g. "holds 0 Nebula Pass, needs 1", or why it is not evaluated yet (entry status pending). Never names a wallet. */
+            detail?: string;
         };
         SanitizedEntry: {
             id: string;
@@ -1843,10 +1845,10 @@ export type components = {
             /** @example discord-member */
             id: string;
             /** @enum {string} */
-            type: "wallet_connected" | "account_age_days" | "email_verified" | "workspace_member" | "holds_role";
+            type: "wallet_connected" | "account_age_days" | "email_verified" | "workspace_member" | "holds_role" | "token_balance" | "native_balance";
             label: string;
             /**
-             * @description Per type: wallet_connected {chain}, account_age_days {min}, holds_role {role}; email_verified and workspace_member take none. Any requirement may set optional: true, and then a multiplier (1–100) applied to the entry weight when it passes.
+             * @description Per type: wallet_connected {chain}, account_age_days {min}, holds_role {role}; email_verified and workspace_member take none; token_balance {chain, contract, standard: erc20 | erc721 | erc1155, tokenId (erc1155 only), min} and native_balance {chain, min}, amounts as decimal strings in base units, summed over the entrant's verified wallets on that chain. Any requirement may set optional: true, and then a multiplier (1–100) applied to the entry weight when it passes.
              * @default {}
              */
             params: {
