@@ -1,9 +1,13 @@
+import { insertUser } from '@raffle/db';
+import { localChainEnv, localChainInfo } from '@raffle/service-kit/testing';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ManagementApp } from '../src/app.js';
 import { buildTestApp } from './support/app.js';
 import { expectManagementError } from './support/contract.js';
 import { as, dashboardRaffles, type DashboardRaffles } from './support/dashboard-raffles.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
+import { registerSecret } from './support/log-scan.js';
 import { seedTenant, type Tenant } from './support/tenant.js';
 
 /**
@@ -50,5 +54,29 @@ describe('on-chain requirements name a configured chain', () => {
       payload: { requirements: onChain('nowhere') },
     });
     expect(expectManagementError(res, 400).message).toMatch(/^VALIDATION_FAILED: requirements\[0\]\.params\.chain/);
+  });
+});
+
+describe('web entries read the chain as API entries do', () => {
+  let chainApp: ManagementApp;
+  let chainApi: DashboardRaffles;
+  beforeAll(async () => {
+    // The run's local chain: management reads it for web entries and checks requirements against it.
+    chainApp = await buildTestApp(testDb.database, testDb.url, localChainEnv());
+    chainApi = dashboardRaffles(chainApp, testDb.database, tenant.workspace.id, tenant.owner.id);
+  });
+  afterAll(() => chainApp?.close());
+
+  it('accepts a requirement on a configured chain, and refuses a non-holder naming what was found, never the wallet', async () => {
+    const pass = { id: 'pass', type: 'token_balance', label: 'Holds a pass', params: { chain: 'anvil', contract: localChainInfo().contracts.erc721, standard: 'erc721', min: '1' } };
+    const raffle = await chainApi.open({ requirements: [pass] });
+    // A wallet nobody minted to: it holds nothing.
+    const wallet = registerSecret(privateKeyToAccount(generatePrivateKey()).address);
+    const user = await insertUser(testDb.database.db, { handle: `holder-${Date.now()}`, wallets: [{ chain: 'anvil', address: wallet, verified: true }] });
+    const res = await chainApi.enter(raffle.slug, user.id);
+    const message = expectManagementError(res, 409).message as string;
+    expect(message).toMatch(/^REQUIREMENTS_NOT_MET: /);
+    expect(message).toContain('Holds a pass: holds 0 Nebula Pass, needs 1');
+    expect(res.body.toLowerCase()).not.toContain(wallet.slice(2).toLowerCase());
   });
 });
