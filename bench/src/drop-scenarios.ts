@@ -1,14 +1,20 @@
 import type { Database } from '@raffle/db';
 import { runDrop, type DropResult } from './drop.js';
+import type { TokenGate } from './token-gate.js';
 
-export type DropScenarioId = 'drop-fcfs' | 'drop-raffle';
+export type DropScenarioId = 'drop-fcfs' | 'drop-raffle' | 'drop-token-gated';
 
-export type DropScenario = { id: DropScenarioId; label: string; mechanic: 'fcfs' | 'raffle'; spots: number };
+/** `gated`: the raffle requires an ERC-721 pass on the bench's local chain (token-gate.ts), held by every other entrant. */
+export type DropScenario = { id: DropScenarioId; label: string; mechanic: 'fcfs' | 'raffle'; spots: number; gated?: boolean };
 
 export const DROP_SCENARIOS: DropScenario[] = [
   { id: 'drop-fcfs', label: 'drop: FCFS raffle, 1,000 spots', mechanic: 'fcfs', spots: 1000 },
   { id: 'drop-raffle', label: 'drop: raffle, 1,000 spots', mechanic: 'raffle', spots: 1000 },
+  { id: 'drop-token-gated', label: 'drop: token-gated raffle (holds a Nebula Pass, ERC-721), 1,000 spots', mechanic: 'raffle', spots: 1000, gated: true },
 ];
+
+/** The token-gated drop's throughput may fall at most this far below the plain drop's of the same run (issue 25). */
+export const GATED_THROUGHPUT_FLOOR = 0.75;
 
 /** What the database holds after a drop, against what the 201s said. */
 export type DropCheck = {
@@ -22,7 +28,21 @@ export type DropCheck = {
   raffleStatus: string;
 };
 
-export type DropRun = { id: DropScenarioId; label: string; spots: number; mechanic: DropScenario['mechanic']; result: Omit<DropResult, 'createdEntryIds'>; check: DropCheck };
+/** What a gated drop asked of the chain: HTTP requests and JSON-RPC calls through the counting relay, per entrant. */
+export type DropRpc = { requests: number; calls: number; requestsPerEntry: number; callsPerEntry: number; holders: number };
+
+export type DropRun = {
+  id: DropScenarioId;
+  label: string;
+  spots: number;
+  mechanic: DropScenario['mechanic'];
+  result: Omit<DropResult, 'createdEntryIds'>;
+  check: DropCheck;
+  rpc?: DropRpc;
+};
+
+/** Entrants answered per second, from the first request to the last answer. */
+export const dropThroughput = (run: DropRun) => run.result.entrants / run.result.secondsToAnswerAll;
 
 async function checkDrop(database: Database, raffleId: string, createdEntryIds: string[]): Promise<DropCheck> {
   const unique = [...new Set(createdEntryIds)];
@@ -43,10 +63,13 @@ async function checkDrop(database: Database, raffleId: string, createdEntryIds: 
  */
 export async function runDropScenario(
   scenario: DropScenario,
-  context: { database: Database; origin: string; keysFile: string; entrants: number; connections: number },
+  context: { database: Database; origin: string; keysFile: string; entrants: number; connections: number; gate?: TokenGate },
   open: (scenario: DropScenario) => Promise<{ id: string; slug: string }>,
 ): Promise<DropRun> {
   const raffle = await open(scenario);
+  const gate = scenario.gated ? context.gate : undefined;
+  if (scenario.gated && !gate) throw new Error(`${scenario.id} needs the token gate's chain`);
+  const rpcBefore = gate ? { requests: gate.rpc.requests, calls: gate.rpc.calls } : null;
   const { createdEntryIds, ...result } = await runDrop({
     origin: context.origin,
     slug: raffle.slug,
@@ -54,7 +77,24 @@ export async function runDropScenario(
     entrants: context.entrants,
     connections: context.connections,
   });
-  return { id: scenario.id, label: scenario.label, spots: scenario.spots, mechanic: scenario.mechanic, result, check: await checkDrop(context.database, raffle.id, createdEntryIds) };
+  const rpc =
+    gate && rpcBefore
+      ? (() => {
+          const requests = gate.rpc.requests - rpcBefore.requests;
+          const calls = gate.rpc.calls - rpcBefore.calls;
+          // Holders are every other entrant of those the drop sent (token-gate.ts).
+          return { requests, calls, requestsPerEntry: requests / result.entrants, callsPerEntry: calls / result.entrants, holders: Math.ceil(result.entrants / 2) };
+        })()
+      : undefined;
+  return {
+    id: scenario.id,
+    label: scenario.label,
+    spots: scenario.spots,
+    mechanic: scenario.mechanic,
+    result,
+    check: await checkDrop(context.database, raffle.id, createdEntryIds),
+    ...(rpc ? { rpc } : {}),
+  };
 }
 
 /** The issue's drop targets, checked one by one. */
@@ -72,6 +112,14 @@ export function dropVerdicts(run: DropRun): Array<{ what: string; measured: stri
       met: check.createdAndStored === created && check.repeatedIds === 0 && check.entriesStored === created,
     },
   ];
+  if (run.rpc) {
+    const refused = result.statuses['422'] ?? 0;
+    verdicts.push({
+      what: 'holders entered, non-holders refused (422 REQUIREMENTS_NOT_MET)',
+      measured: `${created} × 201 for ${run.rpc.holders} holders, ${refused} × 422 for ${result.entrants - run.rpc.holders} non-holders`,
+      met: created === run.rpc.holders && refused === result.entrants - run.rpc.holders,
+    });
+  }
   if (run.mechanic === 'fcfs') {
     verdicts.push({
       what: `exactly ${run.spots} wins`,
@@ -89,6 +137,19 @@ export function renderDrops(runs: DropRun[]): string[] {
     return `| ${label} | ${result.entrants.toLocaleString('en-US')} over ${result.connections} | ${result.secondsToAnswerAll.toFixed(2)} | ${result.latencyMs.p50.toFixed(1)} | ${result.latencyMs.p99.toFixed(1)} | ${result.latencyMs.max.toFixed(0)} | ${statuses} |`;
   });
   const verdicts = runs.flatMap((run) => dropVerdicts(run).map((v) => `| ${run.label}: ${v.what} | ${v.measured} | ${v.met ? 'yes' : '**no**'} |`));
+  const plain = runs.find((r) => r.id === 'drop-raffle');
+  const gated = runs.find((r) => r.id === 'drop-token-gated');
+  if (plain && gated) {
+    const ratio = dropThroughput(gated) / dropThroughput(plain);
+    verdicts.push(
+      `| ${gated.label}: throughput within 25% of the plain drop's (issue 25) | ${dropThroughput(gated).toFixed(0)}/s against ${dropThroughput(plain).toFixed(0)}/s: ${(ratio * 100).toFixed(0)}% | ${ratio >= GATED_THROUGHPUT_FLOOR ? 'yes' : '**no**'} |`,
+    );
+  }
+  const rpcRows = runs.flatMap((run) =>
+    run.rpc
+      ? [`| ${run.label} | ${run.rpc.requests.toLocaleString('en-US')} | ${run.rpc.calls.toLocaleString('en-US')} | ${run.rpc.requestsPerEntry.toFixed(4)} | ${run.rpc.callsPerEntry.toFixed(4)} |`]
+      : [],
+  );
   return [
     '',
     '## Drops',
@@ -99,7 +160,18 @@ export function renderDrops(runs: DropRun[]): string[] {
     '|---|---:|---:|---:|---:|---:|---|',
     ...rows,
     '',
-    '| Drop target (issue 13) | Measured | Met |',
+    ...(rpcRows.length
+      ? [
+          '',
+          'What the token-gated drop asked of the chain, counted by a relay in front of anvil (a JSON-RPC batch is one request of many calls):',
+          '',
+          '| Drop | RPC requests | JSON-RPC calls | requests per entrant | calls per entrant |',
+          '|---|---:|---:|---:|---:|',
+          ...rpcRows,
+        ]
+      : []),
+    '',
+    '| Drop target (issues 13, 25) | Measured | Met |',
     '|---|---|---|',
     ...verdicts,
   ];

@@ -6,6 +6,7 @@ import { createDatabase, type Database } from '@raffle/db';
 import { createRaffle, publishRaffle, SEED } from '@raffle/domain';
 import { CORES, cpuBetween, parentPid, snapshotCpu } from './cpu.js';
 import { DROP_SCENARIOS, renderDrops, runDropScenario, type DropRun, type DropScenarioId } from './drop-scenarios.js';
+import { GATE_CHAIN, prepareTokenGate, type TokenGate } from './token-gate.js';
 import { ensureEntrantKeys, type EntrantKeys } from './entrant-keys.js';
 
 import { readEntryLoadOptions } from './options.js';
@@ -39,7 +40,7 @@ const SCENARIOS: EntryScenario[] = [
   { id: 'entries-post-fcfs', label: 'enter an FCFS raffle (100,000 spots)', mechanic: 'fcfs', spots: 100_000, addresses: 'distinct' },
   { id: 'entries-post-one-ip', label: 'enter a raffle, every entrant from one IP', mechanic: 'raffle', spots: 100, addresses: 'one-ip' },
 ];
-const DEFAULT_SCENARIOS: Array<EntryScenarioId | DropScenarioId> = ['entries-post', 'entries-post-fcfs', 'drop-fcfs', 'drop-raffle'];
+const DEFAULT_SCENARIOS: Array<EntryScenarioId | DropScenarioId> = ['entries-post', 'entries-post-fcfs', 'drop-fcfs', 'drop-raffle', 'drop-token-gated'];
 
 const options = readEntryLoadOptions(process.argv.slice(2), process.env);
 const startedAt = new Date().toISOString();
@@ -62,6 +63,7 @@ async function openRaffle(
   manifest: Manifest,
   scenario: Pick<EntryScenario, 'label' | 'mechanic' | 'spots'> & { id: string },
   tag: string,
+  gate?: TokenGate,
 ): Promise<OpenRaffle> {
   const kind = scenario.id.replace(/^entries-post-?/, '') || 'raffle';
   const draft = await createRaffle(database.db, {
@@ -74,6 +76,13 @@ async function openRaffle(
       allocationType: 'allowlist_gtd',
       visibility: 'public',
       spots: scenario.spots,
+      ...(gate
+        ? {
+            requirements: [
+              { id: 'pass', type: 'token_balance', label: 'Holds a Nebula Pass', params: { chain: GATE_CHAIN, contract: gate.contracts.erc721, standard: 'erc721', min: '1' } },
+            ],
+          }
+        : {}),
     },
   });
   const open = await publishRaffle(database.db, { actor: SEED, raffleId: draft.id, workspaceId: manifest.workspaceId });
@@ -387,13 +396,17 @@ async function main() {
   const drops: DropRun[] = [];
   let server: ChildServer | undefined;
   let ceiling: ChildServer | undefined;
+  let gate: TokenGate | undefined;
   try {
     const leftovers = await removeBenchRaffles(database, manifest);
     if (leftovers.raffles + leftovers.events) log(`removed what an earlier run left behind: ${leftovers.raffles} raffles, ${leftovers.events} events`);
     const [backend] = await database.sql<{ pid: number; version: string }[]>`
       select pg_backend_pid() as pid, current_setting('server_version') as version`;
+    // The token-gated drop's chain, before the data plane: it reads CHAIN_RPC_URLS at start.
+    if (dropScenarios.some((s) => s.gated)) gate = await prepareTokenGate(database, manifest, Math.min(options.dropEntrants, keys.usable), log);
     server = await startDataPlane({
       mode,
+      env: gate?.env,
       databaseUrl: benchUrl,
       cursorSecret: randomBytes(32).toString('hex'),
       poolSize: options.databasePoolSize,
@@ -425,9 +438,10 @@ async function main() {
       log(`${scenario.label}: ${options.dropEntrants.toLocaleString('en-US')} entrants over ${options.dropConnections} connections`);
       const drop = await runDropScenario(
         scenario,
-        { database, origin: server.url, keysFile: keys.file, entrants: Math.min(options.dropEntrants, keys.usable), connections: options.dropConnections },
-        (s) => openRaffle(database, manifest, s, 'drop'),
+        { database, origin: server.url, keysFile: keys.file, entrants: Math.min(options.dropEntrants, keys.usable), connections: options.dropConnections, gate },
+        (s) => openRaffle(database, manifest, s, 'drop', s.gated ? gate : undefined),
       );
+      if (drop.rpc) log(`  the chain: ${drop.rpc.requests} RPC requests (${drop.rpc.calls} calls), ${drop.rpc.requestsPerEntry.toFixed(4)} requests per entrant`);
       log(`  answered all in ${drop.result.secondsToAnswerAll} s, p50 ${drop.result.latencyMs.p50} ms, p99 ${drop.result.latencyMs.p99} ms; ${JSON.stringify(drop.result.statuses)}; ${drop.check.entriesStored} entries, ${drop.check.wins} wins`);
       drops.push(drop);
       // A 5xx is a defect: show what the data plane logged for it.
@@ -465,6 +479,7 @@ async function main() {
   } finally {
     await server?.stop();
     await ceiling?.stop();
+    await gate?.stop().catch((error: Error) => log(`could not stop the token gate's chain: ${error.message}`));
     await dropDurableWritesTable(database).catch((error: Error) => log(`could not drop ${DURABLE_WRITES_TABLE}: ${error.message}`));
     const removed = await removeBenchRaffles(database, manifest).catch((error: Error) => {
       log(`could not remove the benchmark's raffles: ${error.message}`);

@@ -137,6 +137,8 @@ export async function prepareDataPlane(mode: 'dist' | 'tsx', log: (line: string)
 
 export type DataPlaneSettings = {
   mode: 'dist' | 'tsx';
+  /** More settings (the token-gated drop's CHAIN_RPC_URLS). */
+  env?: Record<string, string>;
   databaseUrl: string;
   cursorSecret: string;
   poolSize: number;
@@ -171,6 +173,7 @@ export async function startDataPlane(settings: DataPlaneSettings): Promise<Child
       RATE_LIMIT_PERSONAL_MAX: unlimited,
       RATE_LIMIT_WORKSPACE_MAX: unlimited,
       RATE_LIMIT_ANONYMOUS_MAX: unlimited,
+      ...settings.env,
     },
     port,
     readyPath: '/health/ready',

@@ -42,12 +42,13 @@ const described: { [T in WebhookEventType]: { description: string; payload: TSch
     payload: payloads.RaffleCancelledEventSchema,
   },
   'entry.created': {
-    description: 'A user entered a raffle. A personal endpoint (the entrant) receives the sanitized entry; a workspace endpoint, the workspace entry.',
+    description:
+      'A user entered a raffle. Its status is `valid`, or `pending` when the raffle has on-chain requirements and the chain did not answer in time: the entry is evaluated once it does, and an `entry.updated` says `valid` or `invalid`. A personal endpoint (the entrant) receives the sanitized entry; a workspace endpoint, the workspace entry.',
     payload: payloads.EntryCreatedEventSchema,
   },
   'entry.updated': {
     description:
-      'An entry changed: disqualified by the team, or no longer meeting its requirements when they are re-checked at the draw. A workspace endpoint also hears of new duplicate flags (which the entrant does not see). Personal: the sanitized entry; workspace: the workspace entry.',
+      'An entry changed: a `pending` entry evaluated once the chain answered (now `valid`, or `invalid` with its statusReason; a first-come entry takes its spot then), disqualified by the team, or no longer meeting its requirements when they are re-checked at the draw. A workspace endpoint also hears of new duplicate flags (which the entrant does not see). Personal: the sanitized entry; workspace: the workspace entry.',
     payload: payloads.EntryUpdatedEventSchema,
   },
   'entry.withdrawn': {

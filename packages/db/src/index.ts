@@ -9,6 +9,7 @@ export * from './statement-bounds.js';
 export * as schema from './schema/index.js';
 export type { DrawBeaconRecord } from './schema/draws.js';
 export * from './queries/api-keys.js';
+export * from './queries/chain-entrants.js';
 export * from './queries/dashboard-raffles.js';
 export * from './queries/delivery-fan-out.js';
 export * from './queries/draw-proofs.js';

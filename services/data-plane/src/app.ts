@@ -6,6 +6,8 @@ import type { DestinationStream } from 'pino';
 import type { Config } from './config.js';
 import { callerOf } from './decorations.js';
 import { dataPlaneErrors } from './errors.js';
+import chainReaderPlugin from './plugins/chain-reader.js';
+import pendingEntriesPlugin from './plugins/pending-entries.js';
 import authPlugin, { API_PREFIX, PUBLIC_PREFIX, type AccessTableRow } from './plugins/auth.js';
 import pageLimitPlugin from './plugins/page-limit.js';
 import publicCorsPlugin from './plugins/public-cors.js';
@@ -68,6 +70,8 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   await app.register(revocationListenerPlugin);
   await app.register(rateLimitPlugin);
   await app.register(pageLimitPlugin);
+  await app.register(chainReaderPlugin);
+  await app.register(pendingEntriesPlugin);
   // Keys are per API key (decision 0010); entries carry no secret, so answers are stored as sent.
   await app.register(idempotencyPlugin, {
     principalOf: (request) => callerOf(request)?.keyId ?? null,

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { BeaconSettings, beaconOf, ConfigError, HttpServerSettings, readConfig, TracingSettings, TrustProxySetting, trustProxyRule } from '@raffle/service-kit';
+import { BeaconSettings, beaconOf, ChainSettings, ConfigError, HttpServerSettings, readConfig, TracingSettings, TrustProxySetting, trustProxyRule } from '@raffle/service-kit';
 
 const DEV_CURSOR_SECRET = 'development-only-cursor-secret-change-me';
 const DEV_IP_HASH_SECRET = 'development-only-ip-hash-secret-change-me';
@@ -9,6 +9,18 @@ export const ConfigSchema = Type.Object({
   ...TracingSettings,
   /** The pinned beacon chain and its relays: every close fixes the draw's round on that chain. */
   ...BeaconSettings,
+  /** The EVM chains on-chain requirements are read on (CHAIN_RPC_URLS). */
+  ...ChainSettings,
+  /** How long an entry waits for the chain before it is accepted `pending` and settled later (decision 0027). */
+  CHAIN_ENTRY_TIMEOUT_MS: Type.Integer({ minimum: 50, maximum: 30_000, default: 1500 }),
+  /** Whether this instance settles pending entries; every replica may (they share the queue with SKIP LOCKED). */
+  PENDING_ENTRIES_ENABLED: Type.Boolean({ default: true }),
+  /** Between the resolver's passes while the chain answers (it backs off to 30 s while it does not). */
+  PENDING_ENTRIES_INTERVAL_MS: Type.Integer({ minimum: 50, maximum: 600_000, default: 2000 }),
+  /** Pending entries one pass claims and reads the chain for. */
+  PENDING_ENTRIES_BATCH_SIZE: Type.Integer({ minimum: 1, maximum: 5000, default: 200 }),
+  /** How long a pass waits for the chain (longer than an entry may: nobody waits on the answer). */
+  PENDING_ENTRIES_CHAIN_TIMEOUT_MS: Type.Integer({ minimum: 50, maximum: 60_000, default: 5000 }),
   NODE_ENV: Type.Union([Type.Literal('development'), Type.Literal('production'), Type.Literal('test')], {
     default: 'development',
   }),
@@ -54,6 +66,8 @@ export { ConfigError };
 /** Reads the environment once; every problem is reported together, by variable name. */
 export function loadConfig(env: Record<string, string | undefined>): Config {
   const config = readConfig(ConfigSchema, env);
+  // Tests settle pending entries themselves, or turn the resolver on: a pass every 2 s in every test app is noise.
+  if (config.NODE_ENV === 'test' && (env.PENDING_ENTRIES_ENABLED === undefined || env.PENDING_ENTRIES_ENABLED === '')) config.PENDING_ENTRIES_ENABLED = false;
   trustProxyRule(config.TRUST_PROXY);
   beaconOf(config);
   if (config.NODE_ENV === 'production') {

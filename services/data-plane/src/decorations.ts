@@ -1,9 +1,11 @@
 import type { BeaconChain } from '@raffle/beacon';
 import type { CursorCodec } from '@raffle/domain';
+import type { ChainReader } from '@raffle/chain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from './config.js';
 import type { ApiKeyVerifier } from './plugins/api-key-verifier.js';
 import type { Caller } from './plugins/caller.js';
+import type { PendingEntryResolver } from './plugins/pending-entries.js';
 
 /*
  * The data plane's own decorations, read through these accessors instead of a `declare module
@@ -13,6 +15,12 @@ import type { Caller } from './plugins/caller.js';
  */
 
 export const configOf = (app: FastifyInstance) => app.getDecorator<Config>('config');
+
+/** The EVM chains of CHAIN_RPC_URLS (chain-reader plugin). */
+export const chainReaderOf = (app: FastifyInstance) => app.getDecorator<ChainReader>('chainReader');
+
+/** Settles pending entries; the entry route nudges it when it stored one (pending-entries plugin). */
+export const pendingEntriesOf = (app: FastifyInstance) => app.getDecorator<PendingEntryResolver>('pendingEntries');
 
 /** The beacon chain this deployment pins (BEACON_CHAIN): a close fixes the draw's round on it. */
 export const beaconChainOf = (app: FastifyInstance) => app.getDecorator<BeaconChain>('beaconChain');

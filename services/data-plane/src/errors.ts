@@ -50,7 +50,7 @@ function describeValidation(error: FastifyError): { code: ErrorCode; message: st
 export const dataPlaneErrors: ServiceErrors = {
   statusOf: ERROR_CODES,
   body: (request, status, { code, message, failedRequirements }) =>
-    errorBody(request, status, code, message, failedRequirements ? { failedRequirements: failedRequirements.map(({ type, label }) => ({ type, label })) } : {}),
+    errorBody(request, status, code, message, failedRequirements ? { failedRequirements: failedRequirements.map(({ type, label, detail }) => ({ type, label, ...(detail ? { detail } : {}) })) } : {}),
   describeValidation,
   dependencyCodes: {
     400: 'VALIDATION_FAILED',

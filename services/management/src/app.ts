@@ -10,6 +10,7 @@ import { dashboardUserIdOf } from './decorations.js';
 import { managementErrors } from './errors.js';
 import authPlugin, { DASHBOARD_PREFIX, MANAGEMENT_PREFIX, type ManagedRoute } from './plugins/auth.js';
 import beaconRoundsPlugin from './plugins/beacon-rounds.js';
+import chainReaderPlugin from './plugins/chain-reader.js';
 import raffleSchedulerPlugin from './plugins/raffle-scheduler.js';
 import walletLinksPlugin from './plugins/wallet-links.js';
 import rateLimitPlugin from './plugins/rate-limit.js';
@@ -24,7 +25,7 @@ export type AppDependencies = {
   database?: Database;
   /** Where logs go instead of stdout. */
   logStream?: DestinationStream;
-  /** The chain reader wallet links check contract wallets and chain ids with (tests pass the local chain's). */
+  /** The chain reader to use instead of one built from CHAIN_RPC_URLS (tests pass the local chain's); its owner closes it. */
   chainReader?: ChainReader;
 };
 
@@ -73,8 +74,9 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   await app.register(authPlugin);
   await app.register(rateLimitPlugin);
   await app.register(beaconRoundsPlugin);
+  await app.register(chainReaderPlugin, { chainReader: deps.chainReader });
   await app.register(raffleSchedulerPlugin);
-  await app.register(walletLinksPlugin, { chainReader: deps.chainReader });
+  await app.register(walletLinksPlugin);
   // Keys are per signed-in user; the creates answer secrets shown once, so every stored answer is
   // sealed (decision 0020). CURSOR_SECRET is the one secret every instance shares and production
   // must set; the seal derives its own key from it (HKDF, its own label), so the uses stay apart.

@@ -20,8 +20,10 @@ export const ConfigSchema = Type.Object({
   ...TracingSettings,
   /** The pinned beacon chain and its relays: every close fixes the draw's round on that chain. */
   ...BeaconSettings,
-  /** The EVM chains read: a wallet-link message's chain id must be one of them, and contract wallets' signatures are checked on it. */
+  /** The EVM chains read (CHAIN_RPC_URLS): on-chain requirements at entry and at the draw; a wallet-link message's chain id must be one of them, and contract wallets' signatures are checked on it. */
   ...ChainSettings,
+  /** How long an entry waits for the chain before it is accepted `pending` and settled later (decision 0027). */
+  CHAIN_ENTRY_TIMEOUT_MS: Type.Integer({ minimum: 50, maximum: 30_000, default: 1500 }),
   NODE_ENV: Type.Union([Type.Literal('development'), Type.Literal('production'), Type.Literal('test')], {
     default: 'development',
   }),

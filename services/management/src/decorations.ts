@@ -1,4 +1,5 @@
 import type { BeaconChain } from '@raffle/beacon';
+import type { ChainReader } from '@raffle/chain';
 import type { BeaconRounds, CursorCodec, WalletLinkChains, WalletLinkSettings } from '@raffle/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from './config.js';
@@ -11,6 +12,9 @@ import type { Config } from './config.js';
  */
 
 export const configOf = (app: FastifyInstance) => app.getDecorator<Config>('config');
+
+/** The EVM chains of CHAIN_RPC_URLS (chain-reader plugin). */
+export const chainReaderOf = (app: FastifyInstance) => app.getDecorator<ChainReader>('chainReader');
 
 /** The beacon chain this deployment pins (BEACON_CHAIN): a close fixes the draw's round on it. */
 export const beaconChainOf = (app: FastifyInstance) => app.getDecorator<BeaconChain>('beaconChain');

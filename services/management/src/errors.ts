@@ -11,7 +11,7 @@ import { describeValidation } from './plugins/validation-failure.js';
 export const managementErrors: ServiceErrors = {
   statusOf: MANAGEMENT_STATUS_OF,
   body: (request, _status, { code, message, failedRequirements }) => {
-    const failed = failedRequirements?.map((f) => f.label).join('; ');
+    const failed = failedRequirements?.map((f) => (f.detail ? `${f.label}: ${f.detail}` : f.label)).join('; ');
     return codedErrorBody(request, code, failed ? `${message} (${failed})` : message);
   },
   describeValidation: (error) => {

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { boolean, index, jsonb, numeric, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import type { DuplicateFlags } from '@raffle/contracts';
 import { createdAt, idColumn, timestampColumn, updatedAt } from './columns.js';
@@ -35,6 +36,8 @@ export const entries = pgTable(
     index('entries_user_page_idx').on(t.userId, t.id),
     index('entries_wallet_idx').on(t.raffleId, t.walletSnapshot),
     index('entries_ip_idx').on(t.raffleId, t.ipHash),
+    // The resolver's queue (decision 0027): pending entries are few and short-lived, so only they are indexed.
+    index('entries_pending_idx').on(t.id).where(sql`${t.status} = 'pending'`),
   ],
 );
 
@@ -49,6 +52,8 @@ export const entryRequirementEvaluations = pgTable(
     type: text('type').notNull(),
     label: text('label').notNull(),
     passed: boolean('passed').notNull(),
+    /** What the entrant is shown of the verdict ("holds 0 Nebula Pass, needs 1"); about them only, never a wallet. */
+    detail: text('detail'),
     evidence: jsonb('evidence').$type<Record<string, unknown>>().notNull().default({}),
     evaluatedAt: timestampColumn('evaluated_at').notNull().defaultNow(),
   },

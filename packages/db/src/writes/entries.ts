@@ -83,6 +83,7 @@ export async function storeEntry(tx: DbOrTx, entry: EntryRecord, evaluations: re
       type: e.type,
       label: e.label,
       passed: e.passed,
+      detail: e.detail ?? null,
       evidence: e.evidence ?? {},
       evaluatedAt: entry.createdAt,
     })),
@@ -97,12 +98,13 @@ async function loadEntryRequirementResults(tx: DbOrTx, entryId: string, order: r
       type: entryRequirementEvaluations.type,
       label: entryRequirementEvaluations.label,
       passed: entryRequirementEvaluations.passed,
+      detail: entryRequirementEvaluations.detail,
     })
     .from(entryRequirementEvaluations)
     .where(eq(entryRequirementEvaluations.entryId, entryId));
   const rank = new Map(order.map((r, i) => [r.id, i]));
   rows.sort((a, b) => (rank.get(a.requirementId) ?? 1e9) - (rank.get(b.requirementId) ?? 1e9));
-  return rows.map(({ type, label, passed }) => ({ type: type as RequirementResult['type'], label, passed }));
+  return rows.map(({ type, label, passed, detail }) => ({ type: type as RequirementResult['type'], label, passed, ...(detail ? { detail } : {}) }));
 }
 
 /** Replaces an entry's verdicts (a re-check at draw), keeping the evidence private. */
@@ -110,7 +112,16 @@ export async function replaceEntryEvaluations(tx: DbOrTx, entryId: string, evalu
   await tx.delete(entryRequirementEvaluations).where(eq(entryRequirementEvaluations.entryId, entryId));
   if (evaluations.length === 0) return;
   await tx.insert(entryRequirementEvaluations).values(
-    evaluations.map((e) => ({ entryId, requirementId: e.requirementId, type: e.type, label: e.label, passed: e.passed, evidence: e.evidence ?? {}, evaluatedAt: at })),
+    evaluations.map((e) => ({
+      entryId,
+      requirementId: e.requirementId,
+      type: e.type,
+      label: e.label,
+      passed: e.passed,
+      detail: e.detail ?? null,
+      evidence: e.evidence ?? {},
+      evaluatedAt: at,
+    })),
   );
 }
 

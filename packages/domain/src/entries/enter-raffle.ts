@@ -6,6 +6,7 @@ import {
   insertWins,
   rawTransactionOf,
   readEntrantAdmission,
+  evaluateUserRequirements,
   recordFcfsPositions,
   storeEntry,
   type Db,
@@ -19,7 +20,7 @@ import { entryEvents } from '../events/resource-events.js';
 import type { Principal } from '../principal.js';
 import { closeStep } from '../raffles/lifecycle-steps.js';
 import type { RaffleRecord } from '../raffles/raffle-locks.js';
-import { evaluateRequirements } from '../requirements/evaluate.js';
+import { combineVerdicts, readsRequirementsOf, type ChainCheck } from '../requirements/chain-verdicts.js';
 import { planWins } from '../wins/create-wins.js';
 import { nextFcfsPosition } from '../wins/fcfs-positions.js';
 import type { WinRecord } from '../wins/win-transitions.js';
@@ -27,6 +28,7 @@ import { duplicateFlagsOf, flagEarlierEntries, MAX_LISTED_DUPLICATES } from './d
 import { entrantOf } from './entrant.js';
 import { SPOT_COUNTED_MECHANICS, type RaffleRef } from './find-entrable-raffle.js';
 import { isUniqueViolation } from '../unique-violation.js';
+import { readEntrantChainVerdicts, type EntrantChainReading } from './chain-at-entry.js';
 
 export type EntryRecord = typeof schema.entries.$inferSelect;
 
@@ -42,6 +44,12 @@ export type EnterRaffleArgs = {
   clock?: Clock;
   /** The pinned chain (BEACON_CHAIN; QUICKNET when not given): the entry that fills an FCFS raffle closes it on it. */
   beacon?: BeaconChain;
+  /**
+   * How on-chain requirements are read (the reader and the entry's budget, CHAIN_ENTRY_TIMEOUT_MS).
+   * Without it, or when the chain does not answer in time, an entry to a raffle with on-chain
+   * requirements is stored `pending` and settled later (settlePendingEntries).
+   */
+  chain?: ChainCheck;
   /** Writes that must commit with the entry or not at all; sent alongside the entry's own writes. */
   inTransaction?: (tx: Tx, entered: { entry: EntryRecord }) => Promise<void>;
 };
@@ -79,12 +87,32 @@ async function admit(tx: Tx, args: EnterRaffleArgs, userId: string) {
   return { ...admission, raffle: admission.raffle };
 }
 
+/** The chain was read for other on-chain requirements than the raffle has now (a plan cached stale): read again. */
+class StaleChainReading extends Error {}
+
+/** The raffle's verdicts for the entrant: its platform requirements in SQL, its on-chain ones as read before the transaction. */
+async function verdictsFor(tx: Tx, raffle: RaffleRecord, userId: string, now: Date, chain: ChainAtEntry) {
+  const requirements = raffle.requirements;
+  if (requirements.length === 0) return combineVerdicts([], { passed: [], evidence: [] }, []);
+  const current = { requirements: chain.reading?.requirements ?? [], verdicts: chain.reading?.verdicts ?? null };
+  const matches = chain.read && readsRequirementsOf(current, requirements);
+  if (chain.read && !matches && chain.mayRetry) throw new StaleChainReading();
+  const platform = await evaluateUserRequirements(tx, { requirements, workspaceId: raffle.workspaceId, userId, at: now });
+  // Not read, or read twice for other requirements than the raffle's: pending, settled later.
+  return combineVerdicts(requirements, platform, matches ? current.verdicts : null);
+}
+
+/** What was read of the chain before the transaction: `read` false when the caller has no reader at all. */
+type ChainAtEntry = { read: boolean; reading: EntrantChainReading | null; mayRetry: boolean };
+
 /**
  * One entry in as few round trips as its rules allow: the admission read (raffle lock, standing,
  * signal locks, duplicates), the requirement check when the raffle has requirements, then the
- * entry's writes sent together (decision 0016).
+ * entry's writes sent together (decision 0016). On-chain requirements were read before the
+ * transaction (`reading`); when the chain did not answer, the entry is stored `pending`: it takes
+ * no spot until settlePendingEntries evaluates it (decision 0027).
  */
-async function enterIn(tx: Tx, args: EnterRaffleArgs, userId: string, now: Date): Promise<EnteredRaffle> {
+async function enterIn(tx: Tx, args: EnterRaffleArgs, userId: string, now: Date, chain: ChainAtEntry): Promise<EnteredRaffle> {
   const { raffle, existingEntryId, walletSnapshot, spotsTaken, walletReuse, ipReuse, winnerIdentity } = await admit(tx, args, userId);
   // The losers of an FCFS rush find the raffle closed by the entry that took the last spot:
   // they are told it is full, not that it is not open.
@@ -92,18 +120,19 @@ async function enterIn(tx: Tx, args: EnterRaffleArgs, userId: string, now: Date)
   assertAcceptingEntries(raffle, now);
   if (existingEntryId) throw new DomainError('ALREADY_ENTERED', `you already entered this raffle (entry ${existingEntryId})`);
 
-  const verdicts = await evaluateRequirements(tx, raffle, userId, now);
+  const verdicts = await verdictsFor(tx, raffle, userId, now, chain);
   if (verdicts.failed.length > 0) {
     throw new DomainError('REQUIREMENTS_NOT_MET', 'you do not meet every requirement of this raffle', { failedRequirements: verdicts.failed });
   }
   assertSpotLeft(raffle, spotsTaken);
+  const pending = verdicts.pending;
 
   const duplicateFlags = duplicateFlagsOf({ walletReuse, ipReuse });
   const input = {
     id: args.id,
     raffle,
     userId,
-    status: 'valid' as const,
+    status: pending ? ('pending' as const) : ('valid' as const),
     source: args.source,
     entryWeight: verdicts.weight,
     walletSnapshot,
@@ -119,7 +148,8 @@ async function enterIn(tx: Tx, args: EnterRaffleArgs, userId: string, now: Date)
   ];
   const alongside = () => args.inTransaction?.(tx, { entry }) ?? Promise.resolve();
 
-  if (raffle.mechanic !== 'fcfs') {
+  // A pending FCFS entry takes no position yet: it takes the next one left when it is settled.
+  if (raffle.mechanic !== 'fcfs' || pending) {
     await Promise.all([storeEntry(tx, entry, input.evaluations), appendEvents(tx, events), alongside()]);
     return { entry, win: null, raffle };
   }
@@ -149,13 +179,22 @@ async function enterIn(tx: Tx, args: EnterRaffleArgs, userId: string, now: Date)
  */
 export async function enterRaffle(db: Db, args: EnterRaffleArgs): Promise<EnteredRaffle> {
   const now = (args.clock ?? systemClock).now();
-  try {
-    return await db.transaction(async (tx) => {
-      return enterIn(tx, args, entrantOf(args.actor), now);
-    });
-  } catch (error) {
-    // Two requests of one user at once: the unique index lets one commit and refuses the other.
-    if (isUniqueViolation(error, 'entries_one_per_user_idx')) throw new DomainError('ALREADY_ENTERED', 'you already entered this raffle');
-    throw error;
+  const userId = entrantOf(args.actor);
+  // The chain is asked before the transaction: no lock is held while it answers (or does not).
+  const readChain = (fresh: boolean) => (args.chain ? readEntrantChainVerdicts(db, args.chain, { ref: args.raffle, userId, fresh }) : Promise.resolve(null));
+  let reading = await readChain(false);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const chain = { read: args.chain !== undefined, reading, mayRetry: attempt === 0 };
+      return await db.transaction(async (tx) => enterIn(tx, args, userId, now, chain));
+    } catch (error) {
+      if (error instanceof StaleChainReading && attempt === 0) {
+        reading = await readChain(true);
+        continue;
+      }
+      // Two requests of one user at once: the unique index lets one commit and refuses the other.
+      if (isUniqueViolation(error, 'entries_one_per_user_idx')) throw new DomainError('ALREADY_ENTERED', 'you already entered this raffle');
+      throw error;
+    }
   }
 }

@@ -27,8 +27,14 @@ const date = (value: string | null | undefined) => (value === undefined ? undefi
 
 type Shape = { mechanic: string; requirements: schema.RaffleRequirement[]; settings: Settings; startsAt: Date | null; endsAt: Date | null };
 
-async function problemsOf(tx: DbOrTx, workspaceId: string, shape: Shape, canonicalProjectId: string | null | undefined): Promise<string[]> {
-  const problems = requirementProblems(shape.requirements);
+async function problemsOf(
+  tx: DbOrTx,
+  workspaceId: string,
+  shape: Shape,
+  canonicalProjectId: string | null | undefined,
+  chains: readonly string[] | undefined,
+): Promise<string[]> {
+  const problems = requirementProblems(shape.requirements, { chains });
   if (shape.mechanic === 'application' && shape.settings.autoDraw) {
     problems.push('settings.autoDraw cannot be set on an application raffle: its winners are selected by hand');
   }
@@ -61,7 +67,7 @@ async function slugSafe<T>(work: () => Promise<T>): Promise<T> {
  */
 export function createRaffle(
   db: Db,
-  args: { actor: Principal; workspaceId: string; body: CreateRaffleBody; id?: string; clock?: Clock },
+  args: { actor: Principal; workspaceId: string; body: CreateRaffleBody; id?: string; clock?: Clock; chains?: readonly string[] },
 ): Promise<RaffleRecord> {
   const now = (args.clock ?? systemClock).now();
   const b = args.body;
@@ -75,7 +81,7 @@ export function createRaffle(
         startsAt: date(b.startsAt) ?? null,
         endsAt: date(b.endsAt) ?? null,
       };
-      refuse(await problemsOf(tx, args.workspaceId, shape, b.canonicalProjectId));
+      refuse(await problemsOf(tx, args.workspaceId, shape, b.canonicalProjectId, args.chains));
       return insertRaffle(tx, {
         // Spread only when set: buildRaffleRow spreads its input, so an undefined id would win.
         ...(args.id ? { id: args.id } : {}),
@@ -99,7 +105,7 @@ export function createRaffle(
 /** Changes a draft, scheduled or open raffle (owners and admins) within what its status still allows (see EDITABLE). */
 export function editRaffle(
   db: Db,
-  args: { actor: Principal; workspaceId: string; raffleId: string; body: UpdateRaffleBody; clock?: Clock },
+  args: { actor: Principal; workspaceId: string; raffleId: string; body: UpdateRaffleBody; clock?: Clock; chains?: readonly string[] },
 ): Promise<RaffleRecord> {
   const now = (args.clock ?? systemClock).now();
   const b = args.body;
@@ -117,7 +123,8 @@ export function editRaffle(
         startsAt: b.startsAt === undefined ? raffle.startsAt : date(b.startsAt)!,
         endsAt: b.endsAt === undefined ? raffle.endsAt : date(b.endsAt)!,
       };
-      const problems = await problemsOf(tx, args.workspaceId, shape, b.canonicalProjectId);
+      // Only requirements this edit sends are held to the chains configured now.
+      const problems = await problemsOf(tx, args.workspaceId, shape, b.canonicalProjectId, b.requirements ? args.chains : undefined);
       if (raffle.status !== 'draft' && b.endsAt !== undefined && shape.endsAt && shape.endsAt <= now) problems.push('endsAt must be in the future');
       if (raffle.status === 'scheduled' && b.startsAt !== undefined && (!shape.startsAt || shape.startsAt <= now)) {
         problems.push('startsAt of a scheduled raffle must stay in the future; open it instead');

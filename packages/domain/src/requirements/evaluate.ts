@@ -1,5 +1,5 @@
 import { REQUIREMENT_TYPES, type RequirementFailure, type RequirementType } from '@raffle/contracts';
-import { evaluateUserRequirements, listEntriesFailingRequirements, type DbOrTx, type RequirementEvaluation, type schema } from '@raffle/db';
+import { evaluateUserRequirements, isChainRequirement, listEntriesFailingRequirements, type DbOrTx, type RequirementEvaluation, type schema } from '@raffle/db';
 import { REQUIREMENT_DEFINITIONS } from './requirement-types.js';
 
 type RaffleRequirement = schema.RaffleRequirement;
@@ -9,8 +9,11 @@ const MAX_REQUIREMENTS = 20;
 
 const isOptional = (r: RaffleRequirement) => r.params.optional === true;
 
-/** Everything wrong with a raffle's requirement list, so one 400 reports it all. */
-export function requirementProblems(requirements: RaffleRequirement[]): string[] {
+/**
+ * Everything wrong with a raffle's requirement list, so one 400 reports it all. `chains`: the
+ * chains this deployment reads (CHAIN_RPC_URLS); an on-chain requirement naming another is refused.
+ */
+export function requirementProblems(requirements: RaffleRequirement[], options: { chains?: readonly string[] } = {}): string[] {
   const problems: string[] = [];
   if (requirements.length > MAX_REQUIREMENTS) problems.push(`at most ${MAX_REQUIREMENTS} requirements`);
   const ids = new Set<string>();
@@ -28,7 +31,12 @@ export function requirementProblems(requirements: RaffleRequirement[]): string[]
       if (!isOptional(r)) problems.push(`${at}.params.multiplier needs params.optional: only an optional requirement adds weight`);
       else if (typeof m !== 'number' || !(m >= 1) || m > 100) problems.push(`${at}.params.multiplier must be a number from 1 to 100`);
     }
-    for (const p of REQUIREMENT_DEFINITIONS[r.type as RequirementType].paramProblems(r.params)) problems.push(`${at}.${p}`);
+    const own = REQUIREMENT_DEFINITIONS[r.type as RequirementType].paramProblems(r.params);
+    for (const p of own) problems.push(`${at}.${p}`);
+    if (own.length === 0 && options.chains && isChainRequirement(r) && !options.chains.includes(String(r.params.chain))) {
+      const configured = options.chains.length > 0 ? `one of ${options.chains.join(', ')}` : 'none is configured (CHAIN_RPC_URLS)';
+      problems.push(`${at}.params.chain ${JSON.stringify(r.params.chain)} is not a chain this platform reads: ${configured}`);
+    }
   });
   return problems;
 }
@@ -53,15 +61,26 @@ export function weightOf(requirements: RaffleRequirement[], passed: boolean[]): 
   return fraction ? `${whole}.${fraction}` : `${whole}`;
 }
 
-export function verdictsOf(requirements: RaffleRequirement[], passed: boolean[], evidence: Record<string, unknown>[]): RequirementVerdicts {
+/**
+ * The verdicts of a raffle's requirements from their outcomes (aligned with `requirements`);
+ * `details` says what the entrant is shown of each (on-chain types: "holds 0 Nebula Pass, needs 1").
+ */
+export function verdictsOf(
+  requirements: RaffleRequirement[],
+  passed: boolean[],
+  evidence: Record<string, unknown>[],
+  details: (string | undefined)[] = [],
+): RequirementVerdicts {
+  const detailOf = (i: number) => (details[i] ? { detail: details[i] } : {});
   const evaluations = requirements.map((r, i) => ({
     requirementId: r.id,
     type: r.type as RequirementType,
     label: r.label,
     passed: passed[i]!,
+    ...detailOf(i),
     evidence: { ...evidence[i] },
   }));
-  const failed = requirements.filter((r, i) => !isOptional(r) && !passed[i]).map((r) => ({ type: r.type, label: r.label }));
+  const failed = requirements.flatMap((r, i) => (!isOptional(r) && !passed[i] ? [{ type: r.type, label: r.label, ...detailOf(i) }] : []));
   return { evaluations, failed, weight: weightOf(requirements, passed) };
 }
 

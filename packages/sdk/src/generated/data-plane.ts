@@ -208,7 +208,7 @@ export type paths = {
         put?: never;
         /**
          * Enter a raffle as the key owner
-         * @description The raffle must be open and visible to you; you must meet its requirements (422 `REQUIREMENTS_NOT_MET` lists the failed ones) and not have entered before (409 `ALREADY_ENTERED`). A closed or cancelled raffle is 409 `RAFFLE_NOT_OPEN`; a first-come raffle whose spots are taken is 409 `RAFFLE_FULL`.
+         * @description The raffle must be open and visible to you; you must meet its requirements (422 `REQUIREMENTS_NOT_MET` lists the failed ones) and not have entered before (409 `ALREADY_ENTERED`). A closed or cancelled raffle is 409 `RAFFLE_NOT_OPEN`; a first-come raffle whose spots are taken is 409 `RAFFLE_FULL`. On-chain requirements (`token_balance`, `native_balance`) are read over your verified wallets at the latest block; a failed one says what was found in `detail` (e.g. "holds 0 Nebula Pass, needs 1"). When the chain does not answer in time the entry is still accepted, with status `pending` (201): it is evaluated as soon as the chain answers, becomes `valid` or `invalid`, and an `entry.updated` event says so; a pending first-come entry takes a spot only then.
          *
          *     Requires a **personal** key with the `entries:write` scope.
          */

@@ -518,7 +518,7 @@ export type paths = {
         put?: never;
         /**
          * Create a draft raffle in the workspace
-         * @description Owners and admins only. Nothing is announced until it is published. 400 `VALIDATION_FAILED` for requirement params, endsAt not after startsAt, autoDraw on an application raffle or a project of another workspace; 409 `SLUG_TAKEN` when another raffle of this workspace uses the slug (other workspaces' drafts are not compared: a slug is claimed across workspaces when it is published).
+         * @description Owners and admins only. Nothing is announced until it is published. 400 `VALIDATION_FAILED` for requirement params (an on-chain requirement must name a chain this platform reads, CHAIN_RPC_URLS), endsAt not after startsAt, autoDraw on an application raffle or a project of another workspace; 409 `SLUG_TAKEN` when another raffle of this workspace uses the slug (other workspaces' drafts are not compared: a slug is claimed across workspaces when it is published).
          *
          *     Requires a dashboard session JWT (`Authorization: Bearer <JWT>`); API keys are refused.
          */
@@ -832,7 +832,7 @@ export type paths = {
         put?: never;
         /**
          * Enter a raffle as the signed-in user
-         * @description The management body has no `code`, so the message leads with it: 409 `ALREADY_ENTERED`, `RAFFLE_NOT_OPEN` or `RAFFLE_FULL`; 409 `REQUIREMENTS_NOT_MET` (the failed requirements named in the message); 404 `RAFFLE_NOT_FOUND` for a raffle that does not exist or is not visible. A bodiless POST is accepted.
+         * @description The management body has no `code`, so the message leads with it: 409 `ALREADY_ENTERED`, `RAFFLE_NOT_OPEN` or `RAFFLE_FULL`; 409 `REQUIREMENTS_NOT_MET` (the failed requirements named in the message, with what was found for on-chain ones); a 201 may carry status `pending` when the chain did not answer in time (evaluated later); 404 `RAFFLE_NOT_FOUND` for a raffle that does not exist or is not visible. A bodiless POST is accepted.
          *
          *     Requires a dashboard session JWT (`Authorization: Bearer <JWT>`); API keys are refused.
          */
@@ -1334,7 +1334,7 @@ export type webhooks = {
         put?: never;
         /**
          * entry.created
-         * @description A user entered a raffle. A personal endpoint (the entrant) receives the sanitized entry; a workspace endpoint, the workspace entry.
+         * @description A user entered a raffle. Its status is `valid`, or `pending` when the raffle has on-chain requirements and the chain did not answer in time: the entry is evaluated once it does, and an `entry.updated` says `valid` or `invalid`. A personal endpoint (the entrant) receives the sanitized entry; a workspace endpoint, the workspace entry.
          *
          *     Delivered to personal and workspace endpoints subscribed to `entry.created`.
          */
@@ -1356,7 +1356,7 @@ export type webhooks = {
         put?: never;
         /**
          * entry.updated
-         * @description An entry changed: disqualified by the team, or no longer meeting its requirements when they are re-checked at the draw. A workspace endpoint also hears of new duplicate flags (which the entrant does not see). Personal: the sanitized entry; workspace: the workspace entry.
+         * @description An entry changed: a `pending` entry evaluated once the chain answered (now `valid`, or `invalid` with its statusReason; a first-come entry takes its spot then), disqualified by the team, or no longer meeting its requirements when they are re-checked at the draw. A workspace endpoint also hears of new duplicate flags (which the entrant does not see). Personal: the sanitized entry; workspace: the workspace entry.
          *
          *     Delivered to personal and workspace endpoints subscribed to `entry.updated`.
          */

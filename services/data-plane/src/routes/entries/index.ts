@@ -4,7 +4,7 @@ import { cursorBinding, DomainError, enterRaffle, hashIp, isStringKey, loadJsonP
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { heldIdempotencyOf, markIdempotencyCompleted } from '@raffle/service-kit';
-import { beaconChainOf, callerOf, configOf, cursorsOf } from '../../decorations.js';
+import { beaconChainOf, callerOf, chainReaderOf, configOf, cursorsOf, pendingEntriesOf } from '../../decorations.js';
 import { dataPlaneCreatedResponses, dataPlaneResponses, SlugParams } from '../responses.js';
 import { sendRenderedJson } from '@raffle/service-kit';
 
@@ -76,7 +76,9 @@ const entryRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Enter a raffle as the key owner',
         description:
           'The raffle must be open and visible to you; you must meet its requirements (422 `REQUIREMENTS_NOT_MET` lists the failed ones) and not have entered before (409 `ALREADY_ENTERED`). ' +
-          'A closed or cancelled raffle is 409 `RAFFLE_NOT_OPEN`; a first-come raffle whose spots are taken is 409 `RAFFLE_FULL`.',
+          'A closed or cancelled raffle is 409 `RAFFLE_NOT_OPEN`; a first-come raffle whose spots are taken is 409 `RAFFLE_FULL`. ' +
+          'On-chain requirements (`token_balance`, `native_balance`) are read over your verified wallets at the latest block; a failed one says what was found in `detail` (e.g. "holds 0 Nebula Pass, needs 1"). ' +
+          'When the chain does not answer in time the entry is still accepted, with status `pending` (201): it is evaluated as soon as the chain answers, becomes `valid` or `invalid`, and an `entry.updated` event says so; a pending first-come entry takes a spot only then.',
         params: SlugParams,
         body: EnterRaffleBody,
         response: dataPlaneCreatedResponses(Type.Ref(SanitizedEntrySchema)),
@@ -90,10 +92,12 @@ const entryRoutes: FastifyPluginAsyncTypebox = async (app) => {
         source: 'api',
         ipHash: hashIp(configOf(app).IP_HASH_SECRET, request.ip),
         beacon: beaconChainOf(app),
+        chain: { reader: chainReaderOf(app), timeoutMs: configOf(app).CHAIN_ENTRY_TIMEOUT_MS },
         // The entry and the response its Idempotency-Key replays commit together.
         inTransaction: held ? (tx, { entry }) => completeIdempotentRequest(tx, { ...held, status: 201, body: entry.ownerJson }) : undefined,
       });
       if (held) markIdempotencyCompleted(request);
+      if (entry.status === 'pending') pendingEntriesOf(app).nudge();
       return sendRenderedJson(reply.status(201), entry.ownerJson);
     },
   );

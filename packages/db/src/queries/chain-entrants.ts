@@ -1,0 +1,77 @@
+import { inArray, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../client.js';
+import { raffles, type RaffleRequirement } from '../schema/raffles.js';
+import type { RaffleRef } from './raffle-locks.js';
+import { isChainRequirement } from './requirement-checks.js';
+
+const listOf = (values: readonly string[]) => sql.join(values.map((v) => sql`${v}`), sql`, `);
+
+export type EntrantWallet = { chain: string; address: string };
+
+/**
+ * The on-chain requirements of the published raffle a ref names, read without a lock: what an
+ * entry must ask the chain before its transaction (decision 0027). Null when no published raffle
+ * has that ref; the transaction's own admission decides visibility and status.
+ */
+export async function findChainRequirementsOfRaffle(tx: DbOrTx, ref: RaffleRef): Promise<RaffleRequirement[] | null> {
+  const match = 'slug' in ref ? sql`r.slug = ${ref.slug} and r.published_at is not null` : sql`r.id = ${ref.raffleId}`;
+  const [row] = await tx.execute(sql`select r.requirements from raffles r where ${match} limit 1`);
+  if (!row) return null;
+  return (row.requirements as RaffleRequirement[]).filter(isChainRequirement);
+}
+
+/** Each user's verified wallets on the chains named, by user id (users without one are absent). */
+export async function loadVerifiedWallets(
+  tx: DbOrTx,
+  args: { userIds: readonly string[]; chains: readonly string[] },
+): Promise<Map<string, EntrantWallet[]>> {
+  const wallets = new Map<string, EntrantWallet[]>();
+  if (args.userIds.length === 0 || args.chains.length === 0) return wallets;
+  const rows = await tx.execute(sql`
+    select w.user_id, w.chain, w.address from user_wallets w
+    where w.user_id in (${listOf(args.userIds)}) and w.chain in (${listOf(args.chains)}) and w.verified
+    order by w.user_id, w.chain, w.address`);
+  for (const row of rows) {
+    const userId = row.user_id as string;
+    wallets.set(userId, [...(wallets.get(userId) ?? []), { chain: row.chain as string, address: row.address as string }]);
+  }
+  return wallets;
+}
+
+export type PendingEntryClaim = { id: string; raffleId: string; userId: string };
+
+/**
+ * The oldest pending entries no other transaction holds, locked for this one (`FOR UPDATE SKIP
+ * LOCKED`): every replica's resolver claims its own batch, and none settles an entry twice.
+ */
+export async function claimPendingEntries(tx: DbOrTx, args: { limit: number }): Promise<PendingEntryClaim[]> {
+  const rows = await tx.execute(sql`
+    select e.id, e.raffle_id, e.user_id from entries e
+    where e.status = 'pending' order by e.id limit ${args.limit} for update of e skip locked`);
+  return rows.map((row) => ({ id: row.id as string, raffleId: row.raffle_id as string, userId: row.user_id as string }));
+}
+
+/** How many entries wait for the chain, and since when the oldest (the resolver's backlog metrics). */
+export async function readPendingEntryBacklog(tx: DbOrTx): Promise<{ count: number; oldestCreatedAt: Date | null }> {
+  const [row] = await tx.execute(sql`select count(*)::int as count, min(e.created_at) as oldest from entries e where e.status = 'pending'`);
+  const oldest = row?.oldest;
+  return { count: Number(row?.count ?? 0), oldestCreatedAt: oldest ? new Date(oldest as string) : null };
+}
+
+/** Raffles by id, read without a lock (the resolver locks each only after the chain answered). */
+export async function readRafflesById(tx: DbOrTx, ids: readonly string[]): Promise<Map<string, typeof raffles.$inferSelect>> {
+  if (ids.length === 0) return new Map();
+  const rows = await tx.select().from(raffles).where(inArray(raffles.id, [...ids]));
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+/** A collection raffle's spots held: its valid entries. */
+export async function countValidEntries(tx: DbOrTx, raffleId: string): Promise<number> {
+  const [row] = await tx.execute(sql`select count(*)::int as n from entries where raffle_id = ${raffleId} and status = 'valid'`);
+  return Number(row?.n ?? 0);
+}
+
+/** For the rest of the transaction, a lock not granted within `wait` (e.g. '500ms') fails the statement instead of waiting on. */
+export async function limitLockWait(tx: DbOrTx, wait: `${number}ms`): Promise<void> {
+  await tx.execute(sql.raw(`set local lock_timeout = '${wait}'`));
+}

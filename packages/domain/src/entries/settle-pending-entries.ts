@@ -1,0 +1,172 @@
+import { QUICKNET, type BeaconChain } from '@raffle/beacon';
+import {
+  appendEvents,
+  claimPendingEntries,
+  countValidEntries,
+  evaluateUserRequirements,
+  insertWins,
+  isChainRequirement,
+  loadIdentitySnapshots,
+  loadVerifiedWallets,
+  lockRaffleRow,
+  readRafflesById,
+  recordFcfsPositions,
+  replaceEntryEvaluations,
+  limitLockWait,
+  updateEntry,
+  type Db,
+  type NewEvent,
+  type PendingEntryClaim,
+  type Tx,
+} from '@raffle/db';
+import type { Clock } from '../clock.js';
+import { systemClock } from '../clock.js';
+import { entryEvents } from '../events/resource-events.js';
+import { closeStep } from '../raffles/lifecycle-steps.js';
+import type { RaffleRecord } from '../raffles/raffle-locks.js';
+import type { ChainVerdict } from '../requirements/chain-requirements.js';
+import { combineVerdicts, readChainVerdicts, type ChainCheck } from '../requirements/chain-verdicts.js';
+import { failedRequirementsReason } from '../requirements/evaluate.js';
+import { planWins } from '../wins/create-wins.js';
+import { nextFcfsPosition } from '../wins/fcfs-positions.js';
+import { SPOT_COUNTED_MECHANICS } from './find-entrable-raffle.js';
+
+export type SettlePendingArgs = {
+  db: Db;
+  chain: ChainCheck;
+  /** Entries claimed per pass (one chain read per raffle of the batch, all in one tick). */
+  batchSize?: number;
+  clock?: Clock;
+  beacon?: BeaconChain;
+};
+
+/** What one pass did: `chainSilent` when the chain did not answer (the claimed entries stay pending). */
+export type SettlePass = { claimed: number; valid: number; invalid: number; chainSilent: boolean };
+
+/**
+ * How long settling waits for a raffle's lock before it gives the pass up: an entrant withdrawing
+ * a pending entry holds the raffle and waits for the entry this pass holds, so the pass yields
+ * (before Postgres's deadlock check would pick either) and the entry is settled at the next one.
+ */
+const RAFFLE_LOCK_WAIT = '500ms' as const;
+
+type Outcome = { status: 'valid' | 'invalid'; statusReason: string | null };
+
+/**
+ * One pass over the entries waiting for the chain (decision 0027): claims the oldest pending
+ * entries no other resolver holds (`FOR UPDATE SKIP LOCKED`, so replicas share the queue and
+ * none settles an entry twice), reads the chain for them, then settles each, valid or invalid,
+ * and records `entry.updated` through the outbox, all in one transaction. An FCFS entry found
+ * valid takes the next position left, and the one that fills the last closes the raffle, as at
+ * entry; when none is left it is invalid. When the chain still does not answer, nothing changes.
+ */
+export async function settlePendingEntries(args: SettlePendingArgs): Promise<SettlePass> {
+  const now = (args.clock ?? systemClock).now();
+  return args.db.transaction(async (tx) => {
+    const claims = await claimPendingEntries(tx, { limit: args.batchSize ?? 200 });
+    const pass: SettlePass = { claimed: claims.length, valid: 0, invalid: 0, chainSilent: false };
+    if (claims.length === 0) return pass;
+    const byRaffle = groupBy(claims, (c) => c.raffleId);
+    const raffles = await readRafflesById(tx, [...byRaffle.keys()]);
+    const chainVerdicts = await readChainFor(tx, args.chain, raffles, byRaffle);
+    if (!chainVerdicts) return { ...pass, chainSilent: true };
+
+    await limitLockWait(tx, RAFFLE_LOCK_WAIT);
+    const events: NewEvent[] = [];
+    for (const raffleId of [...byRaffle.keys()].sort()) {
+      let raffle = (await lockRaffleRow(tx, { raffleId, mode: SPOT_COUNTED_MECHANICS.includes(raffles.get(raffleId)!.mechanic) ? 'no key update' : 'share' }))!;
+      let validInRaffle = raffle.mechanic === 'collection' ? await countValidEntries(tx, raffleId) : 0;
+      const entries = byRaffle.get(raffleId)!.sort((a, b) => a.id.localeCompare(b.id));
+      for (const claim of entries) {
+        const verdicts = combineVerdicts(
+          raffle.requirements,
+          await evaluateUserRequirements(tx, { requirements: raffle.requirements, workspaceId: raffle.workspaceId, userId: claim.userId, at: now }),
+          chainVerdicts.get(claim.id)!,
+        );
+        let outcome: Outcome = verdicts.failed.length > 0
+          ? { status: 'invalid', statusReason: failedRequirementsReason(verdicts.failed) }
+          : { status: 'valid', statusReason: null };
+        if (outcome.status === 'valid' && raffle.mechanic === 'collection') {
+          if (validInRaffle >= raffle.spots) outcome = noSpotLeft(raffle);
+          else validInRaffle++;
+        }
+        if (outcome.status === 'valid' && raffle.mechanic === 'fcfs') {
+          const taken = raffle.positionsTaken - raffle.positionsFreed;
+          if (raffle.status !== 'open' || taken >= raffle.spots) outcome = noSpotLeft(raffle);
+        }
+        await replaceEntryEvaluations(tx, claim.id, verdicts.evaluations, now);
+        const entry = (await updateEntry(tx, claim.id, raffle, {
+          status: outcome.status,
+          statusReason: outcome.statusReason,
+          entryWeight: outcome.status === 'valid' ? verdicts.weight : '1',
+          updatedAt: now,
+        }))!;
+        events.push(...entryEvents('entry.updated', entry, raffle.workspaceId, now));
+        pass[outcome.status]++;
+        if (outcome.status === 'valid' && raffle.mechanic === 'fcfs') {
+          raffle = await takeFcfsPosition(tx, raffle, entry, now, args.beacon ?? QUICKNET, events);
+        }
+      }
+    }
+    await appendEvents(tx, events);
+    return pass;
+  });
+}
+
+const noSpotLeft = (raffle: RaffleRecord): Outcome => ({
+  status: 'invalid',
+  statusReason: `All ${raffle.spots} spots were taken before the chain answered for this entry`,
+});
+
+/** The FCFS steps of an entry, for one settled late: the next position, its win, and the close when it is the last. */
+async function takeFcfsPosition(
+  tx: Tx,
+  raffle: RaffleRecord,
+  entry: { id: string; userId: string; walletSnapshot: string | null },
+  now: Date,
+  beacon: BeaconChain,
+  events: NewEvent[],
+): Promise<RaffleRecord> {
+  const { position, counts, replacing } = await nextFcfsPosition(tx, raffle, now);
+  const identities = await loadIdentitySnapshots(tx, [entry.userId]);
+  const created = planWins(raffle, [{ entry, position, source: 'fcfs' }], now, identities);
+  await recordFcfsPositions(tx, raffle.id, counts);
+  await insertWins(tx, created.wins);
+  events.push(...replacing, ...created.events);
+  const after = { ...raffle, positionsTaken: counts.taken, positionsFreed: counts.freed };
+  if (after.positionsTaken - after.positionsFreed < raffle.spots) return after;
+  return closeStep(tx, after, now, beacon);
+}
+
+/**
+ * The chain's verdicts per claimed entry: one read per raffle of the batch, all started in the
+ * same tick so the reader coalesces them; null when the chain did not answer for any of them.
+ */
+async function readChainFor(
+  tx: Tx,
+  check: ChainCheck,
+  raffles: Map<string, RaffleRecord>,
+  byRaffle: Map<string, PendingEntryClaim[]>,
+): Promise<Map<string, ChainVerdict[] | null> | null> {
+  const requirementsOf = (raffleId: string) => raffles.get(raffleId)!.requirements.filter(isChainRequirement);
+  const chains = [...new Set([...raffles.values()].flatMap((r) => r.requirements.filter(isChainRequirement).map((q) => String(q.params.chain))))];
+  const userIds = [...new Set([...byRaffle.values()].flat().map((c) => c.userId))];
+  const wallets = await loadVerifiedWallets(tx, { userIds, chains });
+  const readings = await Promise.all(
+    [...byRaffle.entries()].map(async ([raffleId, claims]) => ({
+      claims,
+      reading: await readChainVerdicts(check, requirementsOf(raffleId), claims.map((c) => ({ userId: c.userId, wallets: wallets.get(c.userId) ?? [] }))),
+    })),
+  );
+  if (readings.some((r) => r.reading.verdicts === null)) return null;
+  const verdicts = new Map<string, ChainVerdict[] | null>();
+  for (const { claims, reading } of readings) claims.forEach((c, i) => verdicts.set(c.id, reading.verdicts![i]!));
+  return verdicts;
+}
+
+
+function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) groups.set(keyOf(item), [...(groups.get(keyOf(item)) ?? []), item]);
+  return groups;
+}

@@ -1,0 +1,91 @@
+import { ChainNotConfigured, ChainUnavailable, type ChainReader } from '@raffle/chain';
+import { isChainRequirement, type RequirementOutcomes, type schema, type EntrantWallet } from '@raffle/db';
+import { evaluateChainRequirements, type ChainSubject, type ChainVerdict } from './chain-requirements.js';
+import { verdictsOf, type RequirementVerdicts } from './evaluate.js';
+
+type RaffleRequirement = schema.RaffleRequirement;
+
+/** What the entrant is told of an on-chain requirement while their entry is pending. */
+export const NOT_EVALUATED_DETAIL = 'not evaluated yet: the chain did not answer';
+
+/** The chain reader an entry asks, and how long it may wait for it (CHAIN_ENTRY_TIMEOUT_MS). */
+export type ChainCheck = { reader: ChainReader | null; timeoutMs: number };
+
+/**
+ * What the chain said about one raffle's on-chain requirements (`requirements`, in the raffle's
+ * order) for each subject, or null when it did not answer in time: the entries wait, `pending`.
+ */
+export type ChainReading = { requirements: RaffleRequirement[]; verdicts: ChainVerdict[][] | null };
+
+class OverBudget extends Error {}
+
+/** Resolves with the work's value, or rejects with OverBudget once `ms` passed (the work is left to finish on its own). */
+function withinBudget<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new OverBudget()), ms);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
+
+/** Whether an error means "ask again later" rather than a defect: the entry goes pending. */
+export const isChainSilence = (error: unknown) =>
+  error instanceof ChainUnavailable || error instanceof ChainNotConfigured || error instanceof OverBudget;
+
+/**
+ * The chain's verdicts on `requirements` (all on-chain) for each subject's verified wallets, at
+ * the latest block, in subject order; null when the chain is down, over budget, or not configured
+ * here. Holders of no wallet on a chain are read as holding nothing.
+ */
+export async function readChainVerdicts(
+  check: ChainCheck,
+  requirements: RaffleRequirement[],
+  subjects: readonly { userId: string; wallets: readonly EntrantWallet[] }[],
+): Promise<ChainReading> {
+  if (requirements.length === 0) return { requirements, verdicts: subjects.map(() => []) };
+  if (!check.reader) return { requirements, verdicts: null };
+  const asked: ChainSubject[] = subjects.map((s) => ({ userId: s.userId, wallets: [...s.wallets] }));
+  const reading = evaluateChainRequirements(check.reader, requirements, asked, () => 'latest');
+  try {
+    const byUser = await withinBudget(reading, check.timeoutMs);
+    // Every requirement asked is an on-chain one, so no verdict is null.
+    return { requirements, verdicts: subjects.map((s) => byUser.get(s.userId)!.map((v) => v!)) };
+  } catch (error) {
+    if (isChainSilence(error)) {
+      reading.catch(() => undefined); // the abandoned read's own failure is expected and already answered
+      return { requirements, verdicts: null };
+    }
+    throw error;
+  }
+}
+
+/** Whether a reading was taken of exactly these on-chain requirements (a stale plan is read again). */
+export const readsRequirementsOf = (reading: { requirements: readonly RaffleRequirement[] }, requirements: readonly RaffleRequirement[]) =>
+  JSON.stringify(reading.requirements) === JSON.stringify(requirements.filter(isChainRequirement));
+
+/**
+ * A raffle's verdicts for one entrant: the SQL outcomes of its platform requirements with the
+ * chain's for its on-chain ones. `pending` when the chain did not answer: the on-chain ones are
+ * not failed then, only not evaluated yet, and only the platform ones can refuse the entry.
+ */
+export function combineVerdicts(
+  requirements: RaffleRequirement[],
+  platform: RequirementOutcomes,
+  chain: ChainVerdict[] | null,
+): RequirementVerdicts & { pending: boolean } {
+  const passed = [...platform.passed];
+  const evidence = [...platform.evidence];
+  const details: (string | undefined)[] = [];
+  let c = 0;
+  requirements.forEach((r, i) => {
+    if (!isChainRequirement(r)) return;
+    const verdict = chain?.[c++];
+    passed[i] = verdict?.passed ?? false;
+    evidence[i] = verdict?.evidence ?? { notEvaluated: true };
+    details[i] = verdict?.detail ?? NOT_EVALUATED_DETAIL;
+  });
+  const pending = chain === null && requirements.some(isChainRequirement);
+  const verdicts = verdictsOf(requirements, passed, evidence, details);
+  if (!pending) return { ...verdicts, pending };
+  return { ...verdicts, failed: verdicts.failed.filter((f) => !isChainRequirement(f)), pending };
+}

@@ -1,0 +1,131 @@
+import { readPendingEntryBacklog } from '@raffle/db';
+import { settlePendingEntries, systemClock, type SettlePass } from '@raffle/domain';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { Counter, Gauge } from 'prom-client';
+import { beaconChainOf, chainReaderOf, configOf } from '../decorations.js';
+
+/** What the entry route tells the resolver: a pending entry was just stored, look soon. */
+export type PendingEntryResolver = { nudge(): void };
+
+/** The longest the resolver waits between passes while the chain does not answer. */
+const MAX_BACKOFF_MS = 30_000;
+/** After a nudge: long enough for a rush of pending entries to gather into one batch. */
+const NUDGE_DELAY_MS = 250;
+
+/** An error as logs may show it: no wallet address (an RPC error can quote its request). */
+const loggable = (error: unknown) => {
+  const e = error instanceof Error ? error : new Error(String(error));
+  return { name: e.name, message: e.message.replace(/0x[0-9a-fA-F]{40}/g, '0x…').slice(0, 300) };
+};
+
+/**
+ * Settles the entries accepted `pending` while the chain did not answer (decision 0027): every
+ * PENDING_ENTRIES_INTERVAL_MS, and shortly after this instance stored one, a pass claims a batch
+ * (`FOR UPDATE SKIP LOCKED`, so every replica may run it), reads the chain once per raffle of the
+ * batch, and settles each entry valid or invalid with its `entry.updated` event; full batches are
+ * followed at once by the next. While the chain stays silent the passes back off (doubling, at
+ * most 30 s). Exports the backlog, which the RafflePendingEntriesBehind alert watches.
+ */
+async function pendingEntriesPlugin(app: FastifyInstance) {
+  const config = configOf(app);
+  const metrics = pendingMetrics(app);
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<void> | null = null;
+  let stopped = false;
+  let backoffMs = config.PENDING_ENTRIES_INTERVAL_MS;
+  const log = app.log.child({ component: 'pending-entries' });
+
+  const schedule = (ms: number) => {
+    if (stopped) return;
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => void runPasses(), ms);
+  };
+
+  async function pass(): Promise<SettlePass> {
+    return settlePendingEntries({
+      db: app.database.db,
+      chain: { reader: chainReaderOf(app), timeoutMs: config.PENDING_ENTRIES_CHAIN_TIMEOUT_MS },
+      batchSize: config.PENDING_ENTRIES_BATCH_SIZE,
+      beacon: beaconChainOf(app),
+      clock: systemClock,
+    });
+  }
+
+  async function runPasses(): Promise<void> {
+    if (running || stopped) return;
+    let next = config.PENDING_ENTRIES_INTERVAL_MS;
+    running = (async () => {
+      try {
+        for (;;) {
+          const done = await pass();
+          metrics.settled.inc({ outcome: 'valid' }, done.valid);
+          metrics.settled.inc({ outcome: 'invalid' }, done.invalid);
+          if (done.chainSilent) {
+            metrics.chainSilent.inc();
+            backoffMs = Math.min(backoffMs * 2, MAX_BACKOFF_MS);
+            next = backoffMs;
+            log.warn({ claimed: done.claimed, retryInMs: next }, 'pending entries wait: the chain did not answer');
+            break;
+          }
+          backoffMs = config.PENDING_ENTRIES_INTERVAL_MS;
+          if (done.valid + done.invalid > 0) log.info({ valid: done.valid, invalid: done.invalid }, 'pending entries settled');
+          if (stopped || done.claimed < config.PENDING_ENTRIES_BATCH_SIZE) break;
+        }
+      } catch (error) {
+        // A lock not granted in time, a lost connection: the entries stay pending for the next pass.
+        log.error({ error: loggable(error) }, 'pending entry pass failed');
+      }
+      try {
+        const backlog = await readPendingEntryBacklog(app.database.db);
+        metrics.pending.set(backlog.count);
+        metrics.oldestAge.set(backlog.oldestCreatedAt ? Math.max(0, (Date.now() - backlog.oldestCreatedAt.getTime()) / 1000) : 0);
+      } catch {
+        // The gauges keep their last values; the next pass tries again.
+      }
+    })();
+    await running;
+    running = null;
+    schedule(next);
+  }
+
+  const resolver: PendingEntryResolver = {
+    nudge() {
+      // While the chain is silent the backoff decides; a nudge only hurries a healthy resolver.
+      if (config.PENDING_ENTRIES_ENABLED && !running && backoffMs === config.PENDING_ENTRIES_INTERVAL_MS) schedule(NUDGE_DELAY_MS);
+    },
+  };
+  app.decorate('pendingEntries', resolver);
+  if (!config.PENDING_ENTRIES_ENABLED) return;
+
+  app.addHook('onReady', async () => schedule(0));
+  app.addHook('onClose', async () => {
+    stopped = true;
+    if (timer) clearTimeout(timer);
+    await running;
+  });
+}
+
+/** What operators watch of the resolver (infra/prometheus/alerts.yaml). */
+function pendingMetrics(app: FastifyInstance) {
+  const registers = [app.metricsRegistry];
+  const settled = new Counter({
+    name: 'raffle_pending_entries_settled_total',
+    help: 'Pending entries this instance settled once the chain answered, by outcome',
+    labelNames: ['outcome'] as const,
+    registers,
+  });
+  for (const outcome of ['valid', 'invalid']) settled.inc({ outcome }, 0);
+  return {
+    settled,
+    chainSilent: new Counter({ name: 'raffle_pending_entry_passes_chain_silent_total', help: 'Resolver passes that found the chain silent and left their batch pending', registers }),
+    pending: new Gauge({ name: 'raffle_pending_entries', help: 'Entries waiting for the chain to be evaluated (status pending), all raffles', registers }),
+    oldestAge: new Gauge({
+      name: 'raffle_pending_entry_oldest_age_seconds',
+      help: 'How long the oldest pending entry has waited for its on-chain requirements to be evaluated (0 when none waits)',
+      registers,
+    }),
+  };
+}
+
+export default fp(pendingEntriesPlugin, { name: 'pending-entries', dependencies: ['config', 'database', 'metrics', 'chain-reader'] });
