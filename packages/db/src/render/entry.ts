@@ -26,7 +26,7 @@ export const toSanitizedEntry = (e: EntryRow, raffleSlug: string, requirements: 
   entryWeight: decimalString(e.entryWeight),
   walletSnapshot: textOrAbsent(e.walletSnapshot),
   statusReason: textOrAbsent(e.statusReason),
-  requirements: requirements.map(({ type, label, passed }) => ({ type, label, passed })),
+  requirements: requirements.map(({ type, label, passed, detail }) => ({ type, label, passed, ...(detail === undefined ? {} : { detail }) })),
   createdAt: e.createdAt.toISOString(),
   updatedAt: e.updatedAt.toISOString(),
 });

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { DuplicateFlags, RequirementResult } from '@raffle/contracts';
 import { rawTransactionOf, type DbOrTx } from '../client.js';
 import { newId } from '../ids.js';
@@ -97,12 +97,14 @@ async function loadEntryRequirementResults(tx: DbOrTx, entryId: string, order: r
       type: entryRequirementEvaluations.type,
       label: entryRequirementEvaluations.label,
       passed: entryRequirementEvaluations.passed,
+      // What the entrant is told about a chain requirement ("holds 0 Nebula Pass, needs 1"): kept in the evidence.
+      detail: sql<string | null>`${entryRequirementEvaluations.evidence}->>'detail'`,
     })
     .from(entryRequirementEvaluations)
     .where(eq(entryRequirementEvaluations.entryId, entryId));
   const rank = new Map(order.map((r, i) => [r.id, i]));
   rows.sort((a, b) => (rank.get(a.requirementId) ?? 1e9) - (rank.get(b.requirementId) ?? 1e9));
-  return rows.map(({ type, label, passed }) => ({ type: type as RequirementResult['type'], label, passed }));
+  return rows.map(({ type, label, passed, detail }) => ({ type: type as RequirementResult['type'], label, passed, ...(detail === null ? {} : { detail }) }));
 }
 
 /** Replaces an entry's verdicts (a re-check at draw), keeping the evidence private. */

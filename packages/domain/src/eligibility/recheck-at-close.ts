@@ -1,0 +1,99 @@
+import {
+  listVerifiedWalletsOf,
+  lockWinsOfEntries,
+  pageEntryOutcomes,
+  replaceEvaluationsOfEntries,
+  updateEntry,
+  type DbOrTx,
+  type EntryOutcomes,
+  type NewEvent,
+  type RequirementEvaluation,
+} from '@raffle/db';
+import { entryEvents } from '../events/resource-events.js';
+import type { RaffleRecord } from '../raffles/raffle-locks.js';
+import { failedRequirementsReason, verdictsOf, type RequirementVerdicts } from '../requirements/evaluate.js';
+import { disqualifyLiveWin } from '../wins/win-steps.js';
+import { LIVE_WIN_STATUSES } from '../wins/win-transitions.js';
+import { chainVerdictsAt, type ChainVerdict } from './chain-verdicts.js';
+import { chainsReadBy, type EligibilityAtClose } from './close-blocks.js';
+
+/** Entries re-evaluated per round trip: a batch's wallets, holdings and verdicts are read and written together. */
+export const RECHECK_BATCH_SIZE = 2000;
+
+const CHAIN_TYPES = new Set(['token_balance', 'native_balance']);
+
+/** `numeric(20,6)` as Postgres prints it ("2.500000") and as weightOf writes it ("2.5") compare equal. */
+const plainWeight = (w: string) => (w.includes('.') ? w.replace(/0+$/, '').replace(/\.$/, '') : w);
+
+type Decided = { row: EntryOutcomes; verdicts: RequirementVerdicts };
+
+/** Every requirement's verdict for one entry: the SQL outcome, or the chain's at the pinned block. */
+function decide(raffle: RaffleRecord, row: EntryOutcomes, chainIndex: readonly number[], chain: readonly ChainVerdict[]): Decided {
+  const passed = [...row.passed];
+  const evidence = [...row.evidence];
+  chainIndex.forEach((at, c) => {
+    passed[at] = chain[c]!.passed;
+    evidence[at] = { ...chain[c]!.evidence, detail: chain[c]!.detail };
+  });
+  const verdicts = verdictsOf(raffle.requirements, passed, evidence);
+  verdicts.evaluations = verdicts.evaluations.map((e, i) => (chainIndex.includes(i) ? { ...e, detail: String(evidence[i]!.detail) } : e));
+  return { row, verdicts };
+}
+
+/** Whether what the entrant sees of a verdict (passed, detail) changed since it was stored. */
+const verdictsChanged = (row: EntryOutcomes, evaluations: readonly RequirementEvaluation[]) =>
+  evaluations.some((e) => {
+    const before = row.previous[e.requirementId];
+    return !before || before.passed !== e.passed || (before.detail ?? undefined) !== e.detail;
+  });
+
+/**
+ * The draw's re-check of a raffle whose requirements read a chain (decision 0028): every `valid`
+ * and `pending` entry, in batches, its platform requirements evaluated as at entry and its
+ * on-chain ones at the close blocks (`eligibility`), over the entrant's wallets verified by the
+ * close. A required requirement failing makes the entry invalid (a win it holds is disqualified);
+ * a pending entry that passes becomes valid; optional requirements set the weight again, so the
+ * proof's weights are what the pinned blocks give. Every verdict is stored with its block.
+ */
+export async function recheckRequirementsAtClose(tx: DbOrTx, raffle: RaffleRecord, at: Date, eligibility: EligibilityAtClose): Promise<NewEvent[]> {
+  const chainIndex = raffle.requirements.flatMap((r, i) => (CHAIN_TYPES.has(r.type) ? [i] : []));
+  const chainRequirements = chainIndex.map((i) => raffle.requirements[i]!);
+  const chains = chainsReadBy(raffle);
+  const events: NewEvent[] = [];
+  for (let afterId: string | null = null; ; ) {
+    const rows = await pageEntryOutcomes(tx, { raffleId: raffle.id, workspaceId: raffle.workspaceId, requirements: raffle.requirements, at, afterId, limit: RECHECK_BATCH_SIZE });
+    if (rows.length === 0) break;
+    afterId = rows[rows.length - 1]!.entryId;
+    const wallets = await listVerifiedWalletsOf(tx, { userIds: rows.map((r) => r.userId), chains, linkedBy: raffle.closedAt! });
+    const subjects = rows.map((r) => ({ userId: r.userId, wallets: wallets.get(r.userId) ?? [] }));
+    const chainVerdicts = await chainVerdictsAt(eligibility.reader, chainRequirements, subjects, eligibility.blocks);
+    const decided = rows.map((row, s) => decide(raffle, row, chainIndex, chainVerdicts[s]!));
+    await replaceEvaluationsOfEntries(tx, decided.map((d) => ({ entryId: d.row.entryId, evaluations: d.verdicts.evaluations })), at);
+    events.push(...(await applyVerdicts(tx, raffle, decided, at)));
+    if (rows.length < RECHECK_BATCH_SIZE) break;
+  }
+  return events;
+}
+
+/** Writes what changed: status, weight, and the rendered entry whenever the entrant would see a difference. */
+async function applyVerdicts(tx: DbOrTx, raffle: RaffleRecord, decided: readonly Decided[], at: Date): Promise<NewEvent[]> {
+  const failing = decided.filter((d) => d.verdicts.failed.length > 0).map((d) => d.row.entryId);
+  const liveWins = failing.length === 0 ? [] : await lockWinsOfEntries(tx, { entryIds: failing, statuses: LIVE_WIN_STATUSES });
+  const events: NewEvent[] = [];
+  for (const { row, verdicts } of decided) {
+    const fails = verdicts.failed.length > 0;
+    const status = fails ? 'invalid' : 'valid';
+    const weightChanged = !fails && plainWeight(row.entryWeight) !== verdicts.weight;
+    if (status === row.status && !weightChanged && !verdictsChanged(row, verdicts.evaluations)) continue;
+    const entry = await updateEntry(tx, row.entryId, raffle, {
+      status,
+      ...(fails ? { statusReason: failedRequirementsReason(verdicts.failed) } : row.status === 'pending' ? { statusReason: null } : {}),
+      ...(weightChanged ? { entryWeight: verdicts.weight } : {}),
+      updatedAt: at,
+    });
+    if (status !== row.status || weightChanged) events.push(...entryEvents('entry.updated', entry!, raffle.workspaceId, at));
+    const win = fails ? liveWins.find((w) => w.entryId === row.entryId) : undefined;
+    if (win) events.push(...(await disqualifyLiveWin(tx, win, raffle, 'Requirements no longer met at the draw', at)).events);
+  }
+  return events;
+}
