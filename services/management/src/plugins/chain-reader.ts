@@ -1,0 +1,17 @@
+import { createChainReader, type ChainReader } from '@raffle/chain';
+import { chainEndpointsOf } from '@raffle/service-kit';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { configOf } from '../decorations.js';
+
+/**
+ * `chainReader`: reads the chains of CHAIN_RPC_URLS for on-chain requirements (draws re-read them
+ * at the close block). One reader per app, its connections closed with it.
+ */
+async function chainReaderPlugin(app: FastifyInstance) {
+  const reader: ChainReader = createChainReader(chainEndpointsOf(configOf(app)));
+  app.decorate('chainReader', reader);
+  app.addHook('onClose', () => reader.close());
+}
+
+export default fp(chainReaderPlugin, { name: 'chain-reader', dependencies: ['config'] });
