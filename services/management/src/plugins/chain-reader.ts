@@ -1,5 +1,4 @@
-import { createChainReader, type ChainReader } from '@raffle/chain';
-import { chainEndpointsOf } from '@raffle/service-kit';
+import { chainReaderFromConfig } from '@raffle/service-kit';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { configOf } from '../decorations.js';
@@ -9,7 +8,7 @@ import { configOf } from '../decorations.js';
  * at the close block). One reader per app, its connections closed with it.
  */
 async function chainReaderPlugin(app: FastifyInstance) {
-  const reader: ChainReader = createChainReader(chainEndpointsOf(configOf(app)));
+  const reader = chainReaderFromConfig(configOf(app));
   app.decorate('chainReader', reader);
   app.addHook('onClose', () => reader.close());
 }
