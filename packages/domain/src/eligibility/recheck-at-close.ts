@@ -14,29 +14,35 @@ import type { RaffleRecord } from '../raffles/raffle-locks.js';
 import { failedRequirementsReason, verdictsOf, type RequirementVerdicts } from '../requirements/evaluate.js';
 import { disqualifyLiveWin } from '../wins/win-steps.js';
 import { LIVE_WIN_STATUSES } from '../wins/win-transitions.js';
-import { chainVerdictsAt, type ChainVerdict } from './chain-verdicts.js';
+import { evaluateChainRequirements, type ChainVerdict } from '../requirements/chain-requirements.js';
 import { chainsReadBy, type EligibilityAtClose } from './close-blocks.js';
 
 /** Entries re-evaluated per round trip: a batch's wallets, holdings and verdicts are read and written together. */
 export const RECHECK_BATCH_SIZE = 2000;
-
-const CHAIN_TYPES = new Set(['token_balance', 'native_balance']);
 
 /** `numeric(20,6)` as Postgres prints it ("2.500000") and as weightOf writes it ("2.5") compare equal. */
 const plainWeight = (w: string) => (w.includes('.') ? w.replace(/0+$/, '').replace(/\.$/, '') : w);
 
 type Decided = { row: EntryOutcomes; verdicts: RequirementVerdicts };
 
-/** Every requirement's verdict for one entry: the SQL outcome, or the chain's at the pinned block. */
-function decide(raffle: RaffleRecord, row: EntryOutcomes, chainIndex: readonly number[], chain: readonly ChainVerdict[]): Decided {
+/**
+ * Every requirement's verdict for one entry: the SQL outcome, or the chain's at the pinned block
+ * (`chain[i]` non-null), kept with the block (chain, number, hash) it was read at and the detail the
+ * entrant is shown.
+ */
+function decide(raffle: RaffleRecord, row: EntryOutcomes, chain: readonly (ChainVerdict | null)[], eligibility: EligibilityAtClose): Decided {
   const passed = [...row.passed];
   const evidence = [...row.evidence];
-  chainIndex.forEach((at, c) => {
-    passed[at] = chain[c]!.passed;
-    evidence[at] = { ...chain[c]!.evidence, detail: chain[c]!.detail };
+  const details = new Map<number, string>();
+  chain.forEach((verdict, i) => {
+    if (!verdict) return;
+    const block = eligibility.blocks.find((b) => b.chain === verdict.evidence.chain)!;
+    passed[i] = verdict.passed;
+    evidence[i] = { ...verdict.evidence, block: { chain: block.chain, number: block.number, hash: block.hash }, detail: verdict.detail };
+    details.set(i, verdict.detail);
   });
   const verdicts = verdictsOf(raffle.requirements, passed, evidence);
-  verdicts.evaluations = verdicts.evaluations.map((e, i) => (chainIndex.includes(i) ? { ...e, detail: String(evidence[i]!.detail) } : e));
+  verdicts.evaluations = verdicts.evaluations.map((e, i) => (details.has(i) ? { ...e, detail: details.get(i)! } : e));
   return { row, verdicts };
 }
 
@@ -56,9 +62,8 @@ const verdictsChanged = (row: EntryOutcomes, evaluations: readonly RequirementEv
  * proof's weights are what the pinned blocks give. Every verdict is stored with its block.
  */
 export async function recheckRequirementsAtClose(tx: DbOrTx, raffle: RaffleRecord, at: Date, eligibility: EligibilityAtClose): Promise<NewEvent[]> {
-  const chainIndex = raffle.requirements.flatMap((r, i) => (CHAIN_TYPES.has(r.type) ? [i] : []));
-  const chainRequirements = chainIndex.map((i) => raffle.requirements[i]!);
   const chains = chainsReadBy(raffle);
+  const blockOf = (chain: string) => BigInt(eligibility.blocks.find((b) => b.chain === chain)!.number);
   const events: NewEvent[] = [];
   for (let afterId: string | null = null; ; ) {
     const rows = await pageEntryOutcomes(tx, { raffleId: raffle.id, workspaceId: raffle.workspaceId, requirements: raffle.requirements, at, afterId, limit: RECHECK_BATCH_SIZE });
@@ -66,8 +71,9 @@ export async function recheckRequirementsAtClose(tx: DbOrTx, raffle: RaffleRecor
     afterId = rows[rows.length - 1]!.entryId;
     const wallets = await listVerifiedWalletsOf(tx, { userIds: rows.map((r) => r.userId), chains, linkedBy: raffle.closedAt! });
     const subjects = rows.map((r) => ({ userId: r.userId, wallets: wallets.get(r.userId) ?? [] }));
-    const chainVerdicts = await chainVerdictsAt(eligibility.reader, chainRequirements, subjects, eligibility.blocks);
-    const decided = rows.map((row, s) => decide(raffle, row, chainIndex, chainVerdicts[s]!));
+    // One evaluation per batch: every holding of every entrant in it read in one readHoldings per chain.
+    const chainVerdicts = await evaluateChainRequirements(eligibility.reader, raffle.requirements, subjects, blockOf);
+    const decided = rows.map((row) => decide(raffle, row, chainVerdicts.get(row.userId)!, eligibility));
     await replaceEvaluationsOfEntries(tx, decided.map((d) => ({ entryId: d.row.entryId, evaluations: d.verdicts.evaluations })), at);
     events.push(...(await applyVerdicts(tx, raffle, decided, at)));
     if (rows.length < RECHECK_BATCH_SIZE) break;
