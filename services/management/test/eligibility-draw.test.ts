@@ -187,6 +187,9 @@ describe('an auto-draw of a raffle whose requirements read a chain', () => {
     await untilBeaconRound({ ...(raffle as Raffle), beaconRound: row.beaconRound });
     await sleep(1500);
     expect(await statusOf(raffle.id)).toBe('closed');
+    // Waiting, not failing: a close block not produced yet is no failed transition.
+    const metrics = await management.inject({ method: 'GET', url: '/metrics' });
+    expect(metrics.body).toMatch(/^scheduler_failed_transitions_total(\{[^}]*\})? 0$/m);
 
     const mined = await mineAfter(quiet, new Date(row.closedAt).toISOString());
     await expect.poll(() => statusOf(raffle.id), { timeout: 15_000, interval: 100 }).toBe('drawn');
