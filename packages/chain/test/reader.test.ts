@@ -1,6 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChainNotConfigured, createChainReader, type ChainReader, type HoldingQuery } from '../src/index.js';
-import { deployDemoContracts, mineBlock, mintDemoHoldings, testAccounts, type DeployedDemoContracts, type LocalChain, startAnvil } from '../src/local/index.js';
+import {
+  deployDemoContracts,
+  mineBlock,
+  mintDemoHoldings,
+  startAnvil,
+  testAccounts,
+  transferErc20,
+  transferErc721,
+  transferErc1155,
+  type DeployedDemoContracts,
+  type LocalChain,
+} from '../src/local/index.js';
 import { localPublicClient } from '../src/local/chain-clients.js';
 import { freshWallet } from './support/fresh-wallet.js';
 
@@ -127,6 +138,29 @@ describe('the chain reader on a real anvil', () => {
     ];
     expect(await reader.readHoldings('anvil', queries, before)).toEqual([0n, 0n]);
     expect(await reader.readHoldings('anvil', queries, 'latest')).toEqual([1n, 10n]);
+  });
+
+  it('sees a transfer between two blocks: the sender held the pass before, the receiver after', async () => {
+    const [, seller] = testAccounts(2);
+    const buyer = freshWallet();
+    await mintDemoHoldings(chain, contracts, { erc721: [{ to: seller!.address, tokenId: 555n }], erc20: [{ to: seller!.address, amount: 70n }], erc1155: [{ to: seller!.address, id: 3n, amount: 4n }] });
+    const atEntry = await mineBlock(chain);
+    await transferErc721(chain, contracts.erc721, seller!, buyer, 555n);
+    await transferErc20(chain, contracts.erc20, seller!, buyer, 30n);
+    await transferErc1155(chain, contracts.erc1155, seller!, buyer, 3n, 1n);
+    const atClose = await mineBlock(chain);
+    const holdings = (wallet: `0x${string}`): HoldingQuery[] => [
+      { kind: 'erc721', contract: contracts.erc721, wallet },
+      { kind: 'erc20', contract: contracts.erc20, wallet },
+      { kind: 'erc1155', contract: contracts.erc1155, tokenId: 3n, wallet },
+    ];
+    expect(await reader.readHoldings('anvil', [...holdings(buyer)], atEntry)).toEqual([0n, 0n, 0n]);
+    expect(await reader.readHoldings('anvil', [...holdings(buyer)], atClose)).toEqual([1n, 30n, 1n]);
+    const sellerAtClose = await reader.readHoldings('anvil', [...holdings(seller!.address)], atClose);
+    const sellerAtEntry = await reader.readHoldings('anvil', [...holdings(seller!.address)], atEntry);
+    expect(sellerAtEntry[0]! - sellerAtClose[0]!).toBe(1n);
+    expect(sellerAtEntry[1]! - sellerAtClose[1]!).toBe(30n);
+    expect(sellerAtEntry[2]! - sellerAtClose[2]!).toBe(1n);
   });
 
   it('finds the first block at or after a moment, and null for a moment the chain has not reached', async () => {

@@ -25,6 +25,11 @@ describe('verifyMessage', () => {
     expect(await reader.verifyMessage('anvil', { address: owner.address, message: `${message}!`, signature })).toBe(false);
   });
 
+  it('refuses a malformed signature as invalid, not as the chain being unavailable', async () => {
+    expect(await reader.verifyMessage('anvil', { address: owner.address, message, signature: '0xdeadbeef' })).toBe(false);
+    expect(await reader.verifyMessage('anvil', { address: owner.address, message, signature: '0x' })).toBe(false);
+  });
+
   it("accepts a contract wallet's signature through its ERC-1271 isValidSignature, and refuses another signer's", async () => {
     const wallet = await deployOwnerWallet(chain, owner);
     expect(await reader.verifyMessage('anvil', { address: wallet, message, signature: await owner.signMessage({ message }) })).toBe(true);
