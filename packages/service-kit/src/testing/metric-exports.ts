@@ -22,6 +22,7 @@ export const EXPORTED_BY: Record<string, readonly Service[]> = {
   scheduler_failed_transitions_total: ['management'],
   raffle_draws_waiting_on_beacon: ['management'],
   raffle_beacon_fetch_failures_total: ['management'],
+  raffle_draws_waiting_on_chain: ['management'],
   outbox_unpublished_events: ['webhook-dispatcher'],
   outbox_oldest_unpublished_age_seconds: ['webhook-dispatcher'],
   jetstream_consumer_pending_messages: ['webhook-dispatcher'],

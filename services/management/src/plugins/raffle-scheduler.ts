@@ -35,6 +35,7 @@ async function raffleSchedulerPlugin(app: FastifyInstance) {
         metrics.failed.inc(pass.failed.length);
         const overdueBefore = Date.now() - BEACON_OVERDUE_SECONDS * 1000;
         metrics.beaconOverdue.set(pass.waitingOnBeacon.filter((w) => w.roundDueAt.getTime() < overdueBefore).length);
+        metrics.chainUnavailable.set(pass.waitingOnChain.filter((w) => w.reason === 'unavailable').length);
         if (pass.waitingOnBeacon.some((w) => w.reason === 'unavailable')) log.warn({ waitingOnBeacon: pass.waitingOnBeacon }, 'auto-draws wait for an unreachable beacon');
         if (pass.waitingOnChain.some((w) => w.reason === 'unavailable')) log.warn({ waitingOnChain: pass.waitingOnChain }, 'auto-draws wait for an unreachable chain');
         const moved = pass.opened + pass.closed + pass.drawn + pass.finalized;
@@ -65,6 +66,11 @@ function schedulerMetrics(app: FastifyInstance) {
     beaconOverdue: new Gauge({
       name: 'raffle_draws_waiting_on_beacon',
       help: `Raffles due to be drawn that the last scheduler pass left closed because their beacon round, due more than ${BEACON_OVERDUE_SECONDS} s ago, could not be fetched`,
+      registers,
+    }),
+    chainUnavailable: new Gauge({
+      name: 'raffle_draws_waiting_on_chain',
+      help: 'Raffles due to be drawn that the last scheduler pass left closed because a chain their requirements read did not answer (their close block could not be read)',
       registers,
     }),
     lag: new Histogram({

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { BeaconRoundPending, BeaconUnavailable } from '@raffle/beacon';
-import { ChainUnavailable } from '@raffle/chain';
+import { ChainNotConfigured, ChainUnavailable } from '@raffle/chain';
 import { DashboardRaffleSchema, DrawRaffleBodySchema, ManagementErrorBodySchema } from '@raffle/contracts';
 import { cancelRaffle, closeRaffle, CloseBlockPending, DomainError, drawRaffle, finalizeRaffle, openRaffle, publishRaffle, RAFFLE_ACTIONS, userPrincipal, type RaffleRecord, type RaffleTarget } from '@raffle/domain';
 import { loadDashboardRaffle, type Db } from '@raffle/db';
@@ -125,6 +125,11 @@ function chainRefusal(error: unknown, reply: { header(name: string, value: strin
   if (error instanceof ChainUnavailable) {
     reply.header('retry-after', '10');
     return new DomainError('CHAIN_UNAVAILABLE', `chain ${error.chain}, which the raffle's requirements read, did not answer; the raffle stays closed, retry later`);
+  }
+  if (error instanceof ChainNotConfigured) {
+    // A deployment that dropped the chain from CHAIN_RPC_URLS after the raffle named it: it can be drawn once the chain is back.
+    reply.header('retry-after', '10');
+    return new DomainError('CHAIN_UNAVAILABLE', `chain ${error.chain}, which the raffle's requirements read, is not configured here (CHAIN_RPC_URLS); the raffle stays closed`);
   }
   return null;
 }
