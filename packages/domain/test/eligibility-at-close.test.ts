@@ -100,7 +100,12 @@ describe('the draw of a token-gated raffle reads the chain at the first block at
     // Mined in a block after the pinned one: the draw must not see it.
     await transferErc721(chain, contracts.erc721, laterSeller, nonHolder.address, 103n);
 
-    await draw(raffle);
+    const drawReader = createChainReader([{ name: 'anvil', rpcUrl: chain.rpcUrl }]);
+    await draw(raffle, drawReader).finally(() => drawReader.close());
+    // Every holding was read before the raffle was locked; the reads under the lock came from the reader's cache.
+    const { holdingsRead, cacheHits } = drawReader.stats();
+    expect(holdingsRead).toBe(2 * 5);
+    expect(cacheHits).toBe(5);
 
     expect((await raffleRow(raffle.id)).status).toBe('drawn');
     expect((await entryOf(sold.entryId)).status).toBe('invalid');

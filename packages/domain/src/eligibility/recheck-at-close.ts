@@ -81,6 +81,27 @@ export async function recheckRequirementsAtClose(tx: DbOrTx, raffle: RaffleRecor
   return events;
 }
 
+/**
+ * Reads every holding the draw will read, at the close blocks, before the draw locks the raffle:
+ * the reader keeps reads at a pinned block, so the draw's own reads under the lock are answered
+ * from memory, and a chain that does not answer fails the draw here, with no lock held. Nothing is
+ * written; whatever changes meanwhile (an entry disqualified, a wallet unlinked) the draw reads
+ * again under the lock.
+ */
+export async function prefetchHoldingsAtClose(db: DbOrTx, raffle: RaffleRecord, eligibility: EligibilityAtClose): Promise<void> {
+  const chains = chainsReadBy(raffle);
+  const blockOf = (chain: string) => BigInt(eligibility.blocks.find((b) => b.chain === chain)!.number);
+  for (let afterId: string | null = null; ; ) {
+    const rows = await pageEntryOutcomes(db, { raffleId: raffle.id, workspaceId: raffle.workspaceId, requirements: [], at: raffle.closedAt!, afterId, limit: RECHECK_BATCH_SIZE });
+    if (rows.length === 0) return;
+    afterId = rows[rows.length - 1]!.entryId;
+    const wallets = await listVerifiedWalletsOf(db, { userIds: rows.map((r) => r.userId), chains, linkedBy: raffle.closedAt! });
+    const subjects = rows.map((r) => ({ userId: r.userId, wallets: wallets.get(r.userId) ?? [] }));
+    await evaluateChainRequirements(eligibility.reader, raffle.requirements, subjects, blockOf);
+    if (rows.length < RECHECK_BATCH_SIZE) return;
+  }
+}
+
 /** Writes what changed: status, weight, and the rendered entry whenever the entrant would see a difference. */
 async function applyVerdicts(tx: DbOrTx, raffle: RaffleRecord, decided: readonly Decided[], at: Date): Promise<NewEvent[]> {
   const failing = decided.filter((d) => d.verdicts.failed.length > 0).map((d) => d.row.entryId);

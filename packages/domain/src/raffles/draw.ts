@@ -15,7 +15,7 @@ import {
 import { systemClock } from '../clock.js';
 import type { ChainReader } from '@raffle/chain';
 import { chainsReadBy, pinCloseBlocks, type EligibilityAtClose } from '../eligibility/close-blocks.js';
-import { recheckRequirementsAtClose } from '../eligibility/recheck-at-close.js';
+import { prefetchHoldingsAtClose, recheckRequirementsAtClose } from '../eligibility/recheck-at-close.js';
 import { eligibleEntriesInArrivalOrder, recheckRequirements } from '../entries/recheck-requirements.js';
 import { DomainError } from '../errors.js';
 import { raffleEvent } from '../events/resource-events.js';
@@ -163,8 +163,9 @@ export type DrawTarget = RaffleTarget & {
  * in a short transaction of their own; then the beacon round is fetched with no lock held (it
  * throws BeaconRoundPending before the round is published, BeaconUnavailable when no relay
  * answers); so are the close blocks of the chains its requirements read (CloseBlockPending before
- * a chain reaches the close, ChainUnavailable when it does not answer); then the raffle is locked
- * again and drawn. A raffle that reads no chain asks none.
+ * a chain reaches the close, ChainUnavailable when it does not answer), and every holding at them
+ * read once into the reader's cache; then the raffle is locked again and drawn, its reads at the
+ * blocks answered from that cache. A raffle that reads no chain asks none.
  */
 export async function drawRaffle(db: Db, target: DrawTarget): Promise<RaffleRecord> {
   const closed = await db.transaction(async (tx) => {
@@ -174,6 +175,7 @@ export async function drawRaffle(db: Db, target: DrawTarget): Promise<RaffleReco
   });
   const beacon = await fetchDrawBeacon(target.rounds, closed);
   const eligibility = await pinCloseBlocks(target.chainReader, closed);
+  if (eligibility) await prefetchHoldingsAtClose(db, closed, eligibility);
   return db.transaction(async (tx) => {
     await boundTransaction(tx, STATEMENT_BOUNDS.draw);
     const raffle = await lockRaffleAs(tx, target.actor, target);

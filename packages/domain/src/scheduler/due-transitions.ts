@@ -9,6 +9,7 @@ import { closeRaffleIn, finalizeRaffleIn, openRaffleIn } from '../raffles/lifecy
 import type { RaffleRecord } from '../raffles/raffle-locks.js';
 import type { ChainReader } from '@raffle/chain';
 import { chainsReadBy, pinCloseBlocks, type EligibilityAtClose } from '../eligibility/close-blocks.js';
+import { prefetchHoldingsAtClose } from '../eligibility/recheck-at-close.js';
 import { createBeaconWaits, type BeaconWaitReason, type BeaconWaits } from './beacon-waits.js';
 import { createChainWaits, type ChainWaitReason, type ChainWaits } from './chain-waits.js';
 
@@ -187,6 +188,8 @@ export async function runDueTransitions(
     if (already) return wait(already);
     try {
       const eligibility = await pinCloseBlocks(options.chainReader, raffle);
+      // Every holding at the blocks read into the reader's cache now, with no lock held: the draw's reads under it are answered from memory.
+      if (eligibility) await prefetchHoldingsAtClose(db, raffle, eligibility);
       chainWaits.pinned(raffle.id, chains);
       return eligibility;
     } catch (error) {
