@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { describeDrawChecks, ELIGIBILITY_NOTE, verifyDraw, type DrawProof, type VerifyDrawOptions } from '../src/index.js';
 import { judgeDrawProof } from '../src/cli/draw-verdict.js';
+import { isRefusedBeforeActing, isRetryableAnswer } from '../src/http/retry-policy.js';
 import { drawEntries, localChain, localDrandProof, seedHex } from './support/draw-proofs.js';
 
 const entries = drawEntries(12, () => '1');
@@ -70,5 +71,14 @@ describe("verifyDraw of a proof's eligibilityBlocks", () => {
     const tampered = judgeDrawProof(proofWithBlocks([{ ...BLOCK, timestamp: '2025-06-15T19:50:00.000Z' }]), 'test', trustLocal);
     expect(tampered.valid).toBe(false);
     expect(tampered.report).toContain('[eligibility_block_before_close]');
+  });
+});
+
+describe('a draw waiting for its close block', () => {
+  it('is retried by the SDK after Retry-After, as a draw waiting for its beacon round is: nothing ran', () => {
+    expect(isRetryableAnswer(409, 'DRAW_CHAIN_PENDING')).toBe(true);
+    expect(isRefusedBeforeActing(409, 'DRAW_CHAIN_PENDING')).toBe(true);
+    // An unreachable chain is a 503: retried only where a repeat cannot act twice (GETs, keyed writes).
+    expect(isRefusedBeforeActing(503, 'CHAIN_UNAVAILABLE')).toBe(false);
   });
 });
