@@ -17,7 +17,7 @@ import { eq } from 'drizzle-orm';
 import { createPublicClient, http, type Address } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeRaffle, CloseBlockPending, drawRaffle, type RaffleRecord } from '../src/index.js';
+import { closeRaffle, CloseBlockPending, drawRaffle, enterRaffle, userPrincipal, type RaffleRecord } from '../src/index.js';
 import { useWorld } from './support/world.js';
 
 // A chain of this file's own (1 s blocks, like the run's), so transfers and blocks are this file's alone.
@@ -174,6 +174,29 @@ describe('the draw of a token-gated raffle reads the chain at the first block at
     expect(await entryOf(pendingNothing.entryId)).toMatchObject({ status: 'invalid', statusReason: 'Requirements not met: Holds 100 NEB' });
     const weights = Object.fromEntries(parseEntryLines((await snapshotOf(raffle.id))!.entryLines).map((e) => [e.id, e.weight]));
     expect(weights).toEqual({ [pendingBoth.entryId]: '2.5', [lostBonus.entryId]: '1', [gainedBonus.entryId]: '2.5' });
+  });
+
+  it('disqualifies the first-come win of an entrant who sold before the close', async () => {
+    const [seller, holder] = await Promise.all([fundedWallet(), fundedWallet()]);
+    await mintDemoHoldings(chain, contracts, { erc721: [{ to: seller.address, tokenId: 201n }, { to: holder.address, tokenId: 202n }] });
+    const raffle = await world.openRaffle({ mechanic: 'fcfs', spots: 5 });
+    const enter = async (wallet: Address) => {
+      const user = await world.user({ wallets: [{ chain: 'anvil', address: wallet.toLowerCase(), verified: true }] });
+      return (await enterRaffle(world.db, { raffle: { raffleId: raffle.id }, actor: userPrincipal(user.id), source: 'api' })).entry.id;
+    };
+    const sold = await enter(seller.address);
+    const kept = await enter(holder.address);
+    // The gate as it stood when they entered (evaluating it at entry is the entry's part, not the draw's).
+    await world.db.update(schema.raffles).set({ requirements: [passRequirement(contracts.erc721)] }).where(eq(schema.raffles.id, raffle.id));
+    await transferErc721(chain, contracts.erc721, seller, holder.address, 201n);
+    const closed = await close(raffle);
+    await closeBlock(closed.closedAt!);
+    await draw(raffle);
+
+    const wins = await world.db.select().from(schema.wins).where(eq(schema.wins.raffleId, raffle.id));
+    expect(wins.find((w) => w.entryId === sold)).toMatchObject({ status: 'disqualified' });
+    expect(wins.find((w) => w.entryId === kept)).toMatchObject({ status: 'selected' });
+    expect((await entryOf(sold)).status).toBe('invalid');
   });
 
   it('asks no chain and stores no block for a raffle whose requirements read none', async () => {
