@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { describeDrawChecks, ELIGIBILITY_NOTE, verifyDraw, type DrawProof, type VerifyDrawOptions } from '../src/index.js';
-import { judgeDrawProof } from '../src/cli/draw-verdict.js';
+import { judgeDrawProof, parseVerifyDrawArgs } from '../src/cli/draw-verdict.js';
 import { isRefusedBeforeActing, isRetryableAnswer } from '../src/http/retry-policy.js';
 import { drawEntries, localChain, localDrandProof, seedHex } from './support/draw-proofs.js';
 
@@ -80,5 +80,17 @@ describe('a draw waiting for its close block', () => {
     expect(isRefusedBeforeActing(409, 'DRAW_CHAIN_PENDING')).toBe(true);
     // An unreachable chain is a 503: retried only where a repeat cannot act twice (GETs, keyed writes).
     expect(isRefusedBeforeActing(503, 'CHAIN_UNAVAILABLE')).toBe(false);
+  });
+});
+
+describe('raffle-verify-draw --chain-rpc', () => {
+  it('takes a node per chain, and refuses anything but <chain>=<http(s) url>', () => {
+    expect(parseVerifyDrawArgs(['some-raffle', '--chain-rpc', 'anvil=http://127.0.0.1:8545', '--chain-rpc', 'base=https://base.example/rpc'], {})).toMatchObject({
+      chainRpcUrls: { anvil: 'http://127.0.0.1:8545', base: 'https://base.example/rpc' },
+    });
+    expect(parseVerifyDrawArgs(['some-raffle'], {})).not.toHaveProperty('chainRpcUrls');
+    for (const bad of ['http://127.0.0.1:8545', '=http://x', 'anvil=ws://x']) {
+      expect(parseVerifyDrawArgs(['some-raffle', '--chain-rpc', bad], {})).toEqual({ error: expect.stringMatching(/--chain-rpc takes <chain>=<http\(s\) url>/) });
+    }
   });
 });
