@@ -51,6 +51,14 @@ export {
   type TrustedBeaconChain,
   type VerifyDrawOptions,
 } from './verify-draw.js';
+export {
+  checkEligibilityBlocksOnChain,
+  ELIGIBILITY_NOTE,
+  type ChainRpcCheckOptions,
+  type DrawEligibility,
+  type DrawEligibilityBlock,
+  type EligibilityOnChainCheck,
+} from './draw/eligibility-blocks.js';
 export { describeBeaconChain, describeDrawChecks, utcTime, validDrawSummary, type DrawCheck } from './draw/draw-checks.js';
 export { fetchPlatformBeaconChain, PLATFORM_BEACON_NAME, type FetchPlatformBeaconOptions, type PlatformBeaconChain } from './draw/platform-beacon.js';
 export { fetchAndVerifyDraw, type FetchAndVerifyDrawOptions, type FetchedDrawVerification } from './draw/fetch-and-verify-draw.js';

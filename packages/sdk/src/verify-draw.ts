@@ -3,6 +3,7 @@ import { fromHex } from './crypto/encoding.js';
 import { BEACON_ROUND_OFFSET, chainValueProblems, QUICKNET, roundAt, timeOfRound, type BeaconChain } from './draw/beacon-chain.js';
 import { beaconMixedSeed, DRAND_DRAW_ALGORITHM } from './draw/beacon-draw.js';
 import { isRoundSignatureValid, randomnessOf } from './draw/beacon-signature.js';
+import { blocksBeforeClose, ELIGIBILITY_NOTE, eligibilityBlocksShapeProblems, type DrawEligibility } from './draw/eligibility-blocks.js';
 import { ENTRY_ID_FORMAT, USER_ID_FORMAT, WEIGHT_FORMAT } from './draw/entry-format.js';
 import { proofShapeProblems } from './draw/proof-shape.js';
 import { DRAW_ALGORITHM, drawCommitment, entriesDigest, rankEntries, type DrawEntry } from './weighted-draw.js';
@@ -24,6 +25,11 @@ export type { DrawProof };
  * - `beacon_signature_invalid`: the trusted chain's key did not sign this round with this signature;
  * - `beacon_randomness_mismatch`: `randomness` is not sha256(signature);
  * - `beacon_round_mismatch`: the round is not roundAt(closedAt) + 2 on the trusted chain;
+ * - `malformed_eligibility_blocks`: `eligibilityBlocks` is present but not blocks in their exact
+ *   formats, each chain once in ascending order (so the list has one spelling);
+ * - `eligibility_block_before_close`: an eligibility block is timestamped before `closedAt`, so it
+ *   cannot be the first block at or after the close (a proof with blocks and no `closedAt` is
+ *   `closed_at_missing`);
  * - `commitment_mismatch`: sha256(seed) is not `drawCommitment`;
  * - `entry_id_malformed` / `user_id_malformed` / `weight_malformed`: an entry's field is outside
  *   its exact format (ENTRY_ID_FORMAT, USER_ID_FORMAT, WEIGHT_FORMAT), so its canonical line
@@ -47,6 +53,8 @@ export const DRAW_VERIFICATION_FAILURES = [
   'beacon_signature_invalid',
   'beacon_randomness_mismatch',
   'beacon_round_mismatch',
+  'malformed_eligibility_blocks',
+  'eligibility_block_before_close',
   'commitment_mismatch',
   'entry_id_malformed',
   'user_id_malformed',
@@ -97,6 +105,11 @@ export type DrawVerification = {
    * `failures`); absent for the older algorithm and for an untrusted or mismatched chain.
    */
   beacon?: DrawBeaconSigner;
+  /**
+   * For a proof whose raffle read a chain: the blocks its requirements were re-read at, with what
+   * verifying them offline does and does not establish. Absent when the proof names none.
+   */
+  eligibility?: DrawEligibility;
 };
 
 const HEX_SEED = /^[0-9a-f]{64}$/;
@@ -197,6 +210,18 @@ function checkBeacon(proof: DrawProof, trustedChains: readonly TrustedBeaconChai
   return { failures, beacon, ...(chain.length === 0 ? { signer: signerOf(beacon, trusted) } : {}) };
 }
 
+/** The blocks are well-formed, and none is before the close: each can be the first block at or after it. */
+function checkEligibilityBlocks(proof: DrawProof): DrawProblem[] {
+  if (proof.eligibilityBlocks === undefined) return [];
+  const shape = eligibilityBlocksShapeProblems(proof.eligibilityBlocks);
+  if (shape.length > 0) return shape.map((p) => failure('malformed_eligibility_blocks', p));
+  const closed = typeof proof.closedAt === 'string' ? Date.parse(proof.closedAt) : Number.NaN;
+  if (Number.isNaN(closed)) return [failure('closed_at_missing', 'a proof with eligibility blocks needs closedAt (a date-time): the blocks are fixed by it')];
+  return blocksBeforeClose(proof.eligibilityBlocks, closed).map((b) =>
+    failure('eligibility_block_before_close', `eligibility block ${b.number} of ${b.chain} is timestamped ${b.timestamp}, before the close at ${proof.closedAt}`),
+  );
+}
+
 function checkCommitment(proof: DrawProof, seed: Uint8Array): DrawProblem[] {
   return drawCommitment(seed) === proof.drawCommitment ? [] : [failure('commitment_mismatch', 'sha256(seed) does not match drawCommitment')];
 }
@@ -247,9 +272,23 @@ function checkWinners(proof: DrawProof, recomputedWinners: readonly string[]): D
   ]);
 }
 
-function verdict(failures: DrawProblem[], recomputedWinners: string[], signer?: DrawBeaconSigner): DrawVerification {
+function verdict(failures: DrawProblem[], recomputedWinners: string[], signer?: DrawBeaconSigner, eligibility?: DrawEligibility): DrawVerification {
   const unique = failures.filter((f, i) => failures.findIndex((g) => g.message === f.message) === i);
-  return { valid: unique.length === 0, problems: unique.map((f) => f.message), failures: unique, recomputedWinners, ...(signer ? { beacon: signer } : {}) };
+  return {
+    valid: unique.length === 0,
+    problems: unique.map((f) => f.message),
+    failures: unique,
+    recomputedWinners,
+    ...(signer ? { beacon: signer } : {}),
+    ...(eligibility ? { eligibility } : {}),
+  };
+}
+
+/** The blocks as the result reports them, when the proof carries well-formed ones. */
+function eligibilityOf(proof: DrawProof): DrawEligibility | undefined {
+  const blocks = proof.eligibilityBlocks;
+  if (blocks === undefined || eligibilityBlocksShapeProblems(blocks).length > 0) return undefined;
+  return { blocks: blocks.map((b) => ({ ...b })), onChain: 'not_checked', note: ELIGIBILITY_NOTE };
 }
 
 /**
@@ -265,18 +304,19 @@ export function verifyDraw(proof: DrawProof, options: VerifyDrawOptions = {}): D
   if (shape.length > 0) return verdict(shape.map((p) => failure('malformed_proof', p)), []);
   const failures = checkAlgorithm(proof);
   const beaconCheck: BeaconCheck = proof.algorithm === DRAND_DRAW_ALGORITHM ? checkBeacon(proof, options.trustedChains ?? [QUICKNET]) : { failures: [] };
-  failures.push(...beaconCheck.failures);
-  if (!HEX_SEED.test(proof.seed)) return verdict([...failures, failure('malformed_seed', 'seed is not 32 bytes of lowercase hex')], [], beaconCheck.signer);
+  failures.push(...beaconCheck.failures, ...checkEligibilityBlocks(proof));
+  const eligibility = eligibilityOf(proof);
+  if (!HEX_SEED.test(proof.seed)) return verdict([...failures, failure('malformed_seed', 'seed is not 32 bytes of lowercase hex')], [], beaconCheck.signer, eligibility);
   const seed = fromHex(proof.seed);
   failures.push(...checkCommitment(proof, seed));
   const fields = checkEntryFields(proof);
   failures.push(...fields, ...checkUniqueEntries(proof), ...checkDigest(proof), ...checkWinnerCount(proof));
   const key = proof.algorithm !== DRAND_DRAW_ALGORITHM ? seed : beaconCheck.beacon ? beaconMixedSeed(seed, beaconCheck.beacon) : undefined;
-  if (fields.length > 0 || key === undefined) return verdict(failures, [], beaconCheck.signer);
+  if (fields.length > 0 || key === undefined) return verdict(failures, [], beaconCheck.signer, eligibility);
 
   const recomputedWinners = rankEntries(key, proof.entries)
     .slice(0, proof.winners.length)
     .map((e) => e.id);
   failures.push(...checkWinners(proof, recomputedWinners));
-  return verdict(failures, recomputedWinners, beaconCheck.signer);
+  return verdict(failures, recomputedWinners, beaconCheck.signer, eligibility);
 }

@@ -13,7 +13,7 @@ import type { Config } from './config.js';
 
 export const configOf = (app: FastifyInstance) => app.getDecorator<Config>('config');
 
-/** The EVM chains of CHAIN_RPC_URLS (chain-reader plugin). */
+/** The EVM chains of CHAIN_RPC_URLS (chain-reader plugin): entries, draws at the close block and wallet links read them through it. */
 export const chainReaderOf = (app: FastifyInstance) => app.getDecorator<ChainReader>('chainReader');
 
 /** The beacon chain this deployment pins (BEACON_CHAIN): a close fixes the draw's round on it. */

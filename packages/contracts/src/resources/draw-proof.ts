@@ -31,6 +31,30 @@ export const DrawBeaconSchema = Type.Object(
 );
 export type DrawBeaconBody = Static<typeof DrawBeaconSchema>;
 
+/** A decimal block number: no sign, no leading zeros, so each number has one spelling (decision 0021's rule). */
+export const DRAW_BLOCK_NUMBER_PATTERN = '^(?:0|[1-9][0-9]{0,77})$';
+export const DRAW_BLOCK_HASH_PATTERN = '^0x[0-9a-f]{64}$';
+/** As `new Date().toISOString()` writes it: UTC, milliseconds, `Z`. */
+export const DRAW_BLOCK_TIMESTAMP_PATTERN = '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9]{3}Z$';
+export const DRAW_CHAIN_NAME_PATTERN = '^[a-z0-9-]{1,32}$';
+
+/**
+ * The block of one chain at which the draw re-read the raffle's on-chain requirements: the first
+ * block whose timestamp is at or after `closedAt` (decision 0028). Anyone with an archive node of
+ * that chain can read every balance at it; any node can confirm the hash and that it is the first.
+ */
+export const DrawEligibilityBlockSchema = Type.Object(
+  {
+    chain: Type.String({ pattern: DRAW_CHAIN_NAME_PATTERN, description: 'The chain as requirements name it (`params.chain`).' }),
+    chainId: Type.Integer({ minimum: 1, description: "The chain's EIP-155 id." }),
+    number: Type.String({ pattern: DRAW_BLOCK_NUMBER_PATTERN, description: 'The block number, as a decimal string.', examples: ['19000000'] }),
+    hash: Type.String({ pattern: DRAW_BLOCK_HASH_PATTERN, description: "The block's hash (lowercase hex)." }),
+    timestamp: Type.String({ pattern: DRAW_BLOCK_TIMESTAMP_PATTERN, format: 'date-time', description: "The block's timestamp (UTC, milliseconds): at or after `closedAt`." }),
+  },
+  { $id: 'DrawEligibilityBlock', additionalProperties: false },
+);
+export type DrawEligibilityBlockBody = Static<typeof DrawEligibilityBlockSchema>;
+
 /**
  * Everything needed to recompute a weighted draw (product.md, "Verifiable draws"): the seed the
  * commitment promised, the frozen eligible set the digest covers, and the winners it produced.
@@ -43,6 +67,12 @@ export const DrawProofSchema = Type.Object(
     }),
     closedAt: Type.Optional(Type.String({ format: 'date-time', description: 'When entries closed: the beacon round is `roundAt(closedAt) + 2` of the chain that signed it.' })),
     beacon: Type.Optional(DrawBeaconSchema),
+    eligibilityBlocks: Type.Optional(
+      Type.Array(DrawEligibilityBlockSchema, {
+        description:
+          "Present when the raffle's requirements read a chain: per chain (sorted by name, each once), the block at which the draw re-evaluated them, the first whose timestamp is at or after `closedAt`. Checking who held what at it needs an archive node of that chain.",
+      }),
+    ),
     drawCommitment: Sha256Hex('sha256 of the seed, public since the raffle was published.'),
     seed: Sha256Hex('The 32-byte secret seed (hex), revealed once the raffle is drawn.'),
     entriesDigest: Sha256Hex('sha256 of the eligible entries\' canonical lines `id:userId:weight\\n`, in id order.'),

@@ -4,10 +4,6 @@ import { raffles, type RaffleRequirement } from '../schema/raffles.js';
 import type { RaffleRef } from './raffle-locks.js';
 import { isChainRequirement } from './requirement-checks.js';
 
-const listOf = (values: readonly string[]) => sql.join(values.map((v) => sql`${v}`), sql`, `);
-
-export type EntrantWallet = { chain: string; address: string };
-
 /**
  * The on-chain requirements of the published raffle a ref names, read without a lock: what an
  * entry must ask the chain before its transaction (decision 0027). Null when no published raffle
@@ -18,24 +14,6 @@ export async function findChainRequirementsOfRaffle(tx: DbOrTx, ref: RaffleRef):
   const [row] = await tx.execute(sql`select r.requirements from raffles r where ${match} limit 1`);
   if (!row) return null;
   return (row.requirements as RaffleRequirement[]).filter(isChainRequirement);
-}
-
-/** Each user's verified wallets on the chains named, by user id (users without one are absent). */
-export async function loadVerifiedWallets(
-  tx: DbOrTx,
-  args: { userIds: readonly string[]; chains: readonly string[] },
-): Promise<Map<string, EntrantWallet[]>> {
-  const wallets = new Map<string, EntrantWallet[]>();
-  if (args.userIds.length === 0 || args.chains.length === 0) return wallets;
-  const rows = await tx.execute(sql`
-    select w.user_id, w.chain, w.address from user_wallets w
-    where w.user_id in (${listOf(args.userIds)}) and w.chain in (${listOf(args.chains)}) and w.verified
-    order by w.user_id, w.chain, w.address`);
-  for (const row of rows) {
-    const userId = row.user_id as string;
-    wallets.set(userId, [...(wallets.get(userId) ?? []), { chain: row.chain as string, address: row.address as string }]);
-  }
-  return wallets;
 }
 
 export type PendingEntryClaim = { id: string; raffleId: string; userId: string };

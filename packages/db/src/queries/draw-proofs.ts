@@ -1,5 +1,5 @@
 import type { Sql } from '../client.js';
-import type { DrawBeaconRecord } from '../schema/draws.js';
+import type { DrawBeaconRecord, EligibilityBlockRecord } from '../schema/draws.js';
 
 /** What a raffle's draw proof is built from: the raffle's draw fields and its snapshot, if any. */
 export type DrawProofSource = {
@@ -16,6 +16,8 @@ export type DrawProofSource = {
   closedAt: Date | null;
   /** The beacon round the draw mixed in (`es-hmac-sha256-drand-v1`), or null. */
   beacon: DrawBeaconRecord | null;
+  /** The blocks the draw re-read on-chain requirements at (decision 0028), or null when it read none. */
+  eligibilityBlocks: EligibilityBlockRecord[] | null;
   /** The snapshot's canonical lines (`id:userId:weight\n`, in id order). */
   entryLines: string | null;
 };
@@ -24,15 +26,24 @@ export type DrawWinnerPosition = { entryId: string; position: number };
 
 /** The raffle's draw fields and snapshot, or null when there is no such raffle. */
 export async function findDrawProofSource(sql: Sql, raffleId: string): Promise<DrawProofSource | null> {
-  const [row] = await sql<(Omit<DrawProofSource, 'closedAt' | 'beacon'> & { closedAt: string | Date | null; beacon: string | DrawBeaconRecord | null })[]>`
+  const [row] = await sql<(Omit<DrawProofSource, 'closedAt' | 'beacon' | 'eligibilityBlocks'> & {
+      closedAt: string | Date | null;
+      beacon: string | DrawBeaconRecord | null;
+      eligibilityBlocks: string | EligibilityBlockRecord[] | null;
+    })[]>`
     select r.mechanic, r.status, r.spots, r.draw_seed as seed, r.draw_commitment as "drawCommitment", r.entries_digest as "entriesDigest",
-           r.closed_at as "closedAt", s.algorithm, s.beacon, s.entry_lines as "entryLines"
+           r.closed_at as "closedAt", s.algorithm, s.beacon, s.eligibility_blocks as "eligibilityBlocks", s.entry_lines as "entryLines"
     from raffles r left join raffle_draw_snapshots s on s.raffle_id = r.id
     where r.id = ${raffleId}`;
   if (!row) return null;
   // The shared client leaves timestamps and JSON as Postgres sent them (see client.ts).
-  const { closedAt, beacon } = row;
-  return { ...row, closedAt: closedAt === null ? null : new Date(closedAt), beacon: typeof beacon === 'string' ? (JSON.parse(beacon) as DrawBeaconRecord) : beacon };
+  const { closedAt, beacon, eligibilityBlocks } = row;
+  return {
+    ...row,
+    closedAt: closedAt === null ? null : new Date(closedAt),
+    beacon: typeof beacon === 'string' ? (JSON.parse(beacon) as DrawBeaconRecord) : beacon,
+    eligibilityBlocks: typeof eligibilityBlocks === 'string' ? (JSON.parse(eligibilityBlocks) as EligibilityBlockRecord[]) : eligibilityBlocks,
+  };
 }
 
 /** The draw's own selections at their original positions, whatever happened to the wins since. */

@@ -110,3 +110,42 @@ export async function listEntriesFailingRequirements(
     where e.raffle_id = ${args.raffleId} and e.status = 'valid' and not (${allRequired})`);
   return rows.map((row) => ({ entryId: row.entryId as string, ...outcomesOf(args.requirements, row) }));
 }
+
+/** One entry the draw re-evaluates, with its outcomes (chain types unread: the domain reads them). */
+export type EntryOutcomes = RequirementOutcomes & {
+  entryId: string;
+  userId: string;
+  status: 'valid' | 'pending';
+  entryWeight: string;
+  /** The verdicts stored before, by requirement id: an entry whose verdicts change is re-rendered. */
+  previous: Record<string, { passed: boolean; detail: string | null }>;
+};
+
+/**
+ * The raffle's `valid` and `pending` entries after `afterId` (id order, at most `limit`), every
+ * requirement evaluated: the draw's re-check of a raffle whose requirements read a chain streams
+ * them in batches, so a large raffle never sits in memory at once.
+ */
+export async function pageEntryOutcomes(
+  tx: DbOrTx,
+  args: { raffleId: string; workspaceId: string; requirements: readonly RaffleRequirement[]; at: Date; afterId: string | null; limit: number },
+): Promise<EntryOutcomes[]> {
+  const subject: Subject = { userId: sql`e.user_id`, workspaceId: args.workspaceId, at: args.at };
+  const columns = args.requirements.length === 0 ? sql`` : sql`, ${verdictColumns(args.requirements, subject)}`;
+  const rows = await tx.execute(sql`
+    select e.id as "entryId", e.user_id as "userId", e.status, e.entry_weight::text as "entryWeight",
+      coalesce((select jsonb_object_agg(v.requirement_id, jsonb_build_object('passed', v.passed, 'detail', v.detail))
+                from entry_requirement_evaluations v where v.entry_id = e.id), '{}'::jsonb) as previous ${columns}
+    from entries e
+    where e.raffle_id = ${args.raffleId} and e.status in ('valid', 'pending') ${args.afterId === null ? sql`` : sql`and e.id > ${args.afterId}`}
+    order by e.id
+    limit ${args.limit}`);
+  return rows.map((row) => ({
+    entryId: row.entryId as string,
+    userId: row.userId as string,
+    status: row.status as 'valid' | 'pending',
+    entryWeight: row.entryWeight as string,
+    previous: (typeof row.previous === 'string' ? JSON.parse(row.previous) : row.previous) as EntryOutcomes['previous'],
+    ...outcomesOf(args.requirements, row),
+  }));
+}

@@ -1,5 +1,5 @@
 import type { DrawWinnerPosition } from '../queries/draw-proofs.js';
-import type { DrawBeaconRecord } from '../schema/draws.js';
+import type { DrawBeaconRecord, EligibilityBlockRecord } from '../schema/draws.js';
 
 /** Canonical lines whose values JSON can carry unescaped: prefixed ids and decimal weights. */
 const PLAIN_LINES = /^(?:[A-Za-z0-9_.-]+:[A-Za-z0-9_.-]+:[0-9.]+\n)*$/;
@@ -25,14 +25,17 @@ export function renderDrawEntries(lines: string): string {
 
 /**
  * A drawn raffle's proof (product.md, "Verifiable draws") as JSON, from its published draw fields.
- * A beacon draw adds `closedAt` and its `beacon` block; a draw from before beacon rounds renders
- * exactly as it always did, so its proof stays byte-identical.
+ * A beacon draw adds `closedAt` and its `beacon` block; a draw that re-read on-chain requirements
+ * adds `eligibilityBlocks` (and `closedAt`, which they are fixed by). A draw from before either
+ * renders exactly as it always did, so its proof stays byte-identical.
  */
 export function renderDrawProof(
   draw: {
     algorithm: string;
     closedAt: Date | null;
     beacon: DrawBeaconRecord | null;
+    /** Absent, null or empty: the raffle read no chain, and the proof has no `eligibilityBlocks`. */
+    eligibilityBlocks?: readonly EligibilityBlockRecord[] | null;
     drawCommitment: string;
     seed: string;
     entriesDigest: string;
@@ -41,16 +44,18 @@ export function renderDrawProof(
   },
   winners: DrawWinnerPosition[],
 ): string {
-  const beacon = draw.beacon === null ? '' : renderBeaconFields(draw.closedAt, draw.beacon);
+  const blocks = draw.eligibilityBlocks ?? [];
+  const closed = draw.closedAt !== null && (draw.beacon !== null || blocks.length > 0) ? `"closedAt":${JSON.stringify(draw.closedAt.toISOString())},` : '';
+  const beacon = draw.beacon === null ? '' : renderBeaconFields(draw.beacon);
+  const eligibility = blocks.length === 0 ? '' : `"eligibilityBlocks":${JSON.stringify(blocks.map(({ chain, chainId, number, hash, timestamp }) => ({ chain, chainId, number, hash, timestamp })))},`;
   return (
-    `{"algorithm":${JSON.stringify(draw.algorithm)},${beacon}"drawCommitment":${JSON.stringify(draw.drawCommitment)},` +
+    `{"algorithm":${JSON.stringify(draw.algorithm)},${closed}${beacon}${eligibility}"drawCommitment":${JSON.stringify(draw.drawCommitment)},` +
     `"seed":${JSON.stringify(draw.seed)},"entriesDigest":${JSON.stringify(draw.entriesDigest)},"spots":${JSON.stringify(draw.spots)},` +
     `"entries":${renderDrawEntries(draw.entryLines)},"winners":${JSON.stringify(winners)}}`
   );
 }
 
-function renderBeaconFields(closedAt: Date | null, beacon: DrawBeaconRecord): string {
+function renderBeaconFields(beacon: DrawBeaconRecord): string {
   const { chainHash, publicKey, period, genesisTime, round, signature, randomness } = beacon;
-  const closed = closedAt === null ? '' : `"closedAt":${JSON.stringify(closedAt.toISOString())},`;
-  return `${closed}"beacon":${JSON.stringify({ chainHash, publicKey, period, genesisTime, round, signature, randomness })},`;
+  return `"beacon":${JSON.stringify({ chainHash, publicKey, period, genesisTime, round, signature, randomness })},`;
 }

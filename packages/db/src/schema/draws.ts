@@ -1,10 +1,13 @@
-import type { DrawBeaconBody } from '@raffle/contracts';
+import type { DrawBeaconBody, DrawEligibilityBlockBody } from '@raffle/contracts';
 import { integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
 import { createdAt, idColumn } from './columns.js';
 import { raffles } from './raffles.js';
 
 /** The proof's `beacon` block, stored as the proof shows it (contracts' DrawBeaconSchema). */
 export type DrawBeaconRecord = DrawBeaconBody;
+
+/** One entry of the proof's `eligibilityBlocks`, stored as the proof shows it (contracts' DrawEligibilityBlockSchema). */
+export type EligibilityBlockRecord = DrawEligibilityBlockBody;
 
 /**
  * The eligible entries a draw ranked, frozen at draw time as the canonical lines the digest
@@ -26,5 +29,11 @@ export const raffleDrawSnapshots = pgTable('raffle_draw_snapshots', {
    * change a published proof.
    */
   beacon: jsonb('beacon').$type<DrawBeaconRecord>(),
+  /**
+   * Per chain the raffle's requirements read, the block the draw re-evaluated them at: the first
+   * at or after the close (decision 0028), sorted by chain. Null when the raffle reads no chain
+   * (and for draws before migration 0013), so those proofs render as they always did.
+   */
+  eligibilityBlocks: jsonb('eligibility_blocks').$type<EligibilityBlockRecord[]>(),
   createdAt: createdAt(),
 });

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { DuplicateFlags, RequirementResult } from '@raffle/contracts';
 import { rawTransactionOf, type DbOrTx } from '../client.js';
 import { newId } from '../ids.js';

@@ -1,4 +1,4 @@
-import { findChainRequirementsOfRaffle, loadVerifiedWallets, type Db, type RaffleRef, type schema } from '@raffle/db';
+import { findChainRequirementsOfRaffle, listVerifiedWallets, type Db, type RaffleRef, type schema } from '@raffle/db';
 import type { ChainVerdict } from '../requirements/chain-requirements.js';
 import { readChainVerdicts, type ChainCheck } from '../requirements/chain-verdicts.js';
 
@@ -42,7 +42,7 @@ export async function readEntrantChainVerdicts(
   const requirements = await chainRequirementsOf(db, args.ref, args.fresh ?? false);
   if (!requirements || requirements.length === 0) return null;
   const chains = [...new Set(requirements.map((r) => String(r.params.chain)))];
-  const wallets = (await loadVerifiedWallets(db, { userIds: [args.userId], chains })).get(args.userId) ?? [];
+  const wallets = (await listVerifiedWallets(db, { userIds: [args.userId], chains })).get(args.userId) ?? [];
   const reading = await readChainVerdicts(check, requirements, [{ userId: args.userId, wallets }]);
   return { requirements, verdicts: reading.verdicts?.[0] ?? null };
 }

@@ -7,7 +7,7 @@ import {
   insertWins,
   isChainRequirement,
   loadIdentitySnapshots,
-  loadVerifiedWallets,
+  listVerifiedWallets,
   lockRaffleRow,
   readRafflesById,
   recordFcfsPositions,
@@ -151,7 +151,7 @@ async function readChainFor(
   const requirementsOf = (raffleId: string) => raffles.get(raffleId)!.requirements.filter(isChainRequirement);
   const chains = [...new Set([...raffles.values()].flatMap((r) => r.requirements.filter(isChainRequirement).map((q) => String(q.params.chain))))];
   const userIds = [...new Set([...byRaffle.values()].flat().map((c) => c.userId))];
-  const wallets = await loadVerifiedWallets(tx, { userIds, chains });
+  const wallets = await listVerifiedWallets(tx, { userIds, chains });
   const readings = await Promise.all(
     [...byRaffle.entries()].map(async ([raffleId, claims]) => ({
       claims,

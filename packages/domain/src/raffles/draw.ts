@@ -13,6 +13,9 @@ import {
   type Tx,
 } from '@raffle/db';
 import { systemClock } from '../clock.js';
+import type { ChainReader } from '@raffle/chain';
+import { chainsReadBy, pinCloseBlocks, type EligibilityAtClose } from '../eligibility/close-blocks.js';
+import { prefetchHoldingsAtClose, recheckRequirementsAtClose } from '../eligibility/recheck-at-close.js';
 import { eligibleEntriesInArrivalOrder, recheckRequirements } from '../entries/recheck-requirements.js';
 import { DomainError } from '../errors.js';
 import { raffleEvent } from '../events/resource-events.js';
@@ -31,8 +34,15 @@ export type DrawSelection = { entryIds: string[] };
  * Freezes the eligible set as the proof will serve it (see insertDrawSnapshot). Its sha256 and
  * count must equal what the ranking saw, or the draw is aborted.
  */
-async function storeDrawSnapshot(tx: DbOrTx, raffle: RaffleRecord, expected: RankedEligible, algorithm: string, beacon: DrawBeaconRecord | null): Promise<void> {
-  const stored = await insertDrawSnapshot(tx, { raffle, algorithm, beacon });
+async function storeDrawSnapshot(
+  tx: DbOrTx,
+  raffle: RaffleRecord,
+  expected: RankedEligible,
+  algorithm: string,
+  beacon: DrawBeaconRecord | null,
+  eligibility: EligibilityAtClose | null,
+): Promise<void> {
+  const stored = await insertDrawSnapshot(tx, { raffle, algorithm, beacon, eligibilityBlocks: eligibility?.blocks ?? [] });
   if (stored.count !== expected.count || stored.digest !== expected.entriesDigest) {
     throw new Error(
       `draw snapshot of raffle ${raffle.id} does not match the ranked set (${stored.count} vs ${expected.count} entries): aborting the draw`,
@@ -40,10 +50,10 @@ async function storeDrawSnapshot(tx: DbOrTx, raffle: RaffleRecord, expected: Ran
   }
 }
 
-async function weightedPicks(tx: DbOrTx, raffle: RaffleRecord, beacon: DrawBeaconRecord | null): Promise<WinPick[]> {
+async function weightedPicks(tx: DbOrTx, raffle: RaffleRecord, beacon: DrawBeaconRecord | null, eligibility: EligibilityAtClose | null): Promise<WinPick[]> {
   const { key, algorithm } = drawRankingKey(raffle, beacon);
   const ranked = await rankEligibleEntries(tx, raffle, key, raffle.spots);
-  await storeDrawSnapshot(tx, raffle, ranked, algorithm, beacon);
+  await storeDrawSnapshot(tx, raffle, ranked, algorithm, beacon, eligibility);
   await updateRaffle(tx, raffle.id, { entriesDigest: ranked.entriesDigest });
   const wallets = await findEntryWallets(tx, ranked.ranked.map((r) => r.id));
   return ranked.ranked.map((r, i) => ({ entry: { ...r, walletSnapshot: wallets.get(r.id) ?? null }, position: i + 1, source: 'draw' as const }));
@@ -70,19 +80,42 @@ function assertDrawable(raffle: RaffleRecord, selection: DrawSelection | undefin
 }
 
 /**
+ * The draw's second look at requirements. A raffle that reads no chain is re-checked in one
+ * set-based query, as always, and touches no chain; one that does is re-evaluated entry by entry
+ * at the close blocks pinned before the lock (decision 0028), which must be the close's.
+ */
+async function recheckEntries(tx: DbOrTx, raffle: RaffleRecord, now: Date, eligibility: EligibilityAtClose | null): Promise<NewEvent[]> {
+  const chains = chainsReadBy(raffle);
+  if (chains.length === 0) return recheckRequirements(tx, raffle, now);
+  const pinned = eligibility?.blocks.map((b) => b.chain).join(',');
+  if (pinned !== chains.join(',')) {
+    throw new Error(`raffle ${raffle.id} reads ${chains.join(', ')} and was given blocks for ${pinned ?? 'no chain'}: pin them with pinCloseBlocks first`);
+  }
+  return recheckRequirementsAtClose(tx, raffle, now, eligibility!);
+}
+
+/**
  * closed → drawn. Requirements are re-checked first, then each mechanic selects: `raffle` by the
  * verifiable weighted draw (its eligible set frozen for the proof), `collection` every eligible
  * entry in arrival order up to `spots`, `application` the team's picks; `fcfs` already holds its
  * winners from entry time. `beacon` is the raffle's round, fetched before the transaction
- * (fetchDrawBeacon), for a `raffle` closed with one.
+ * (fetchDrawBeacon), for a `raffle` closed with one; `eligibility` the close blocks of the chains
+ * its requirements read, pinned before it too (pinCloseBlocks).
  */
-async function drawStep(tx: DbOrTx, raffle: RaffleRecord, now: Date, beacon: DrawBeaconRecord | null, selection?: DrawSelection): Promise<RaffleRecord> {
+async function drawStep(
+  tx: DbOrTx,
+  raffle: RaffleRecord,
+  now: Date,
+  beacon: DrawBeaconRecord | null,
+  selection?: DrawSelection,
+  eligibility: EligibilityAtClose | null = null,
+): Promise<RaffleRecord> {
   assertDrawable(raffle, selection);
-  const events: NewEvent[] = await recheckRequirements(tx, raffle, now);
+  const events: NewEvent[] = await recheckEntries(tx, raffle, now, eligibility);
   let picks: WinPick[] = [];
   switch (raffle.mechanic) {
     case 'raffle':
-      picks = await weightedPicks(tx, raffle, beacon);
+      picks = await weightedPicks(tx, raffle, beacon, eligibility);
       break;
     case 'collection':
       picks = (await eligibleEntriesInArrivalOrder(tx, raffle, raffle.spots)).map((entry, i) => ({ entry, position: i + 1, source: 'fcfs' as const }));
@@ -103,15 +136,25 @@ async function drawStep(tx: DbOrTx, raffle: RaffleRecord, now: Date, beacon: Dra
  * The draw inside the caller's transaction, on a raffle it has locked: the actor is checked first.
  * The caller fetched the raffle's beacon round (fetchDrawBeacon) before locking it.
  */
-export async function drawRaffleIn(tx: Tx, actor: Principal, raffle: RaffleRecord, now: Date, beacon: DrawBeaconRecord | null, selection?: DrawSelection): Promise<RaffleRecord> {
+export async function drawRaffleIn(
+  tx: Tx,
+  actor: Principal,
+  raffle: RaffleRecord,
+  now: Date,
+  beacon: DrawBeaconRecord | null,
+  selection?: DrawSelection,
+  eligibility: EligibilityAtClose | null = null,
+): Promise<RaffleRecord> {
   await requireRaffleManager(tx, actor, raffle);
-  return drawStep(tx, raffle, now, beacon, selection);
+  return drawStep(tx, raffle, now, beacon, selection, eligibility);
 }
 
 export type DrawTarget = RaffleTarget & {
   selection?: DrawSelection;
   /** The pinned chain's relay client: a raffle closed with a beacon round waits for that round. */
   rounds?: BeaconRounds;
+  /** Reads the chains on-chain requirements name (CHAIN_RPC_URLS): a raffle with such requirements is re-evaluated at its close blocks. */
+  chainReader?: ChainReader;
 };
 
 /**
@@ -119,7 +162,10 @@ export type DrawTarget = RaffleTarget & {
  * a request's statements may. Who may draw and whether the raffle can be drawn are checked first,
  * in a short transaction of their own; then the beacon round is fetched with no lock held (it
  * throws BeaconRoundPending before the round is published, BeaconUnavailable when no relay
- * answers); then the raffle is locked again and drawn.
+ * answers); so are the close blocks of the chains its requirements read (CloseBlockPending before
+ * a chain reaches the close, ChainUnavailable when it does not answer), and every holding at them
+ * read once into the reader's cache; then the raffle is locked again and drawn, its reads at the
+ * blocks answered from that cache. A raffle that reads no chain asks none.
  */
 export async function drawRaffle(db: Db, target: DrawTarget): Promise<RaffleRecord> {
   const closed = await db.transaction(async (tx) => {
@@ -128,9 +174,11 @@ export async function drawRaffle(db: Db, target: DrawTarget): Promise<RaffleReco
     return raffle;
   });
   const beacon = await fetchDrawBeacon(target.rounds, closed);
+  const eligibility = await pinCloseBlocks(target.chainReader, closed);
+  if (eligibility) await prefetchHoldingsAtClose(db, closed, eligibility);
   return db.transaction(async (tx) => {
     await boundTransaction(tx, STATEMENT_BOUNDS.draw);
     const raffle = await lockRaffleAs(tx, target.actor, target);
-    return drawStep(tx, raffle, (target.clock ?? systemClock).now(), beacon, target.selection);
+    return drawStep(tx, raffle, (target.clock ?? systemClock).now(), beacon, target.selection, eligibility);
   });
 }

@@ -7,12 +7,20 @@ import { drawBeaconRoundOf, fetchDrawBeacon, type BeaconRounds } from '../raffle
 import { drawRaffleIn } from '../raffles/draw.js';
 import { closeRaffleIn, finalizeRaffleIn, openRaffleIn } from '../raffles/lifecycle.js';
 import type { RaffleRecord } from '../raffles/raffle-locks.js';
+import type { ChainReader } from '@raffle/chain';
+import { chainsReadBy, pinCloseBlocks, type EligibilityAtClose } from '../eligibility/close-blocks.js';
+import { prefetchHoldingsAtClose } from '../eligibility/recheck-at-close.js';
 import { createBeaconWaits, type BeaconWaitReason, type BeaconWaits } from './beacon-waits.js';
+import { createChainWaits, type ChainWaitReason, type ChainWaits } from './chain-waits.js';
+
+/** What a draw fetched with no lock held: its beacon round and the close blocks of the chains it reads. */
+type DrawInputs = { beacon: DrawBeaconRecord | null; eligibility: EligibilityAtClose | null };
+const NO_INPUTS: DrawInputs = { beacon: null, eligibility: null };
 
 /** One kind of deadline the scheduler keeps (which raffles are due is @raffle/db's lockNextDueRaffle), and what moves them. */
 type DueTransition = {
   name: DueRaffleKind;
-  apply: (tx: Tx, actor: Principal, raffle: RaffleRecord, now: Date, beacon: BeaconChain, drawBeacon: DrawBeaconRecord | null) => Promise<RaffleRecord>;
+  apply: (tx: Tx, actor: Principal, raffle: RaffleRecord, now: Date, beacon: BeaconChain, inputs: DrawInputs) => Promise<RaffleRecord>;
   /** When the raffle became due: how late the scheduler moved it is measured from here. */
   dueAt: (raffle: RaffleRecord) => Date | null;
   /** What its transaction may take once a raffle is picked (the pick itself is bounded as a request). */
@@ -23,14 +31,29 @@ type DueTransition = {
 export const DUE_TRANSITIONS: DueTransition[] = [
   { name: 'opened', apply: openRaffleIn, dueAt: (r) => r.startsAt, bounds: STATEMENT_BOUNDS.transition },
   { name: 'closed', apply: closeRaffleIn, dueAt: (r) => r.endsAt, bounds: STATEMENT_BOUNDS.transition },
-  { name: 'drawn', apply: (tx, actor, raffle, now, _chain, drawBeacon) => drawRaffleIn(tx, actor, raffle, now, drawBeacon), dueAt: (r) => r.closedAt, bounds: STATEMENT_BOUNDS.draw },
+  {
+    name: 'drawn',
+    apply: (tx, actor, raffle, now, _chain, inputs) => drawRaffleIn(tx, actor, raffle, now, inputs.beacon, undefined, inputs.eligibility),
+    dueAt: (r) => r.closedAt,
+    bounds: STATEMENT_BOUNDS.draw,
+  },
   { name: 'finalized', apply: finalizeRaffleIn, dueAt: (r) => r.drawnAt, bounds: STATEMENT_BOUNDS.transition },
 ];
 
 /** A raffle due to be drawn whose beacon round the pass could not get (it stays closed, and is tried at a later pass). */
 export type BeaconWait = { raffleId: string; round: number; reason: BeaconWaitReason; roundDueAt: Date };
 
-export type SchedulerPass = Record<DueTransition['name'], number> & { failed: { raffleId: string; reason: string }[]; waitingOnBeacon: BeaconWait[] };
+/** A raffle due to be drawn whose close block the pass could not pin, or whose chain stopped answering mid-draw (it stays closed). */
+export type ChainWait = { raffleId: string; chains: string[]; reason: ChainWaitReason };
+
+export type SchedulerPass = Record<DueTransition['name'], number> & {
+  failed: { raffleId: string; reason: string }[];
+  waitingOnBeacon: BeaconWait[];
+  waitingOnChain: ChainWait[];
+};
+
+/** A draw that must fetch something with no lock held first: a beacon round, or close blocks. */
+const needsInputs = (raffle: RaffleRecord) => drawBeaconRoundOf(raffle) !== null || chainsReadBy(raffle).length > 0;
 
 /**
  * Moves every raffle whose deadline has passed, one raffle per transaction. `FOR UPDATE SKIP
@@ -40,7 +63,9 @@ export type SchedulerPass = Record<DueTransition['name'], number> & { failed: { 
  * Every transition runs as the SCHEDULER principal. A raffle due to be drawn with a beacon round
  * is let go, its round fetched with no lock held, and picked again; a round that is not there yet
  * (or no relay gives) leaves the raffle closed for a later pass, asked again only after its retry
- * time (`beaconWaits`, kept across passes).
+ * time (`beaconWaits`, kept across passes). The close blocks of the chains a raffle's requirements
+ * read are pinned the same way (`chainWaits`): a close block not produced yet, or a chain that does
+ * not answer, leaves the raffle closed for a later pass.
  */
 export async function runDueTransitions(
   db: Db,
@@ -52,16 +77,21 @@ export async function runDueTransitions(
     rounds?: BeaconRounds;
     /** The rounds this scheduler is waiting for, across passes (startRaffleScheduler keeps one). */
     beaconWaits?: BeaconWaits;
+    /** Reads the chains on-chain requirements name: auto-draws of raffles with such requirements pin their close blocks through it. */
+    chainReader?: ChainReader;
+    /** The close blocks and chains this scheduler is waiting for, across passes. */
+    chainWaits?: ChainWaits;
     onError?: (raffleId: string, error: unknown) => void;
     /** A raffle moved, `lagMs` after it became due (the metrics). */
     onTransition?: (name: DueRaffleKind, lagMs: number) => void;
   },
 ): Promise<SchedulerPass> {
-  const pass: SchedulerPass = { opened: 0, closed: 0, drawn: 0, finalized: 0, failed: [], waitingOnBeacon: [] };
+  const pass: SchedulerPass = { opened: 0, closed: 0, drawn: 0, finalized: 0, failed: [], waitingOnBeacon: [], waitingOnChain: [] };
   const chain = options.beacon ?? QUICKNET;
   const waits = options.beaconWaits ?? createBeaconWaits();
-  // Rounds fetched during this pass, by raffle: the raffle is drawn when it is picked again.
-  const fetched = new Map<string, DrawBeaconRecord>();
+  const chainWaits = options.chainWaits ?? createChainWaits();
+  // Rounds and close blocks fetched during this pass, by raffle: the raffle is drawn when it is picked again.
+  const fetched = new Map<string, DrawInputs>();
   for (const transition of DUE_TRANSITIONS) {
     const skip: string[] = [];
     for (;;) {
@@ -74,22 +104,30 @@ export async function runDueTransitions(
           const raffle = await lockNextDueRaffle(tx, { kind: transition.name, now, skip });
           if (!raffle) return null;
           attempted = raffle.id;
-          if (transition.name === 'drawn' && drawBeaconRoundOf(raffle) !== null && !fetched.has(raffle.id)) {
-            // Never wait on relays holding the raffle's lock: let it go, fetch, pick it again.
+          if (transition.name === 'drawn' && needsInputs(raffle) && !fetched.has(raffle.id)) {
+            // Never wait on relays or chains holding the raffle's lock: let it go, fetch, pick it again.
             needsRound = raffle;
             return null;
           }
           // Only once a raffle is picked: a pass that finds nothing due costs no extra round trip.
           await boundTransaction(tx, transition.bounds);
-          await transition.apply(tx, SCHEDULER, raffle, now, chain, fetched.get(raffle.id) ?? null);
+          await transition.apply(tx, SCHEDULER, raffle, now, chain, fetched.get(raffle.id) ?? NO_INPUTS);
           return raffle;
         });
         if (needsRound !== null) {
-          await fetchRoundFor(needsRound, skip);
+          await fetchInputsFor(needsRound, skip);
           continue;
         }
       } catch (error) {
         if (attempted === null) throw error;
+        // A chain that stopped answering during the draw's reads: the draw rolled back, and waits like a pin that failed.
+        const chainReason = transition.name === 'drawn' ? chainWaits.failed(attempted, error, options.clock.now().getTime()) : null;
+        if (chainReason) {
+          skip.push(attempted);
+          fetched.delete(attempted);
+          pass.waitingOnChain.push({ raffleId: attempted, chains: [], reason: chainReason });
+          continue;
+        }
         options.onError?.(attempted, error);
         // Only a name: a failed query's text carries its parameters (a raffle's draw seed among them).
         pass.failed.push({ raffleId: attempted, reason: isDomainError(error) ? error.code : (error as Error)?.constructor?.name ?? 'Error' });
@@ -104,22 +142,58 @@ export async function runDueTransitions(
   }
   return pass;
 
-  /** Gets the raffle's round for its draw, or notes why it waits and skips it for this pass. */
-  async function fetchRoundFor(raffle: RaffleRecord, skip: string[]): Promise<void> {
-    const round = drawBeaconRoundOf(raffle)!;
+  /** Gets the raffle's round and close blocks for its draw, or notes why it waits and skips it for this pass. */
+  async function fetchInputsFor(raffle: RaffleRecord, skip: string[]): Promise<void> {
+    const beacon = await fetchRoundFor(raffle, skip);
+    if (beacon === undefined) return;
+    const eligibility = await pinBlocksFor(raffle, skip);
+    if (eligibility === undefined) return;
+    fetched.set(raffle.id, { beacon, eligibility });
+  }
+
+  /** The raffle's verified round (null when its draw takes none), or undefined when it waits. */
+  async function fetchRoundFor(raffle: RaffleRecord, skip: string[]): Promise<DrawBeaconRecord | null | undefined> {
+    const round = drawBeaconRoundOf(raffle);
+    if (round === null) return null;
     const nowMs = options.clock.now().getTime();
     const wait = (reason: BeaconWaitReason) => {
       skip.push(raffle.id);
       pass.waitingOnBeacon.push({ raffleId: raffle.id, round, reason, roundDueAt: new Date(timeOfRound(chain, round) * 1000) });
+      return undefined;
     };
     const already = waits.waiting(round, nowMs);
     if (already) return wait(already);
     try {
       const beacon = await fetchDrawBeacon(options.rounds, raffle);
       waits.arrived(round);
-      fetched.set(raffle.id, beacon!);
+      return beacon;
     } catch (error) {
       const reason = waits.failed(round, error, nowMs);
+      if (reason) return wait(reason);
+      throw error;
+    }
+  }
+
+  /** The raffle's close blocks (null when it reads no chain), or undefined when it waits. */
+  async function pinBlocksFor(raffle: RaffleRecord, skip: string[]): Promise<EligibilityAtClose | null | undefined> {
+    const chains = chainsReadBy(raffle);
+    if (chains.length === 0) return null;
+    const nowMs = options.clock.now().getTime();
+    const wait = (reason: ChainWaitReason) => {
+      skip.push(raffle.id);
+      pass.waitingOnChain.push({ raffleId: raffle.id, chains, reason });
+      return undefined;
+    };
+    const already = chainWaits.waiting(raffle.id, chains, nowMs);
+    if (already) return wait(already);
+    try {
+      const eligibility = await pinCloseBlocks(options.chainReader, raffle);
+      // Every holding at the blocks read into the reader's cache now, with no lock held: the draw's reads under it are answered from memory.
+      if (eligibility) await prefetchHoldingsAtClose(db, raffle, eligibility);
+      chainWaits.pinned(raffle.id, chains);
+      return eligibility;
+    } catch (error) {
+      const reason = chainWaits.failed(raffle.id, error, nowMs);
       if (reason) return wait(reason);
       throw error;
     }

@@ -2,7 +2,9 @@ import type { BeaconChain } from '@raffle/beacon';
 import type { Db, DueRaffleKind } from '@raffle/db';
 import type { Clock } from '../clock.js';
 import type { BeaconRounds } from '../raffles/draw-beacon.js';
+import type { ChainReader } from '@raffle/chain';
 import { createBeaconWaits } from './beacon-waits.js';
+import { createChainWaits } from './chain-waits.js';
 import { runDueTransitions, type SchedulerPass } from './due-transitions.js';
 
 export type RaffleScheduler = {
@@ -23,6 +25,8 @@ export function startRaffleScheduler(options: {
   beacon?: BeaconChain;
   /** The pinned chain's relay client: auto-draws wait for their beacon round through it. */
   rounds?: BeaconRounds;
+  /** Reads the chains on-chain requirements name: auto-draws of such raffles wait for their close blocks through it. */
+  chainReader?: ChainReader;
   intervalMs: number;
   onPass?: (pass: SchedulerPass) => void;
   onError?: (raffleId: string | null, error: unknown) => void;
@@ -32,6 +36,7 @@ export function startRaffleScheduler(options: {
   let timer: NodeJS.Timeout | null = null;
   let stopped = false;
   const beaconWaits = createBeaconWaits();
+  const chainWaits = createChainWaits();
 
   const tick = async (): Promise<SchedulerPass> => {
     while (running) await running.catch(() => undefined);
@@ -40,6 +45,8 @@ export function startRaffleScheduler(options: {
       beacon: options.beacon,
       rounds: options.rounds,
       beaconWaits,
+      chainReader: options.chainReader,
+      chainWaits,
       onError: options.onError,
       onTransition: options.onTransition,
     });

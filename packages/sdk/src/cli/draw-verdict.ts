@@ -7,6 +7,7 @@ import { locateProof, publicProofUrl } from '../draw/proof-url.js';
 import { RaffleApiError, RaffleError } from '../http/raffle-api-error.js';
 import { QUICKNET } from '../draw/beacon-chain.js';
 import { describeDrawChecks, validDrawSummary } from '../draw/draw-checks.js';
+import { checkEligibilityBlocksOnChain } from '../draw/eligibility-blocks.js';
 import { verifyDraw, type DrawProof, type TrustedBeaconChain, type VerifyDrawOptions } from '../verify-draw.js';
 import { trustBeaconUrl, trustChainArgument } from './trusted-chains.js';
 
@@ -20,6 +21,7 @@ export const USAGE = `Usage:
   raffle-verify-draw <https://host/public/v1/raffles/<slug>/draw>
   raffle-verify-draw <https://host/api/v1/raffles/<slug>/draw> [--api-key <key>]
   any of them with [--trust-chain <chain>]… [--trust-beacon-url <url>]… [--trust-platform-beacon]
+                   [--chain-rpc <chain>=<url>]…
 
 Fetches a drawn raffle's proof and recomputes the draw: sha256(seed) must equal the published
 commitment, every entry's id, user id and weight must be in its exact format and the entries must
@@ -38,6 +40,14 @@ drand's quicknet (the League of Entropy) is trusted unless you say otherwise:
                                 this trusts that platform's operator, unless the chain is quicknet
 Each may be repeated. A local beacon (the platform's own, without the internet) is trusted only this
 way; its operator holds its key, so its rounds prove less than drand's.
+
+A raffle whose requirements read a chain (token or native balances) names in eligibilityBlocks the
+block of each chain its draw re-read them at: the first whose timestamp is at or after closedAt.
+They are printed and checked against the close; with
+  --chain-rpc <chain>=<url>     a JSON-RPC node of that chain (any node, not an archive one)
+the block's chain id, hash and timestamp are checked against the node, and the block before it must
+be before the close. Who held what at the block needs an archive node and the entrants' wallets,
+which the proof does not carry.
 
 A slug is looked up on the keyless public route, {base-url}/public/v1/raffles/<slug>/draw; the
 base URL comes from --base-url, else RAFFLE_BASE_URL, else ${DEFAULT_DATA_PLANE_URL}. A URL may
@@ -85,7 +95,10 @@ export function judgeDrawProof(value: unknown, source?: string, options: VerifyD
  * `apiKey` is set only for a keyed /api/v1 URL: the public route is never sent a key. The trust
  * flags are kept as given (set only when given); runVerifyDraw reads the files and URLs.
  */
-export type VerifyDrawArgs = { url: string; apiKey?: string; trustChains?: string[]; trustBeaconUrls?: string[]; trustPlatformBeacon?: true } | { help: true } | { error: string };
+export type VerifyDrawArgs =
+  | { url: string; apiKey?: string; trustChains?: string[]; trustBeaconUrls?: string[]; trustPlatformBeacon?: true; chainRpcUrls?: Record<string, string> }
+  | { help: true }
+  | { error: string };
 
 /** The proof URL (and, for a keyed URL, the key) from the command line and environment, or what is wrong with them. */
 export function parseVerifyDrawArgs(argv: readonly string[], env: Record<string, string | undefined>): VerifyDrawArgs {
@@ -101,6 +114,7 @@ export function parseVerifyDrawArgs(argv: readonly string[], env: Record<string,
         'trust-chain': { type: 'string', multiple: true },
         'trust-beacon-url': { type: 'string', multiple: true },
         'trust-platform-beacon': { type: 'boolean' },
+        'chain-rpc': { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -125,7 +139,15 @@ export function parseVerifyDrawArgs(argv: readonly string[], env: Record<string,
     location = locateProof(positionals[0]!, baseUrl);
   }
   if ('error' in location) return location;
+  const chainRpcUrls: Record<string, string> = {};
+  for (const pair of values['chain-rpc'] ?? []) {
+    const at = pair.indexOf('=');
+    const url = pair.slice(at + 1);
+    if (at < 1 || !/^https?:\/\//.test(url)) return { error: `--chain-rpc takes <chain>=<http(s) url>, not ${JSON.stringify(pair)}` };
+    chainRpcUrls[pair.slice(0, at)] = url;
+  }
   const trust = {
+    ...(Object.keys(chainRpcUrls).length > 0 ? { chainRpcUrls } : {}),
     ...(values['trust-chain']?.length ? { trustChains: values['trust-chain'] } : {}),
     ...(values['trust-beacon-url']?.length ? { trustBeaconUrls: values['trust-beacon-url'] } : {}),
     ...(values['trust-platform-beacon'] ? { trustPlatformBeacon: true as const } : {}),
@@ -185,7 +207,27 @@ export async function runVerifyDraw(argv: readonly string[], env: Record<string,
   }
   const verdict = judgeDrawProof(proof, args.url, { trustedChains });
   io.out(verdict.report);
-  return verdict.valid ? EXIT.valid : EXIT.invalid;
+  const onChain = args.chainRpcUrls ? await eligibilityOnChainReport(proof as DrawProof, args.chainRpcUrls, io.fetch) : { ok: true, lines: [] };
+  if (onChain.lines.length > 0) io.out(onChain.lines.join('\n'));
+  return verdict.valid && onChain.ok ? EXIT.valid : EXIT.invalid;
+}
+
+/** The eligibility blocks checked against the nodes given with --chain-rpc, one line per chain. */
+async function eligibilityOnChainReport(proof: DrawProof, rpcUrls: Record<string, string>, fetchImpl: typeof fetch): Promise<{ ok: boolean; lines: string[] }> {
+  if (!proof.eligibilityBlocks?.length) return { ok: true, lines: [] };
+  try {
+    const check = await checkEligibilityBlocksOnChain(proof, { rpcUrls, fetch: fetchImpl });
+    return {
+      ok: check.failures.length === 0,
+      lines: [
+        ...check.confirmed.map((chain) => row('eligibility node', `${chain}: the node has this block, and the one before it is before the close`, true)),
+        ...check.unchecked.map((chain) => `  ${'eligibility node'.padEnd(17)} --    ${chain}: no --chain-rpc given, not checked`),
+        ...check.failures.map((f) => row('eligibility node', `${f.message} [${f.reason}]`, false)),
+      ],
+    };
+  } catch (error) {
+    return { ok: false, lines: [row('eligibility node', `could not ask the node: ${(error as Error).message}`, false)] };
+  }
 }
 
 function describeFailure(url: string, error: unknown): string {

@@ -5,7 +5,18 @@ import { DRAND_DRAW_ALGORITHM } from './beacon-draw.js';
 
 /** One claim of a proof and its verdict in words, as the CLI and the console's verify page show it. */
 export type DrawCheck = {
-  check: 'algorithm' | 'beacon chain' | 'beacon round' | 'beacon signature' | 'beacon randomness' | 'commitment' | 'entry fields' | 'entries' | 'winner count' | 'winners';
+  check:
+    | 'algorithm'
+    | 'beacon chain'
+    | 'beacon round'
+    | 'beacon signature'
+    | 'beacon randomness'
+    | 'eligibility blocks'
+    | 'commitment'
+    | 'entry fields'
+    | 'entries'
+    | 'winner count'
+    | 'winners';
   ok: boolean;
   text: string;
 };
@@ -62,6 +73,26 @@ function beaconChecks(proof: DrawProof, failed: Failed, trustedChains: readonly 
 }
 
 /**
+ * The blocks the draw re-read on-chain requirements at, each named: checked offline for their
+ * format and the close only, and said so (any node confirms the hash; balances need an archive node).
+ */
+function eligibilityChecks(proof: DrawProof, failed: Failed): DrawCheck[] {
+  if (proof.eligibilityBlocks === undefined) return [];
+  if (failed('malformed_eligibility_blocks')) return [{ check: 'eligibility blocks', ok: false, text: 'not well-formed blocks, each chain once in order' }];
+  const ok = !failed('eligibility_block_before_close', 'closed_at_missing');
+  const named = proof.eligibilityBlocks.map((b) => `${b.chain} (chain ${b.chainId}) block ${b.number} ${short(b.hash)} at ${b.timestamp}`).join('; ');
+  return [
+    {
+      check: 'eligibility blocks',
+      ok,
+      text: ok
+        ? `requirements re-read at ${named}: at or after the close; the hash is not checked here (any node of the chain can), balances need an archive node`
+        : `${named}: not all at or after the close`,
+    },
+  ];
+}
+
+/**
  * Every claim of a proof `verifyDraw` judged, in order, with its verdict in words a raffle entrant
  * can follow. `trustedChains` must be the ones the verification used (default quicknet alone).
  */
@@ -80,6 +111,7 @@ export function describeDrawChecks(proof: DrawProof, result: DrawVerification, t
   return [
     { check: 'algorithm', ok: !failed('unknown_algorithm'), text: drand ? `${proof.algorithm} (the seed mixed with a public beacon round)` : proof.algorithm },
     ...(drand ? beaconChecks(proof, failed, trustedChains) : []),
+    ...eligibilityChecks(proof, failed),
     { check: 'commitment', ok: commitmentOk, text: seedOk ? `sha256(seed) ${commitmentOk ? '=' : '≠'} ${short(proof.drawCommitment)}` : 'the seed is not 32 bytes of hex' },
     {
       check: 'entry fields',

@@ -725,6 +725,25 @@ export type components = {
                 /** @description sha256 of the signature: what the draw key mixes in. */
                 randomness: string;
             };
+            /** @description Present when the raffle's requirements read a chain: per chain (sorted by name, each once), the block at which the draw re-evaluated them, the first whose timestamp is at or after `closedAt`. Checking who held what at it needs an archive node of that chain. */
+            eligibilityBlocks?: {
+                /** @description The chain as requirements name it (`params.chain`). */
+                chain: string;
+                /** @description The chain's EIP-155 id. */
+                chainId: number;
+                /**
+                 * @description The block number, as a decimal string.
+                 * @example 19000000
+                 */
+                number: string;
+                /** @description The block's hash (lowercase hex). */
+                hash: string;
+                /**
+                 * Format: date-time
+                 * @description The block's timestamp (UTC, milliseconds): at or after `closedAt`.
+                 */
+                timestamp: string;
+            }[];
             /**
              * @description sha256 of the seed, public since the raffle was published.
              * @example 9f2c4e1a7b3d5f6081a2c3e4b5d6f708192a3b4c5d6e7f8091a2b3c4d5e6f708
@@ -851,7 +870,7 @@ export type components = {
         "RateLimit-Policy": string;
         /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
         RateLimit: string;
-        /** @description Seconds to wait before retrying: on a 429 the longest wait among the exhausted rate-limit policies, on a 503 how soon the service expects to answer again, on a 409 `IDEMPOTENCY_KEY_IN_PROGRESS` (routes that take an `Idempotency-Key`) how soon the request holding the key is expected to be done, when the same request replays its answer or runs, and on a draw's 409 `DRAW_BEACON_PENDING` how many seconds until the raffle's beacon round is due. */
+        /** @description Seconds to wait before retrying: on a 429 the longest wait among the exhausted rate-limit policies, on a 503 how soon the service expects to answer again, on a 409 `IDEMPOTENCY_KEY_IN_PROGRESS` (routes that take an `Idempotency-Key`) how soon the request holding the key is expected to be done, when the same request replays its answer or runs, on a draw's 409 `DRAW_BEACON_PENDING` how many seconds until the raffle's beacon round is due, and on a draw's 409 `DRAW_CHAIN_PENDING` when to ask again for the first block after the close. */
         "Retry-After": number;
         /** @description `true` when this response is the stored answer to an earlier request with the same `Idempotency-Key`; absent on a first answer. */
         "Idempotent-Replayed": "true";

@@ -678,7 +678,7 @@ export type paths = {
         put?: never;
         /**
          * Select the winners of a closed raffle
-         * @description Owners and admins only. Requirements are re-checked first. A `raffle` draws verifiably by weight, a `collection` takes every eligible entry in arrival order up to spots, an `application` raffle takes the entries named in `entryIds` (in position order; required for it, refused for the others), and an `fcfs` raffle already holds its winners. 409 `RAFFLE_CANNOT_DRAW` unless closed. A bodiless POST is accepted. A `raffle` closed with a `beaconRound` draws with algorithm `es-hmac-sha256-drand-v1`, mixing that round of the public randomness beacon into the seed, so it waits for the round: before the round is published the answer is 409 `DRAW_BEACON_PENDING` with `Retry-After` (the seconds until it is due), and when no beacon relay gives it, 503 `BEACON_UNAVAILABLE` with `Retry-After`; nothing was done either way.
+         * @description Owners and admins only. Requirements are re-checked first. A `raffle` draws verifiably by weight, a `collection` takes every eligible entry in arrival order up to spots, an `application` raffle takes the entries named in `entryIds` (in position order; required for it, refused for the others), and an `fcfs` raffle already holds its winners. 409 `RAFFLE_CANNOT_DRAW` unless closed. A bodiless POST is accepted. A `raffle` closed with a `beaconRound` draws with algorithm `es-hmac-sha256-drand-v1`, mixing that round of the public randomness beacon into the seed, so it waits for the round: before the round is published the answer is 409 `DRAW_BEACON_PENDING` with `Retry-After` (the seconds until it is due), and when no beacon relay gives it, 503 `BEACON_UNAVAILABLE` with `Retry-After`; nothing was done either way. A raffle whose requirements read a chain (`token_balance`, `native_balance`) re-evaluates them for every valid and pending entry at one block per chain, the first whose timestamp is at or after `closedAt`, named in the draw proof (`eligibilityBlocks`): before that block exists the answer is 409 `DRAW_CHAIN_PENDING` with `Retry-After`, and when the chain does not answer, 503 `CHAIN_UNAVAILABLE` with `Retry-After`; nothing was done either way.
          *
          *     Requires a dashboard session JWT (`Authorization: Bearer <JWT>`); API keys are refused.
          */
@@ -2672,7 +2672,7 @@ export type components = {
         "RateLimit-Policy": string;
         /** @description What is left of each policy: `"<name>";r=<remaining>;t=<seconds until the window resets>`. */
         RateLimit: string;
-        /** @description Seconds to wait before retrying: on a 429 the longest wait among the exhausted rate-limit policies, on a 503 how soon the service expects to answer again, on a 409 `IDEMPOTENCY_KEY_IN_PROGRESS` (routes that take an `Idempotency-Key`) how soon the request holding the key is expected to be done, when the same request replays its answer or runs, and on a draw's 409 `DRAW_BEACON_PENDING` how many seconds until the raffle's beacon round is due. */
+        /** @description Seconds to wait before retrying: on a 429 the longest wait among the exhausted rate-limit policies, on a 503 how soon the service expects to answer again, on a 409 `IDEMPOTENCY_KEY_IN_PROGRESS` (routes that take an `Idempotency-Key`) how soon the request holding the key is expected to be done, when the same request replays its answer or runs, on a draw's 409 `DRAW_BEACON_PENDING` how many seconds until the raffle's beacon round is due, and on a draw's 409 `DRAW_CHAIN_PENDING` when to ask again for the first block after the close. */
         "Retry-After": number;
         /** @description `true` when this response is the stored answer to an earlier request with the same `Idempotency-Key`; absent on a first answer. */
         "Idempotent-Replayed": "true";
@@ -11630,7 +11630,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `, `RAFFLE_CANNOT_DRAW: `, `NO_ELIGIBLE_ENTRIES: `, `DRAW_BEACON_PENDING: `. */
+            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `, `RAFFLE_CANNOT_DRAW: `, `NO_ELIGIBLE_ENTRIES: `, `DRAW_BEACON_PENDING: `, `DRAW_CHAIN_PENDING: `. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11698,7 +11698,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description A dependency is unavailable or did not answer in time, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `, `BEACON_UNAVAILABLE: `. */
+            /** @description A dependency is unavailable or did not answer in time, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `, `BEACON_UNAVAILABLE: `, `CHAIN_UNAVAILABLE: `. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

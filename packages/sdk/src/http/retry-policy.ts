@@ -23,15 +23,17 @@ export const isRetryableRequest = (spec: RequestSpec): boolean => spec.method ==
  * and `delayAfterStatus` waits that long, so a key in progress is not spent on quick backoffs.
  */
 export const isRetryableAnswer = (status: number, code: string | null): boolean =>
-  RETRYABLE_STATUSES.has(status) || (status === 409 && (code === 'IDEMPOTENCY_KEY_IN_PROGRESS' || code === 'DRAW_BEACON_PENDING'));
+  RETRYABLE_STATUSES.has(status) || (status === 409 && (code === 'IDEMPOTENCY_KEY_IN_PROGRESS' || code === 'DRAW_BEACON_PENDING' || code === 'DRAW_CHAIN_PENDING'));
 
 /**
  * Answers given before anything was done, which any request, a POST without a key included, may
  * repeat: a 429 (the rate limiter refuses before the handler runs), and a draw's 409
  * DRAW_BEACON_PENDING (the raffle's beacon round is not published yet; Retry-After says when it is
- * due, so the draw simply happens a few seconds later).
+ * due, so the draw simply happens a few seconds later), and DRAW_CHAIN_PENDING (a chain the raffle's
+ * requirements read has not produced its first block after the close yet).
  */
-export const isRefusedBeforeActing = (status: number, code: string | null): boolean => status === 429 || (status === 409 && code === 'DRAW_BEACON_PENDING');
+export const isRefusedBeforeActing = (status: number, code: string | null): boolean =>
+  status === 429 || (status === 409 && (code === 'DRAW_BEACON_PENDING' || code === 'DRAW_CHAIN_PENDING'));
 
 /** Exponential backoff with full jitter: a random wait in [0, min(cap, base·2^retry)). `retry` counts from 0. */
 export function backoffDelayMs(retry: number, random: () => number = Math.random): number {

@@ -22,7 +22,8 @@ export const RESPONSE_HEADERS: Record<string, { description: string; schema: Jso
     description:
       'Seconds to wait before retrying: on a 429 the longest wait among the exhausted rate-limit policies, on a 503 how soon the service expects to answer again, ' +
       'on a 409 `IDEMPOTENCY_KEY_IN_PROGRESS` (routes that take an `Idempotency-Key`) how soon the request holding the key is expected to be done, when the same request replays its answer or runs, ' +
-      "and on a draw's 409 `DRAW_BEACON_PENDING` how many seconds until the raffle's beacon round is due.",
+      "on a draw's 409 `DRAW_BEACON_PENDING` how many seconds until the raffle's beacon round is due, " +
+      "and on a draw's 409 `DRAW_CHAIN_PENDING` when to ask again for the first block after the close.",
     schema: { type: 'integer', minimum: 1, examples: [30] },
   },
   'Idempotent-Replayed': {

@@ -24,6 +24,7 @@ export const EXPORTED_BY: Record<string, readonly Service[]> = {
   raffle_beacon_fetch_failures_total: ['management'],
   raffle_pending_entries: ['data-plane'],
   raffle_pending_entry_oldest_age_seconds: ['data-plane'],
+  raffle_draws_waiting_on_chain: ['management'],
   outbox_unpublished_events: ['webhook-dispatcher'],
   outbox_oldest_unpublished_age_seconds: ['webhook-dispatcher'],
   jetstream_consumer_pending_messages: ['webhook-dispatcher'],

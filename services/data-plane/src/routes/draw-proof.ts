@@ -19,5 +19,5 @@ export async function readDrawProof(sql: Sql, raffleId: string): Promise<string>
     throw new DomainError('DRAW_NOT_AVAILABLE', `the raffle has not been drawn yet (it is ${draw.status}); the proof is published with the draw`);
   }
   const winners = await listDrawWinnerPositions(sql, raffleId);
-  return renderDrawProof({ algorithm, closedAt: draw.closedAt, beacon: draw.beacon, drawCommitment, seed, entriesDigest, spots: draw.spots, entryLines }, winners);
+  return renderDrawProof({ algorithm, closedAt: draw.closedAt, beacon: draw.beacon, eligibilityBlocks: draw.eligibilityBlocks, drawCommitment, seed, entriesDigest, spots: draw.spots, entryLines }, winners);
 }

@@ -2,7 +2,7 @@ import { startRaffleScheduler, systemClock, type RaffleScheduler } from '@raffle
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Counter, Gauge, Histogram } from 'prom-client';
-import { beaconChainOf, beaconRoundsOf, configOf } from '../decorations.js';
+import { beaconChainOf, beaconRoundsOf, chainReaderOf, configOf } from '../decorations.js';
 
 /**
  * Moves raffles at their startsAt/endsAt and runs autoDraw/autoFinalize. Every instance may run
@@ -27,6 +27,7 @@ async function raffleSchedulerPlugin(app: FastifyInstance) {
       clock: systemClock,
       beacon: beaconChainOf(app),
       rounds: beaconRoundsOf(app),
+      chainReader: chainReaderOf(app),
       intervalMs: config.SCHEDULER_INTERVAL_MS,
       onPass: (pass) => {
         metrics.passes.inc();
@@ -34,7 +35,9 @@ async function raffleSchedulerPlugin(app: FastifyInstance) {
         metrics.failed.inc(pass.failed.length);
         const overdueBefore = Date.now() - BEACON_OVERDUE_SECONDS * 1000;
         metrics.beaconOverdue.set(pass.waitingOnBeacon.filter((w) => w.roundDueAt.getTime() < overdueBefore).length);
+        metrics.chainUnavailable.set(pass.waitingOnChain.filter((w) => w.reason === 'unavailable').length);
         if (pass.waitingOnBeacon.some((w) => w.reason === 'unavailable')) log.warn({ waitingOnBeacon: pass.waitingOnBeacon }, 'auto-draws wait for an unreachable beacon');
+        if (pass.waitingOnChain.some((w) => w.reason === 'unavailable')) log.warn({ waitingOnChain: pass.waitingOnChain }, 'auto-draws wait for an unreachable chain');
         const moved = pass.opened + pass.closed + pass.drawn + pass.finalized;
         if (moved > 0 || pass.failed.length > 0) log.info({ pass }, 'raffle scheduler pass');
       },
@@ -65,6 +68,11 @@ function schedulerMetrics(app: FastifyInstance) {
       help: `Raffles due to be drawn that the last scheduler pass left closed because their beacon round, due more than ${BEACON_OVERDUE_SECONDS} s ago, could not be fetched`,
       registers,
     }),
+    chainUnavailable: new Gauge({
+      name: 'raffle_draws_waiting_on_chain',
+      help: 'Raffles due to be drawn that the last scheduler pass left closed because a chain their requirements read did not answer (their close block could not be read)',
+      registers,
+    }),
     lag: new Histogram({
       name: 'scheduler_transition_lag_seconds',
       help: 'How long after a raffle became due (startsAt, endsAt, its close, its draw) the scheduler moved it, by transition',
@@ -75,4 +83,4 @@ function schedulerMetrics(app: FastifyInstance) {
   };
 }
 
-export default fp(raffleSchedulerPlugin, { name: 'raffle-scheduler', dependencies: ['config', 'database', 'metrics', 'beacon-rounds'] });
+export default fp(raffleSchedulerPlugin, { name: 'raffle-scheduler', dependencies: ['config', 'database', 'metrics', 'beacon-rounds', 'chain-reader'] });

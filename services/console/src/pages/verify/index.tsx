@@ -5,6 +5,7 @@ import { useParams } from 'react-router';
 import { ApiErrorNotice } from '../../ui/ApiErrorNotice';
 import { BeaconFacts } from './BeaconFacts';
 import { DrawChecks } from './DrawChecks';
+import { EligibilityBlocks } from './EligibilityBlocks';
 import { DrawProofView } from './DrawProofView';
 import { verifyOnThisPlatform } from './platform-trust';
 import { VerdictBanner } from './VerdictBanner';
@@ -51,6 +52,7 @@ export default function VerifyPage() {
         <>
           <VerdictBanner verification={query.data.verification} />
           <BeaconFacts proof={query.data.proof} verification={query.data.verification} trustedChains={query.data.trustedChains} />
+          <EligibilityBlocks proof={query.data.proof} />
           <DrawChecks proof={query.data.proof} verification={query.data.verification} trustedChains={query.data.trustedChains} />
           <DrawProofView proof={query.data.proof} recomputedWinners={query.data.verification.recomputedWinners} />
           <p className="form-hint">

@@ -1,10 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { BeaconRoundPending, BeaconUnavailable } from '@raffle/beacon';
+import { ChainNotConfigured, ChainUnavailable } from '@raffle/chain';
 import { DashboardRaffleSchema, DrawRaffleBodySchema, ManagementErrorBodySchema } from '@raffle/contracts';
-import { cancelRaffle, closeRaffle, DomainError, drawRaffle, finalizeRaffle, openRaffle, publishRaffle, RAFFLE_ACTIONS, userPrincipal, type RaffleRecord, type RaffleTarget } from '@raffle/domain';
+import { cancelRaffle, closeRaffle, CloseBlockPending, DomainError, drawRaffle, finalizeRaffle, openRaffle, publishRaffle, RAFFLE_ACTIONS, userPrincipal, type RaffleRecord, type RaffleTarget } from '@raffle/domain';
 import { loadDashboardRaffle, type Db } from '@raffle/db';
 import { Type } from '@sinclair/typebox';
-import { beaconChainOf, beaconRoundsOf, dashboardUserIdOf } from '../../decorations.js';
+import { beaconChainOf, beaconRoundsOf, chainReaderOf, dashboardUserIdOf } from '../../decorations.js';
 import { requireWorkspaceAccess } from '../shared/workspace-access.js';
 import { managementResponses } from '../responses.js';
 import { NoOptionsBody, RAFFLE_TAGS, RAFFLES_BASE, WorkspaceRaffleParams } from './params.js';
@@ -66,13 +67,14 @@ const raffleLifecycleRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         operationId: 'drawRaffle',
-        'x-error-codes': ['RAFFLE_CANNOT_DRAW', 'NO_ELIGIBLE_ENTRIES', 'DRAW_BEACON_PENDING', 'BEACON_UNAVAILABLE'],
+        'x-error-codes': ['RAFFLE_CANNOT_DRAW', 'NO_ELIGIBLE_ENTRIES', 'DRAW_BEACON_PENDING', 'BEACON_UNAVAILABLE', 'DRAW_CHAIN_PENDING', 'CHAIN_UNAVAILABLE'],
         tags: RAFFLE_TAGS,
         summary: 'Select the winners of a closed raffle',
         description: [
           'Owners and admins only. Requirements are re-checked first. A `raffle` draws verifiably by weight, a `collection` takes every eligible entry in arrival order up to spots, an `application` raffle takes the entries named in `entryIds` (in position order; required for it, refused for the others), and an `fcfs` raffle already holds its winners.',
           `409 \`${RAFFLE_ACTIONS.draw.code}\` unless closed. A bodiless POST is accepted.`,
           'A `raffle` closed with a `beaconRound` draws with algorithm `es-hmac-sha256-drand-v1`, mixing that round of the public randomness beacon into the seed, so it waits for the round: before the round is published the answer is 409 `DRAW_BEACON_PENDING` with `Retry-After` (the seconds until it is due), and when no beacon relay gives it, 503 `BEACON_UNAVAILABLE` with `Retry-After`; nothing was done either way.',
+          'A raffle whose requirements read a chain (`token_balance`, `native_balance`) re-evaluates them for every valid and pending entry at one block per chain, the first whose timestamp is at or after `closedAt`, named in the draw proof (`eligibilityBlocks`): before that block exists the answer is 409 `DRAW_CHAIN_PENDING` with `Retry-After`, and when the chain does not answer, 503 `CHAIN_UNAVAILABLE` with `Retry-After`; nothing was done either way.',
         ].join(' '),
         params: WorkspaceRaffleParams,
         body: Type.Ref(DrawRaffleBodySchema),
@@ -90,9 +92,10 @@ const raffleLifecycleRoutes: FastifyPluginAsyncTypebox = async (app) => {
         ...request.params,
         actor: userPrincipal(dashboardUserIdOf(request)!),
         rounds: beaconRoundsOf(app),
+        chainReader: chainReaderOf(app),
         ...(entryIds ? { selection: { entryIds } } : {}),
       }).catch((error: unknown) => {
-        throw beaconRefusal(error, reply) ?? error;
+        throw beaconRefusal(error, reply) ?? chainRefusal(error, reply) ?? error;
       });
       return loadDashboardRaffle(app.database.db, raffle);
     },
@@ -109,6 +112,24 @@ function beaconRefusal(error: unknown, reply: { header(name: string, value: stri
   if (error instanceof BeaconUnavailable) {
     reply.header('retry-after', '10');
     return new DomainError('BEACON_UNAVAILABLE', `no beacon relay gave round ${error.round}, which the draw needs; the raffle stays closed, retry later`);
+  }
+  return null;
+}
+
+/** A draw that could not pin or read its close blocks, as the refusal the caller retries (with Retry-After); null for any other error. */
+function chainRefusal(error: unknown, reply: { header(name: string, value: string): unknown }): DomainError | null {
+  if (error instanceof CloseBlockPending) {
+    reply.header('retry-after', String(error.retryAfterSeconds));
+    return new DomainError('DRAW_CHAIN_PENDING', `chain ${error.chain} has not produced the first block at or after the close yet; the draw re-reads requirements there, retry in ${error.retryAfterSeconds} s`);
+  }
+  if (error instanceof ChainUnavailable) {
+    reply.header('retry-after', '10');
+    return new DomainError('CHAIN_UNAVAILABLE', `chain ${error.chain}, which the raffle's requirements read, did not answer; the raffle stays closed, retry later`);
+  }
+  if (error instanceof ChainNotConfigured) {
+    // A deployment that dropped the chain from CHAIN_RPC_URLS after the raffle named it: it can be drawn once the chain is back.
+    reply.header('retry-after', '10');
+    return new DomainError('CHAIN_UNAVAILABLE', `chain ${error.chain}, which the raffle's requirements read, is not configured here (CHAIN_RPC_URLS); the raffle stays closed`);
   }
   return null;
 }

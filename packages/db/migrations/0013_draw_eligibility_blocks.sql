@@ -1,0 +1,1 @@
+ALTER TABLE "raffle_draw_snapshots" ADD COLUMN "eligibility_blocks" jsonb;
