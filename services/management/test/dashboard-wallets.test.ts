@@ -247,6 +247,24 @@ describe('POST /api/dashboard/me/wallets', () => {
   });
 });
 
+describe('the wallet-link rate limit', () => {
+  it('counts nonces and links together per user and answers 429 RATE_LIMITED naming the wallet-link policy', async () => {
+    const limited = await buildTestApp(testDb.database, testDb.url, { SIWE_ALLOWED_ORIGINS: 'http://127.0.0.1:*', RATE_LIMIT_WALLET_LINK_MAX: '2' });
+    try {
+      const [user, other] = [await newUser(), await newUser('other')];
+      const nonce = () => limited.inject({ method: 'POST', url: `${BASE}/nonce`, headers: auth(user.id) });
+      expect((await nonce()).statusCode).toBe(201);
+      expect((await limited.inject({ method: 'POST', url: BASE, headers: auth(user.id), payload: { message: 'x', signature: '0x00' } })).statusCode).toBe(400);
+      const refused = await nonce();
+      expect(String(expectManagementError(refused, 429).message)).toMatch(/^RATE_LIMITED: the "wallet-link" limit/);
+      // Another user's budget is their own.
+      expect((await limited.inject({ method: 'POST', url: `${BASE}/nonce`, headers: auth(other.id) })).statusCode).toBe(201);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
 describe('wallet events', () => {
   it("records wallet.linked and wallet.unlinked for the owner only, with the wallet as the owner's list shows it", async () => {
     const user = await newUser();

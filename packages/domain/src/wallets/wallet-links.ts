@@ -19,7 +19,7 @@ import { DomainError } from '../errors.js';
 import { cursorBinding, readPageRequest, toPage, type Page, type PageRequest } from '../pagination/index.js';
 import { messageOriginAllowed, suggestedOrigin, type AllowedOrigin } from './allowed-origins.js';
 import { toLinkedWallet } from './linked-wallet.js';
-import { readWalletLinkMessage } from './wallet-link-message.js';
+import { readWalletLinkMessage, type WalletLinkMessage } from './wallet-link-message.js';
 
 /** What linking asks of the chain reader (@raffle/chain): the configured chains and the ERC-1271 check. */
 export type WalletLinkChains = Pick<ChainReader, 'chains' | 'chainNameOf' | 'chainIdOf' | 'verifyMessage'>;
@@ -124,7 +124,7 @@ export async function linkWallet(db: Db, args: WalletLinkArgs & { body: LinkWall
 }
 
 /** Why the message is no longer (or not yet) good, or null. */
-function timeProblem(message: ReturnType<typeof readWalletLinkMessage>, nonceExpiresAt: Date, now: Date, skewMs: number): string | null {
+function timeProblem(message: WalletLinkMessage, nonceExpiresAt: Date, now: Date, skewMs: number): string | null {
   const ahead = now.getTime() + skewMs;
   if (nonceExpiresAt.getTime() <= now.getTime()) return 'the nonce has expired';
   if (message.expirationTime && message.expirationTime.getTime() <= now.getTime()) return "the message's Expiration Time has passed";
