@@ -151,6 +151,18 @@ describe('the public verification page on a draw with a beacon round', () => {
     await page.close();
   }, 120_000);
 
+  it('lists the blocks a token-gated draw re-read its requirements at, and says balances need an archive node', async () => {
+    const block = { chain: 'anvil', chainId: 31337, number: '1234', hash: `0x${'ab'.repeat(32)}`, timestamp: '2025-06-15T19:50:42.000Z' };
+    const page = await openVerify(`/verify/${slug}`, undefined, { ...localProof(), eligibilityBlocks: [block] }, local.chain);
+    expect(await verdictOf(page)).toMatch(/^VALID/);
+    const listed = await page.getByTestId('eligibility-blocks').textContent();
+    expect(listed).toContain('anvil (chain id 31337): block 1234');
+    expect(listed).toContain(block.hash);
+    expect(await checkOf(page, 'eligibility blocks')).toMatch(/^Passed .*archive node/);
+    await checkPage(page, 'verify-eligibility-blocks');
+    await page.close();
+  }, 120_000);
+
   it("refuses a draw signed by a beacon that is neither quicknet nor the one this platform pins (GET /public/v1/beacon): a proof's own chain is never believed", async () => {
     const page = await openVerify(`/verify/${slug}`, undefined, localProof());
     expect(await verdictOf(page)).toMatch(/^INVALID/);
