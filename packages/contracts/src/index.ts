@@ -54,6 +54,7 @@ import {
   WebhookTestEventSchema,
 } from './resources/webhook-endpoint.js';
 import { WebhookEventTypePageSchema, WebhookEventTypeSchema } from './resources/webhook-event-type.js';
+import { EntryRequirementResultsSchema, PlatformChainListSchema, PlatformChainSchema } from './resources/dashboard-chains.js';
 
 export * from './domain-values.js';
 export * from './errors.js';
@@ -74,6 +75,7 @@ export * from './resources/draw-proof.js';
 export * from './resources/dashboard-raffle.js';
 export * from './resources/dashboard-win.js';
 export * from './resources/dashboard-raffle-lists.js';
+export * from './resources/dashboard-chains.js';
 export * from './resources/dashboard-fields.js';
 export * from './resources/raffle-list-filters.js';
 export * from './resources/dashboard-project.js';
@@ -132,6 +134,9 @@ export const SHARED_SCHEMAS = [
   DashboardRafflePageSchema,
   DashboardEntryPageSchema,
   DashboardWinPageSchema,
+  EntryRequirementResultsSchema,
+  PlatformChainSchema,
+  PlatformChainListSchema,
   DashboardWorkspaceSchema,
   DashboardWorkspacePageSchema,
   CreateWorkspaceBodySchema,

@@ -8,6 +8,7 @@ import type { Config } from './config.js';
 import { dashboardUserIdOf } from './decorations.js';
 import { managementErrors } from './errors.js';
 import authPlugin, { DASHBOARD_PREFIX, MANAGEMENT_PREFIX, type ManagedRoute } from './plugins/auth.js';
+import chainReaderPlugin from './plugins/chain-reader.js';
 import beaconRoundsPlugin from './plugins/beacon-rounds.js';
 import raffleSchedulerPlugin from './plugins/raffle-scheduler.js';
 import rateLimitPlugin from './plugins/rate-limit.js';
@@ -69,6 +70,7 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   await app.register(authPlugin);
   await app.register(rateLimitPlugin);
   await app.register(beaconRoundsPlugin);
+  await app.register(chainReaderPlugin);
   await app.register(raffleSchedulerPlugin);
   // Keys are per signed-in user; the creates answer secrets shown once, so every stored answer is
   // sealed (decision 0020). CURSOR_SECRET is the one secret every instance shares and production

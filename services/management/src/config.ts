@@ -15,6 +15,11 @@ export const ConfigSchema = Type.Object({
   ...TracingSettings,
   /** The pinned beacon chain and its relays: every close fixes the draw's round on that chain. */
   ...BeaconSettings,
+  /**
+   * The EVM chains requirements may read, `name=url` pairs comma-separated (e.g.
+   * `anvil=http://127.0.0.1:8545`); empty: no chain, and no on-chain requirement can pass.
+   */
+  CHAIN_RPC_URLS: Type.String({ default: '' }),
   NODE_ENV: Type.Union([Type.Literal('development'), Type.Literal('production'), Type.Literal('test')], {
     default: 'development',
   }),

@@ -1,4 +1,5 @@
 import type { BeaconChain } from '@raffle/beacon';
+import type { ChainReader } from '@raffle/chain';
 import type { BeaconRounds, CursorCodec } from '@raffle/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from './config.js';
@@ -17,6 +18,9 @@ export const beaconChainOf = (app: FastifyInstance) => app.getDecorator<BeaconCh
 
 /** The pinned chain's relay client (BEACON_RELAYS): draws fetch their verified round through it. */
 export const beaconRoundsOf = (app: FastifyInstance) => app.getDecorator<BeaconRounds>('beaconRounds');
+
+/** Reads the configured EVM chains (CHAIN_RPC_URLS): on-chain requirements and the chains list. */
+export const chainReaderOf = (app: FastifyInstance) => app.getDecorator<ChainReader>('chainReader');
 
 /** Signs and checks the dashboard lists' cursors (CURSOR_SECRET); refusals are INVALID_CURSOR in the dashboard's words. */
 export const cursorsOf = (app: FastifyInstance) => app.getDecorator<CursorCodec>('cursors');

@@ -412,6 +412,8 @@ export type components = {
         RequirementFailure: {
             type: string;
             label: string;
+            /** @description What failed, about the entrant only, e.g. "holds 0 Nebula Pass, needs 1". */
+            detail?: string;
         };
         ErrorBody: {
             statusCode: number;
@@ -457,7 +459,7 @@ export type components = {
         PublicRequirement: {
             id: string;
             /** @enum {string} */
-            type: "wallet_connected" | "account_age_days" | "email_verified" | "workspace_member" | "holds_role";
+            type: "wallet_connected" | "account_age_days" | "email_verified" | "workspace_member" | "holds_role" | "token_balance" | "native_balance";
             label: string;
         };
         WorkspaceSummary: {
@@ -614,9 +616,11 @@ export type components = {
         };
         RequirementResult: {
             /** @enum {string} */
-            type: "wallet_connected" | "account_age_days" | "email_verified" | "workspace_member" | "holds_role";
+            type: "wallet_connected" | "account_age_days" | "email_verified" | "workspace_member" | "holds_role" | "token_balance" | "native_balance";
             label: string;
             passed: boolean;
+            /** @description What was found, about the entrant only, e.g. "holds 0 Nebula Pass, needs 1", or why it is not evaluated yet (entry status pending). Never names a wallet. */
+            detail?: string;
         };
         SanitizedEntry: {
             id: string;

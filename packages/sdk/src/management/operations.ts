@@ -11,6 +11,7 @@ export const MANAGEMENT_OPERATION_METHODS = {
   listWebhookEventTypes: 'eventTypes.list',
 
   getMyProfile: 'me.get',
+  listChains: 'chains.list',
 
   createPersonalApiKey: 'personal.apiKeys.create',
   listPersonalApiKeys: 'personal.apiKeys.list',
@@ -63,6 +64,7 @@ export const MANAGEMENT_OPERATION_METHODS = {
   finalizeRaffle: 'workspaces.raffles.finalize',
   cancelRaffle: 'workspaces.raffles.cancel',
   listRaffleEntries: 'workspaces.raffles.entries.list',
+  getEntryRequirementResults: 'workspaces.raffles.entries.getRequirements',
   disqualifyEntry: 'workspaces.raffles.entries.disqualify',
   listRaffleWins: 'workspaces.raffles.wins.list',
   disqualifyWin: 'workspaces.raffles.wins.disqualify',

@@ -62,6 +62,7 @@ export const MANAGEMENT_OPENAPI: OpenApiFinish = {
     { name: 'Personal webhook endpoints', description: "The signed-in user's webhook endpoints: create (with a `whsec_` secret shown once), edit, delete, rotate the secret, send a test event, the delivery log, retry and recover deliveries." },
     { name: 'Workspace webhook endpoints', description: "A workspace's webhook endpoints, managed by its owners and admins: the same operations as the personal ones." },
     { name: 'Dashboard profile', description: "The signed-in user's own profile, as the data plane's `GET /api/v1/me` shows it." },
+    { name: 'Dashboard chains', description: 'The EVM chains this deployment reads (CHAIN_RPC_URLS): what on-chain requirements may name.' },
     { name: 'Dashboard workspaces', description: 'Workspaces the signed-in user belongs to: create, list, read and rename.' },
     { name: 'Dashboard members', description: "A workspace's members and their roles." },
     { name: 'Dashboard projects', description: "A workspace's projects, which group its raffles." },
