@@ -1,5 +1,5 @@
 import { TOKEN_STANDARDS } from '@raffle/contracts/domain-values';
-import { addressProblem } from './evm-address';
+import { addressProblem } from './evm-address.js';
 
 /**
  * The parameters each requirement type takes, as the editor shows them and the API's body shapes
