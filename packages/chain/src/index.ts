@@ -1,98 +1,17 @@
 /**
- * @raffle/chain — reading EVM chains for on-chain requirements.
- *
- * INTERFACE SKELETON (issue 25): the types and signatures below are the contract other packages
- * code against; the implementations replace the `notBuilt` bodies.
+ * @raffle/chain — reading EVM chains for on-chain requirements: one viem client per configured chain
+ * (JSON-RPC batching, multicall, timeouts, retries), a per-block cache of holdings, the first block at
+ * or after a moment, and EIP-1271/6492-aware signature checks. See docs/decisions/0025-reading-chains.md.
  */
-export type Address = `0x${string}`;
-
-/** One configured chain: `CHAIN_RPC_URLS` is `name=url` pairs, comma-separated (e.g. `anvil=http://127.0.0.1:8545`). */
-export type ChainEndpoint = {
-  /** The chain's name as raffles and requirements say it (`params.chain`), e.g. `ethereum`, `base`, `anvil`. */
-  name: string;
-  rpcUrl: string;
-  /** Multicall3-compatible aggregator (`aggregate3`); the canonical 0xcA11bde05977b3631167028862bE2a173976CA11 when not given. */
-  multicallAddress?: Address;
-};
-
-/** What a holdings read asks: one wallet's balance of one asset. */
-export type HoldingQuery =
-  | { kind: 'native'; wallet: Address }
-  | { kind: 'erc20'; contract: Address; wallet: Address }
-  | { kind: 'erc721'; contract: Address; wallet: Address }
-  | { kind: 'erc1155'; contract: Address; tokenId: bigint; wallet: Address };
-
-/** A block pinned by number, with what identifies it for anyone who checks later. */
-export type PinnedBlock = { number: bigint; hash: `0x${string}`; timestamp: Date };
-
-/** The chain did not answer (down, slow past the timeout, or an RPC error): retry later. */
-export class ChainUnavailable extends Error {
-  constructor(
-    readonly chain: string,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-    this.name = 'ChainUnavailable';
-  }
-}
-
-/** A chain a requirement or a message names that is not configured here. */
-export class ChainNotConfigured extends Error {
-  constructor(readonly chain: string | number) {
-    super(`chain ${chain} is not configured (CHAIN_RPC_URLS)`);
-    this.name = 'ChainNotConfigured';
-  }
-}
-
-export type ChainReaderOptions = {
-  /** Per request (default 2,000 ms). */
-  timeoutMs?: number;
-  /** Retries of a failed request before ChainUnavailable (default 1). */
-  retries?: number;
-  /** How long a holding read at `latest` is reused (default 10,000 ms); reads at a pinned block are kept (LRU-bounded). */
-  latestCacheMs?: number;
-};
-
-/** Counters a benchmark or a metric reads. */
-export type ChainReadStats = { rpcRequests: number; holdingsRead: number; cacheHits: number };
-
-export interface ChainReader {
-  /** The configured chain names. */
-  readonly chains: readonly string[];
-  /** The configured chain with this EIP-155 id, or undefined (asks each chain's eth_chainId once). */
-  chainNameOf(chainId: number): Promise<string | undefined>;
-  chainIdOf(chain: string): Promise<number>;
-  /**
-   * Balances, in query order, at a pinned block or `latest`: contract reads batched into multicall,
-   * native balances into one JSON-RPC batch; cached per (chain, asset, wallet, block).
-   * Throws ChainUnavailable / ChainNotConfigured.
-   */
-  readHoldings(chain: string, queries: readonly HoldingQuery[], block: bigint | 'latest'): Promise<bigint[]>;
-  /** The token's `name()` (ERC-20/721; undefined for ERC-1155 or when it has none), cached. */
-  tokenName(chain: string, contract: Address): Promise<string | undefined>;
-  /** The latest block. */
-  latestBlock(chain: string): Promise<PinnedBlock>;
-  /** The first block whose timestamp is at or after `at`, or null when the chain has not produced it yet. */
-  firstBlockAtOrAfter(chain: string, at: Date): Promise<PinnedBlock | null>;
-  /**
-   * EIP-1271-aware signature check of a personal_sign message (EOA by recovery; a contract wallet
-   * through its isValidSignature on that chain).
-   */
-  verifyMessage(chain: string, args: { address: Address; message: string; signature: `0x${string}` }): Promise<boolean>;
-  stats(): ChainReadStats;
-  close(): Promise<void>;
-}
-
-const notBuilt = (): never => {
-  throw new Error('@raffle/chain: not built yet (issue 25 skeleton)');
-};
-
-/** `CHAIN_RPC_URLS` as endpoints, or a problem to report (empty text = no chains). */
-export function parseChainRpcUrls(_text: string): ChainEndpoint[] | string {
-  return notBuilt();
-}
-
-export function createChainReader(_endpoints: readonly ChainEndpoint[], _options?: ChainReaderOptions): ChainReader {
-  return notBuilt();
-}
+export type {
+  Address,
+  ChainEndpoint,
+  HoldingQuery,
+  PinnedBlock,
+  ChainReaderOptions,
+  ChainReadStats,
+  ChainReader,
+} from './types.js';
+export { ChainUnavailable, ChainNotConfigured } from './errors.js';
+export { parseChainRpcUrls, CANONICAL_MULTICALL3 } from './rpc-urls.js';
+export { createChainReader } from './reader/create-chain-reader.js';

@@ -12,6 +12,7 @@ export * from './raffles/lifecycle.js';
 export * from './raffles/raffle-locks.js';
 export * from './raffles/transitions.js';
 export * from './requirements/evaluate.js';
+export * from './requirements/chain-requirements.js';
 export * from './requirements/requirement-types.js';
 export * from './wins/win-transitions.js';
 export * from './entries/enter-raffle.js';

@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { inject } from 'vitest';
 import type { TestProject } from 'vitest/node';
 import setupTemplateDatabase from './global-setup.js';
+import { setupLocalChain } from './local-chain.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -59,12 +60,14 @@ export function localBeaconRounds(): { chain: BeaconChain; fetchRound(round: num
 
 /**
  * Global setup of a run that builds the services: the migrated template database each file
- * clones, and the local beacon the services pin.
+ * clones, the local beacon the services pin, and the local chain (anvil) they read.
  */
 export async function setupDatabaseAndBeacon(project: TestProject): Promise<() => Promise<void>> {
   const dropTemplate = await setupTemplateDatabase(project);
   const stopBeacon = await setupLocalBeacon(project);
+  const stopChain = await setupLocalChain(project);
   return async () => {
+    await stopChain();
     await stopBeacon();
     await dropTemplate();
   };
