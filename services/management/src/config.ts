@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { BeaconSettings, beaconOf, ConfigError, HttpServerSettings, readConfig, TracingSettings, TrustProxySetting, trustProxyRule } from '@raffle/service-kit';
+import { BeaconSettings, beaconOf, ChainSettings, ConfigError, HttpServerSettings, readConfig, TracingSettings, TrustProxySetting, trustProxyRule } from '@raffle/service-kit';
 
 /** Outside production only: lets `pnpm start` and the token CLI work with no setup. */
 export const DEV_JWT_SECRET = 'development-only-jwt-secret-never-use-in-production';
@@ -15,11 +15,8 @@ export const ConfigSchema = Type.Object({
   ...TracingSettings,
   /** The pinned beacon chain and its relays: every close fixes the draw's round on that chain. */
   ...BeaconSettings,
-  /**
-   * The EVM chains requirements may read, `name=url` pairs comma-separated (e.g.
-   * `anvil=http://127.0.0.1:8545`); empty: no chain, and no on-chain requirement can pass.
-   */
-  CHAIN_RPC_URLS: Type.String({ default: '' }),
+  /** The EVM chains on-chain requirements read (CHAIN_RPC_URLS) and how: the console's chain list, the draw's re-check. */
+  ...ChainSettings,
   NODE_ENV: Type.Union([Type.Literal('development'), Type.Literal('production'), Type.Literal('test')], {
     default: 'development',
   }),
