@@ -1,12 +1,14 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureDatabase } from './platform/database.js';
-import type { DemoKeys } from './platform/db.js';
+import { DEMO_CONTRACTS, type DemoKeys } from './platform/db.js';
 import { ensureConsoleBuilt } from './platform/console-build.js';
 import { prepareDemoDatabase } from './platform/demo-database.js';
 import { printDemoKeys, writeDemoKeysFile } from './platform/demo-keys-output.js';
 import { startEmbeddedPostgres, type RunningPostgres } from './platform/embedded-postgres.js';
 import { beaconServiceEnv, startPlatformBeacon, type PlatformBeacon } from './platform/local-beacon.js';
+import { startPlatformChain } from './platform/local-chain.js';
+import type { LocalChain } from '@raffle/chain/local';
 import { writeLinesWithPrefix } from './platform/prefixed-output.js';
 import { signDevToken } from '../services/management/src/cli/dev-token.js';
 import { consoleUpstreamEnv, PLATFORM_SERVICES as SERVICES, platformServiceEnv } from './platform/platform-services.js';
@@ -29,6 +31,7 @@ const say = (message: string) => console.log(`${'platform'.padEnd(labelWidth)} |
 
 let postgres: RunningPostgres | null = null;
 let beacon: PlatformBeacon | null = null;
+let chain: LocalChain | null = null;
 const services: RunningService[] = [];
 let stopping = false;
 
@@ -41,6 +44,10 @@ async function shutdown(reason: string, exitCode: number): Promise<void> {
   if (beacon) {
     await beacon.close();
     say('local beacon stopped');
+  }
+  if (chain) {
+    await chain.stop();
+    say('local chain stopped');
   }
   if (postgres) {
     await postgres.stop();
@@ -96,6 +103,22 @@ async function startBeacon(): Promise<Record<string, string>> {
   return beaconServiceEnv(beacon);
 }
 
+/**
+ * The local EVM chain, unless CHAIN_RPC_URLS names the chains to read: anvil on 127.0.0.1:8545
+ * (LOCAL_CHAIN_PORT), a block a second, the demo's contracts deployed and its Nebula Passes minted
+ * (to alice and carol, not bob), fresh on every start. The services read it as `anvil`.
+ */
+async function startChain(): Promise<Record<string, string>> {
+  if (env.CHAIN_RPC_URLS) {
+    say('CHAIN_RPC_URLS is set: the services read those chains; no local chain (the gated demo raffle needs one named anvil)');
+    return {};
+  }
+  chain = await startPlatformChain({ port: Number(env.LOCAL_CHAIN_PORT ?? 8545), blockTime: 1 }, say);
+  say(`local chain (anvil, chain id ${chain.chainId}) on ${chain.rpcUrl}; Nebula Pass (ERC-721) at ${DEMO_CONTRACTS.erc721}, passes minted to alice and carol`);
+  say(`CHAIN_RPC_URLS=${chain.env.CHAIN_RPC_URLS}`);
+  return chain.env;
+}
+
 const DEV_TOKEN_TTL_SECONDS = 12 * 3600;
 
 /**
@@ -146,6 +169,7 @@ async function buildConsoleIfNeeded(): Promise<boolean> {
 async function start(): Promise<void> {
   const databaseUrl = await startDatabase();
   const beaconEnv = await startBeacon();
+  const chainEnv = await startChain();
   // The demo's draws are signed with the local beacon's key, so their proofs name the chain the services pin.
   const demo = await prepareDemoDatabase(databaseUrl, say, beacon?.demoBeacon);
 
@@ -156,7 +180,7 @@ async function start(): Promise<void> {
 
   const consoleBuilt = await buildConsoleIfNeeded();
 
-  const serviceEnv = { ...platformServiceEnv(databaseUrl, host, env, beaconEnv), ...consoleUpstreamEnv(urls) };
+  const serviceEnv = { ...platformServiceEnv(databaseUrl, host, env, beaconEnv, chainEnv), ...consoleUpstreamEnv(urls) };
   for (const service of SERVICES) {
     if (stopping) return;
     if (service.name === 'console' && !consoleBuilt) {

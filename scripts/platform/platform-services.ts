@@ -33,11 +33,19 @@ const DEV_CURSOR_SECRET = 'development-only-cursor-secret-never-use-in-productio
 /**
  * The settings every service gets from `start`; the caller's environment overrides the local
  * defaults. `beacon`: the local beacon's settings (BEACON_CHAIN, BEACON_RELAYS), unless the
- * caller's environment pins a chain of its own.
+ * caller's environment pins a chain of its own. `chains`: the local EVM chain's CHAIN_RPC_URLS,
+ * unless the caller's environment names the chains to read.
  */
-export function platformServiceEnv(databaseUrl: string, host: string, env: NodeJS.ProcessEnv, beacon: Record<string, string> = {}): Record<string, string> {
+export function platformServiceEnv(
+  databaseUrl: string,
+  host: string,
+  env: NodeJS.ProcessEnv,
+  beacon: Record<string, string> = {},
+  chains: Record<string, string> = {},
+): Record<string, string> {
   return {
     ...(env.BEACON_CHAIN ? { BEACON_CHAIN: env.BEACON_CHAIN, ...(env.BEACON_RELAYS ? { BEACON_RELAYS: env.BEACON_RELAYS } : {}) } : beacon),
+    ...(env.CHAIN_RPC_URLS ? { CHAIN_RPC_URLS: env.CHAIN_RPC_URLS } : chains),
     DATABASE_URL: databaseUrl,
     HOST: host,
     NATS_URL: env.NATS_URL ?? 'nats://127.0.0.1:4222',

@@ -11,6 +11,7 @@ import type { DemoKeys } from './db.js';
 import { prepareDemoDatabase } from './demo-database.js';
 import { writeDemoKeysFile } from './demo-keys-output.js';
 import { beaconServiceEnv, startPlatformBeacon } from './local-beacon.js';
+import { startPlatformChain } from './local-chain.js';
 import { consoleUpstreamEnv, PLATFORM_SERVICES, platformServiceEnv } from './platform-services.js';
 import { startService, stopServices, type RunningService } from './services.js';
 
@@ -26,6 +27,8 @@ export type TestPlatform = {
   databaseUrl: string;
   /** The platform's local beacon (as `start` runs one): the chain the services pin, and its URL. */
   beacon: { chain: BeaconChain; url: string };
+  /** The platform's local EVM chain (as `start` runs one, on a free port): the demo contracts deployed, its passes minted. */
+  chain: { rpcUrl: string; CHAIN_RPC_URLS: string };
   /** Every log line of one service so far (for assertions on what was, or was not, logged). */
   logLines: (serviceName: string) => string[];
   /** The services' most recent log lines, for a failure message. */
@@ -78,6 +81,8 @@ export async function startTestPlatform(options: { serviceEnv?: Record<string, s
     // a test drawing right after a close waits about two periods; only the chain's period differs.
     const beacon = await startPlatformBeacon({ port: 0, period: 1 });
     cleanups.push(() => beacon.close());
+    const chain = await startPlatformChain({ port: 0, blockTime: 1 });
+    cleanups.push(() => chain.stop());
 
     const demo = await prepareDemoDatabase(database.url, () => {}, beacon.demoBeacon);
     const ports: Record<string, number> = {};
@@ -88,7 +93,7 @@ export async function startTestPlatform(options: { serviceEnv?: Record<string, s
 
     // NODE_ENV as a newcomer's shell has it (unset: the services' development default), not vitest's "test".
     const env = {
-      ...platformServiceEnv(database.url, '127.0.0.1', { ...process.env, NATS_URL: nats.url, BEACON_CHAIN: undefined }, beaconServiceEnv(beacon)),
+      ...platformServiceEnv(database.url, '127.0.0.1', { ...process.env, NATS_URL: nats.url, BEACON_CHAIN: undefined, CHAIN_RPC_URLS: undefined }, beaconServiceEnv(beacon), chain.env),
       ...consoleUpstreamEnv(urls),
       NODE_ENV: 'development',
       ...options.serviceEnv,
@@ -108,6 +113,7 @@ export async function startTestPlatform(options: { serviceEnv?: Record<string, s
       demoKeysFile,
       databaseUrl: database.url,
       beacon: { chain: beacon.chain, url: beacon.url },
+      chain: { rpcUrl: chain.rpcUrl, CHAIN_RPC_URLS: chain.env.CHAIN_RPC_URLS },
       logLines: (serviceName) => [...(linesByService.get(serviceName) ?? [])],
       recentLogs: () => recent.join('\n'),
       stop,

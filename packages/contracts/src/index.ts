@@ -55,6 +55,7 @@ import {
   WebhookTestEventSchema,
 } from './resources/webhook-endpoint.js';
 import { WebhookEventTypePageSchema, WebhookEventTypeSchema } from './resources/webhook-event-type.js';
+import { EntryRequirementResultsSchema, PlatformChainListSchema, PlatformChainSchema } from './resources/dashboard-chains.js';
 
 export * from './domain-values.js';
 export * from './errors.js';
@@ -76,6 +77,7 @@ export * from './resources/draw-proof.js';
 export * from './resources/dashboard-raffle.js';
 export * from './resources/dashboard-win.js';
 export * from './resources/dashboard-raffle-lists.js';
+export * from './resources/dashboard-chains.js';
 export * from './resources/dashboard-fields.js';
 export * from './resources/raffle-list-filters.js';
 export * from './resources/dashboard-project.js';
@@ -138,6 +140,9 @@ export const SHARED_SCHEMAS = [
   DashboardRafflePageSchema,
   DashboardEntryPageSchema,
   DashboardWinPageSchema,
+  EntryRequirementResultsSchema,
+  PlatformChainSchema,
+  PlatformChainListSchema,
   DashboardWorkspaceSchema,
   DashboardWorkspacePageSchema,
   CreateWorkspaceBodySchema,

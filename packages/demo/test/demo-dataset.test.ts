@@ -15,7 +15,15 @@ import {
 import { findDrawProofSource, hashApiKey, isIdOf, listDrawWinnerPositions, renderDrawProof, type Database } from '@raffle/db';
 import { beaconMixedSeed, drawCommitment, rankEntries, type DrawProof } from '@raffle/sdk';
 import { beaconDrawProblems } from '@raffle/service-kit/testing';
-import { loadDemoDataset, planDemoDataset, type DemoKeys, type PlannedRaffle } from '../src/index.js';
+import {
+  DEMO_CHAIN_ACCOUNTS,
+  DEMO_CONTRACTS,
+  DEMO_NEBULA_PASS_HOLDERS,
+  loadDemoDataset,
+  planDemoDataset,
+  type DemoKeys,
+  type PlannedRaffle,
+} from '../src/index.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 
 const TABLES = [
@@ -240,7 +248,7 @@ describe('people and keys', () => {
   });
 
   it('stores every demo key by hash, with the status it is listed with', async () => {
-    expect(firstLoad.keys).toHaveLength(8);
+    expect(firstLoad.keys).toHaveLength(9);
     for (const key of firstLoad.keys) {
       expect(parseApiKey(key.apiKey)).toEqual({ kind: key.kind });
       expect(isIdOf('apiKey', key.id)).toBe(true);
@@ -260,6 +268,7 @@ describe('people and keys', () => {
         'personal:alice:active:1',
         'personal:alice:revoked:5',
         'personal:alice:expired:5',
+        'personal:bob:active:5',
         'workspace:nebula-labs:active:4',
         'workspace:nebula-labs:active:1',
         'workspace:kite-collective:active:4',
@@ -311,5 +320,42 @@ describe('stored JSON representations', () => {
       .filter((value) => !validate!(value))
       .map((value) => ({ value, errors: ajv.errorsText(validate!.errors) }));
     expect(failures.slice(0, 3)).toEqual([]);
+  });
+});
+
+describe('the token-gated raffle', () => {
+  it('is open on the local chain, gated on holding one Nebula Pass, with no entries played in', async () => {
+    const ref = firstLoad.raffles.tokenGated!;
+    expect(ref).toMatchObject({ slug: 'nebula-pass-holders', status: 'open', visibility: 'public', workspaceId: firstLoad.workspaces.nebula.id });
+    const [row] = await database.sql<{ title: string; chain: string; requirements: unknown; entries: number }[]>`
+      select title, chain, requirements, (select count(*)::int from entries where raffle_id = r.id) as entries
+      from raffles r where id = ${ref.id}`;
+    expect(row).toMatchObject({ title: 'Nebula Pass holders', chain: 'anvil', entries: 0 });
+    expect(row!.requirements).toEqual([
+      expect.objectContaining({ type: 'token_balance', params: { chain: 'anvil', contract: DEMO_CONTRACTS.erc721, standard: 'erc721', min: '1' } }),
+    ]);
+  });
+
+  it('gives alice, bob and carol verified wallets on the local chain: anvil test accounts, passes for alice and carol only', async () => {
+    for (const persona of ['alice', 'bob', 'carol'] as const) {
+      const wallets = await database.sql<{ address: string; verified: boolean }[]>`
+        select address, verified from user_wallets where user_id = ${firstLoad.users[persona].id} and chain = 'anvil'`;
+      expect(wallets, persona).toEqual([{ address: DEMO_CHAIN_ACCOUNTS[persona], verified: true }]);
+    }
+    expect(DEMO_NEBULA_PASS_HOLDERS.map((h) => h.to)).toEqual([DEMO_CHAIN_ACCOUNTS.alice, DEMO_CHAIN_ACCOUNTS.carol]);
+    // anvil's public test accounts 1 to 3 (mnemonic "test … junk"), and account 0's second deployment.
+    expect(Object.values(DEMO_CHAIN_ACCOUNTS)).toEqual([
+      '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+      '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC',
+      '0x90F79bf6EB2c4f870365E785982E1f101E93b906',
+    ]);
+    expect(DEMO_CONTRACTS.erc721).toBe('0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512');
+  });
+
+  it("gives bob a personal key of his own, so a newcomer can try the gated raffle as a non-holder", () => {
+    const bobs = firstLoad.keys.filter((k) => k.kind === 'personal' && k.owner.handle === 'bob');
+    expect(bobs.map((k) => [k.name, k.status])).toEqual([['Bob: all scopes', 'active']]);
+    // The README's "alice's personal key" is the first personal key ending in "all scopes".
+    expect(firstLoad.keys.find((k) => k.kind === 'personal' && k.name.endsWith('all scopes'))?.owner.handle).toBe('alice');
   });
 });

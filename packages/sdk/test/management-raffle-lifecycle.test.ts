@@ -109,3 +109,33 @@ describe('a whole raffle lifecycle through the SDK', () => {
     await expect(service.clientFor(user.id).personal.entries.create(opened.slug)).rejects.toMatchObject({ status: 404, code: 'RAFFLE_NOT_FOUND' });
   });
 });
+
+describe("an entry's requirement results and the platform's chains", () => {
+  it('entries.getRequirements() answers each verdict as the entrant sees it; a plain member gets 403 FORBIDDEN', async () => {
+    const raffles = owner.workspaces.raffles;
+    const draft = await raffles.create(workspaceId, {
+      ...draftParams(),
+      requirements: [
+        { id: 'age', type: 'account_age_days', label: 'Old enough', params: { min: 1 } },
+        { id: 'email', type: 'email_verified', label: 'Verified email', params: { optional: true, multiplier: 2 } },
+      ],
+    });
+    const opened = await raffles.publish(workspaceId, draft.id);
+    const entrant = await service.newUser();
+    const entry = await service.clientFor(entrant.id).personal.entries.create(opened.slug);
+    const results = await raffles.entries.getRequirements(workspaceId, opened.id, entry.id);
+    expect(results).toMatchObject({ entryId: entry.id, status: 'valid' });
+    expect(results.requirements.map((r) => [r.label, r.passed])).toEqual([
+      ['Old enough', true],
+      ['Verified email', false],
+    ]);
+    await expect(service.clientFor(service.tenant.member.id).workspaces.raffles.entries.getRequirements(workspaceId, opened.id, entry.id)).rejects.toMatchObject({
+      status: 403,
+      code: 'FORBIDDEN',
+    });
+  });
+
+  it('chains.list() answers the configured chains (none here)', async () => {
+    expect(await owner.chains.list()).toMatchObject({ data: [] });
+  });
+});

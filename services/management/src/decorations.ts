@@ -13,7 +13,7 @@ import type { Config } from './config.js';
 
 export const configOf = (app: FastifyInstance) => app.getDecorator<Config>('config');
 
-/** The EVM chains of CHAIN_RPC_URLS (chain-reader plugin): entries, draws at the close block and wallet links read them through it. */
+/** The EVM chains of CHAIN_RPC_URLS (chain-reader plugin): entries, draws at the close block, wallet links and the chains list read them through it. */
 export const chainReaderOf = (app: FastifyInstance) => app.getDecorator<ChainReader>('chainReader');
 
 /** The beacon chain this deployment pins (BEACON_CHAIN): a close fixes the draw's round on it. */
@@ -21,6 +21,7 @@ export const beaconChainOf = (app: FastifyInstance) => app.getDecorator<BeaconCh
 
 /** The pinned chain's relay client (BEACON_RELAYS): draws fetch their verified round through it. */
 export const beaconRoundsOf = (app: FastifyInstance) => app.getDecorator<BeaconRounds>('beaconRounds');
+
 
 /** Signs and checks the dashboard lists' cursors (CURSOR_SECRET); refusals are INVALID_CURSOR in the dashboard's words. */
 export const cursorsOf = (app: FastifyInstance) => app.getDecorator<CursorCodec>('cursors');

@@ -314,7 +314,7 @@ describe('create and update', () => {
 describe('access', () => {
   it('401 on every raffle route without a session token', async () => {
     const routes = app.managedRoutes.filter((r) => r.url.startsWith('/api/dashboard/workspaces/:workspaceId/raffles') || r.url.startsWith('/api/dashboard/raffles/'));
-    expect(routes).toHaveLength(18);
+    expect(routes).toHaveLength(19);
     for (const route of routes) {
       const res = await app.inject({ method: route.method as 'GET', url: route.url.replace(':workspaceId', tenant.workspace.id), ...(['POST', 'PATCH'].includes(route.method) ? { payload: {} } : {}) });
       expectManagementError(res, 401);

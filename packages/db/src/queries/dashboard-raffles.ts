@@ -63,6 +63,19 @@ export async function pageDashboardEntryRows(tx: DbOrTx, args: { raffleId: strin
     .limit(keysetReadSize(args.limit));
 }
 
+/**
+ * One entry of a raffle as its entrant sees it (the stored sanitized entry), for the team's view
+ * of its requirement verdicts; null when the raffle has no such entry.
+ */
+export async function findDashboardEntryOwnerJson(tx: DbOrTx, args: { raffleId: string; entryId: string }): Promise<string | null> {
+  const [row] = await tx
+    .select({ json: entries.ownerJson })
+    .from(entries)
+    .where(and(eq(entries.id, args.entryId), eq(entries.raffleId, args.raffleId)))
+    .limit(1);
+  return row?.json ?? null;
+}
+
 /** A raffle's wins in every status (or one), by position then id, after the key `after`. */
 export async function pageDashboardWinRows(
   tx: DbOrTx,

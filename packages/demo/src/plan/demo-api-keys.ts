@@ -22,13 +22,13 @@ export type DemoApiKey = {
 
 type KeyPlan = { label: string; name: string; kind: ApiKeyKind; owner: DemoPerson; workspace: DemoWorkspace | null; scopes: readonly string[]; status: DemoKeyStatus };
 
-function keyPlans(people: { alice: DemoPerson; carol: DemoPerson }, workspaces: { nebula: DemoWorkspace; kite: DemoWorkspace }): KeyPlan[] {
-  const { alice, carol } = people;
-  const personal = (label: string, name: string, scopes: readonly string[], status: DemoKeyStatus): KeyPlan => ({
+function keyPlans(people: { alice: DemoPerson; bob: DemoPerson; carol: DemoPerson }, workspaces: { nebula: DemoWorkspace; kite: DemoWorkspace }): KeyPlan[] {
+  const { alice, bob, carol } = people;
+  const personal = (label: string, name: string, scopes: readonly string[], status: DemoKeyStatus, owner: DemoPerson = alice): KeyPlan => ({
     label,
     name,
     kind: 'personal',
-    owner: alice,
+    owner,
     workspace: null,
     scopes,
     status,
@@ -43,6 +43,8 @@ function keyPlans(people: { alice: DemoPerson; carol: DemoPerson }, workspaces: 
     personal('alice-profile', 'Alice: profile only', ['profile:read'], 'active'),
     personal('alice-revoked', 'Alice: revoked', PERSONAL_API_SCOPES, 'revoked'),
     personal('alice-expired', 'Alice: expired', PERSONAL_API_SCOPES, 'expired'),
+    // Bob holds no Nebula Pass: his key shows the token-gated raffle refusing an entrant.
+    personal('bob-all', 'Bob: all scopes', PERSONAL_API_SCOPES, 'active', bob),
     ...workspaceKeys(workspaces.nebula, alice),
     ...workspaceKeys(workspaces.kite, carol),
   ];
@@ -51,7 +53,7 @@ function keyPlans(people: { alice: DemoPerson; carol: DemoPerson }, workspaces: 
 const KEY_CREATED_AT = daysBeforeDemoNow(45);
 
 /** The keys, each with a plaintext fixed by its label, and the rows that store them. */
-export function demoApiKeys(people: { alice: DemoPerson; carol: DemoPerson }, workspaces: { nebula: DemoWorkspace; kite: DemoWorkspace }) {
+export function demoApiKeys(people: { alice: DemoPerson; bob: DemoPerson; carol: DemoPerson }, workspaces: { nebula: DemoWorkspace; kite: DemoWorkspace }) {
   return keyPlans(people, workspaces).map((plan) => {
     const apiKey = buildApiKey(plan.kind, demoBase62(`api-key:${plan.label}`, 30));
     const id = demoId('apiKey', plan.label, KEY_CREATED_AT);

@@ -1,5 +1,6 @@
 import type { WalletRow } from '@raffle/db';
 import { addDays, daysBeforeDemoNow } from './demo-clock.js';
+import { DEMO_CHAIN_ACCOUNTS, DEMO_CHAIN_NAME } from './demo-chain.js';
 import { demoBase58Address, demoEvmAddress, demoHex, demoId } from './demo-derive.js';
 
 export type DemoPerson = {
@@ -49,6 +50,9 @@ function person(handle: string, displayName: string, createdAt: Date, facts: Par
   };
 }
 
+/** A persona's wallet on the demo's local chain: a public anvil test account, stored verified as seeded. */
+const anvilWallet = (address: string): WalletRow => ({ chain: DEMO_CHAIN_NAME, address, verified: true });
+
 /** The three named personas the docs and curl examples talk about. */
 export function namedPeople() {
   const alice = person('alice', 'Alice Moreau', daysBeforeDemoNow(400), {
@@ -56,9 +60,13 @@ export function namedPeople() {
     wallets: [
       { chain: 'ethereum', address: demoEvmAddress('alice'), verified: true },
       { chain: 'solana', address: demoBase58Address('alice:solana', 44), verified: true },
+      anvilWallet(DEMO_CHAIN_ACCOUNTS.alice),
     ],
   });
-  const bob = person('bob', 'Bob Okafor', daysBeforeDemoNow(380), { roles: ['og'] });
+  const bob = person('bob', 'Bob Okafor', daysBeforeDemoNow(380), {
+    roles: ['og'],
+    wallets: [{ chain: 'ethereum', address: demoEvmAddress('bob'), verified: true }, anvilWallet(DEMO_CHAIN_ACCOUNTS.bob)],
+  });
   // Carol is a Nebula OG too, so she can enter the hoodie drop that requires the role.
   const carol = person('carol', 'Carol Lindqvist', daysBeforeDemoNow(360), {
     roles: ['og'],
@@ -66,6 +74,7 @@ export function namedPeople() {
     wallets: [
       { chain: 'ethereum', address: demoEvmAddress('carol'), verified: true },
       { chain: 'solana', address: demoBase58Address('carol:solana', 44), verified: true },
+      anvilWallet(DEMO_CHAIN_ACCOUNTS.carol),
     ],
   });
   return { alice, bob, carol };

@@ -3,6 +3,7 @@ import { DEFAULT_RAFFLE_SETTINGS, type schema } from '@raffle/db';
 import { daysBeforeDemoNow } from './demo-clock.js';
 import type { DemoOrganisations, DemoProject, DemoWorkspace } from './demo-organisations.js';
 import type { DemoPerson } from './demo-people.js';
+import { DEMO_CHAIN_NAME, DEMO_CONTRACTS, NEBULA_PASS_NAME } from './demo-chain.js';
 import { requirements as req } from './demo-requirements.js';
 
 /**
@@ -292,6 +293,28 @@ export function demoRaffleCatalogue(
       createdAt: daysBeforeDemoNow(14),
       entrants: entrantRange(entrants, 220, 249),
       twist: (_person, index) => (index % 7 === 3 ? { source: 'auto' } : index % 2 ? { source: 'api' } : undefined),
+      outcome: { kind: 'none' },
+    },
+    {
+      // Token-gated on the local chain `start` runs: alice holds a Nebula Pass and enters (201), bob
+      // holds none and is refused (422, "holds 0 Nebula Pass, needs 1"). No entries are played in:
+      // an on-chain requirement is read from the chain at entry, which the loader does not run.
+      ...base,
+      label: 'tokenGated',
+      workspace: nebula,
+      slug: 'nebula-pass-holders',
+      title: 'Nebula Pass holders',
+      description: 'An allowlist for holders of a Nebula Pass on the local demo chain.',
+      mechanic: 'raffle',
+      allocationType: 'allowlist_gtd',
+      visibility: 'public',
+      status: 'open',
+      spots: 50,
+      chain: DEMO_CHAIN_NAME,
+      requirements: [req.holdsNft(DEMO_CHAIN_NAME, DEMO_CONTRACTS.erc721, NEBULA_PASS_NAME)],
+      canonicalProject: nebulaGenesis,
+      createdAt: daysBeforeDemoNow(3),
+      entrants: [],
       outcome: { kind: 'none' },
     },
     {

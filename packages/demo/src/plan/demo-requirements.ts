@@ -17,6 +17,9 @@ export const requirements = {
   emailVerified: () => requirement('email-verified', 'email_verified', 'Email address is verified'),
   workspaceMember: () => requirement('workspace-member', 'workspace_member', 'Member of the workspace'),
   holdsRole: (role: string) => requirement(`role-${role}`, 'holds_role', `Holds the ${role} role`, { role }),
+  /** An ERC-721 holding on a chain: at least `min` tokens of the collection, over the entrant's verified wallets there. */
+  holdsNft: (chain: string, contract: string, name: string, min = '1') =>
+    requirement('holds-nebula-pass', 'token_balance', `Holds at least ${min} ${name}`, { chain, contract, standard: 'erc721', min }),
 };
 
 /** What the requirements look at besides the person: the moment, and the raffle workspace's members. */
@@ -42,6 +45,7 @@ function passes(req: RaffleRequirement, person: DemoPerson, facts: RequirementFa
       // The loader grants every role in `person.roles` in the workspace of each raffle requiring it.
       return person.roles.includes(String(req.params.role));
     default:
+      // On-chain types read a chain the plan cannot see: the demo plays no entries into those raffles.
       throw new Error(`the demo cannot predict requirement type ${req.type}`);
   }
 }

@@ -339,6 +339,28 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/dashboard/chains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The chains on-chain requirements can read
+         * @description Any signed-in user. The names `token_balance` and `native_balance` requirements take as `params.chain`, in configuration order, each with the EIP-155 chain id its RPC answers (null when it did not answer just now). Not paginated: it is the deployment's configuration.
+         *
+         *     Requires a dashboard session JWT (`Authorization: Bearer <JWT>`); API keys are refused.
+         */
+        get: operations["listChains"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/dashboard/workspaces": {
         parameters: {
             query?: never;
@@ -703,6 +725,28 @@ export type paths = {
          *     Requires a dashboard session JWT (`Authorization: Bearer <JWT>`); API keys are refused.
          */
         get: operations["listRaffleEntries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/workspaces/{workspaceId}/raffles/{raffleId}/entries/{entryId}/requirements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Which of the raffle's requirements an entry passed or failed
+         * @description Owners and admins only. Each requirement's verdict as the entrant sees it on their own entry: passed, and a `detail` about the entrant only (e.g. "holds 0 Nebula Pass, needs 1"). Never the evidence behind it, never a wallet. 404 `ENTRY_NOT_FOUND` when the raffle has no such entry.
+         *
+         *     Requires a dashboard session JWT (`Authorization: Bearer <JWT>`); API keys are refused.
+         */
+        get: operations["getEntryRequirementResults"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2184,6 +2228,28 @@ export type components = {
         DashboardWinPage: {
             data: components["schemas"]["DashboardWin"][];
             pagination: components["schemas"]["Pagination"];
+        };
+        EntryRequirementResults: {
+            entryId: string;
+            /** @enum {string} */
+            status: "pending" | "valid" | "invalid" | "withdrawn" | "disqualified";
+            /** @description In the raffle's order of its requirements. */
+            requirements: components["schemas"]["RequirementResult"][];
+        };
+        PlatformChain: {
+            /**
+             * @description The name requirements use as `params.chain`, e.g. `anvil` or `ethereum`.
+             * @example anvil
+             */
+            name: string;
+            /**
+             * @description The chain's EIP-155 id as its RPC answers it; null when the RPC did not answer just now (the chain stays listed).
+             * @example 31337
+             */
+            chainId: number | null;
+        };
+        PlatformChainList: {
+            data: components["schemas"]["PlatformChain"][];
         };
         DashboardWorkspace: {
             id: string;
@@ -6194,6 +6260,217 @@ export interface operations {
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/dashboard/me/wallets/ethereum/0x52908400098527886E0F7030069857D2E4169EE7"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+        };
+    };
+    listChains: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The requested resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "name": "anvil",
+                     *           "chainId": 31337
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PlatformChainList"];
+                };
+            };
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "VALIDATION_FAILED: validation failed",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/chains"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description The credentials are missing, unknown, expired or revoked. `message` starts with its code: `SESSION_TOKEN_MISSING: `, `SESSION_TOKEN_INVALID: `, `API_KEY_NOT_ACCEPTED: `. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "SESSION_TOKEN_MISSING: session token missing",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/chains"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description Listed on every route of this API; this operation does not answer it today. The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "FORBIDDEN: forbidden",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/chains"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description Listed on every route of this API; this operation does not answer it today. The resource does not exist, or is not visible to these credentials. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "NOT_FOUND: not found",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/chains"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description Listed on every route of this API; this operation does not answer it today. The request conflicts with the current state of the resource; nothing was done. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "Conflict",
+                     *       "message": "ALREADY_ENTERED: already entered",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/chains"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "RATE_LIMITED: rate limited",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/chains"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `message` starts with its code: `INTERNAL_ERROR: `. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "INTERNAL_ERROR: internal error",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/chains"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description A dependency is unavailable or did not answer in time, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "SERVICE_UNAVAILABLE: service unavailable",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/chains"
                      *     }
                      */
                     "application/json": components["schemas"]["ManagementErrorBody"];
@@ -11964,6 +12241,236 @@ export interface operations {
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/entries"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+        };
+    };
+    getEntryRequirementResults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Workspace id
+                 * @example wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C
+                 */
+                workspaceId: string;
+                /**
+                 * @description Raffle id
+                 * @example raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y
+                 */
+                raffleId: string;
+                /**
+                 * @description Entry id
+                 * @example ent_01JQ1A5C9E2G6J8M3P7R1T4W8Z
+                 */
+                entryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The requested resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "entryId": "ent_01JQ1A5C9E2G6J8M3P7R1T4W8Z",
+                     *       "status": "pending",
+                     *       "requirements": [
+                     *         {
+                     *           "type": "wallet_connected",
+                     *           "label": "Member of the Nebula Discord",
+                     *           "passed": false
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EntryRequirementResults"];
+                };
+            };
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "VALIDATION_FAILED: validation failed",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/entries/ent_01JQ1A5C9E2G6J8M3P7R1T4W8Z/requirements"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description The credentials are missing, unknown, expired or revoked. `message` starts with its code: `SESSION_TOKEN_MISSING: `, `SESSION_TOKEN_INVALID: `, `API_KEY_NOT_ACCEPTED: `. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "SESSION_TOKEN_MISSING: session token missing",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/entries/ent_01JQ1A5C9E2G6J8M3P7R1T4W8Z/requirements"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). `message` starts with its code: `FORBIDDEN: `. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "FORBIDDEN: forbidden",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/entries/ent_01JQ1A5C9E2G6J8M3P7R1T4W8Z/requirements"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description The resource does not exist, or is not visible to these credentials. `message` starts with its code: `ROUTE_NOT_FOUND: `, `RAFFLE_NOT_FOUND: `, `ENTRY_NOT_FOUND: `. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "ROUTE_NOT_FOUND: route not found",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/entries/ent_01JQ1A5C9E2G6J8M3P7R1T4W8Z/requirements"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description Listed on every route of this API; this operation does not answer it today. The request conflicts with the current state of the resource; nothing was done. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "Conflict",
+                     *       "message": "ALREADY_ENTERED: already entered",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/entries/ent_01JQ1A5C9E2G6J8M3P7R1T4W8Z/requirements"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "RATE_LIMITED: rate limited",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/entries/ent_01JQ1A5C9E2G6J8M3P7R1T4W8Z/requirements"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `message` starts with its code: `INTERNAL_ERROR: `. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "INTERNAL_ERROR: internal error",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/entries/ent_01JQ1A5C9E2G6J8M3P7R1T4W8Z/requirements"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description A dependency is unavailable or did not answer in time, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "SERVICE_UNAVAILABLE: service unavailable",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/entries/ent_01JQ1A5C9E2G6J8M3P7R1T4W8Z/requirements"
                      *     }
                      */
                     "application/json": components["schemas"]["ManagementErrorBody"];

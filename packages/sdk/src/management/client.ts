@@ -2,6 +2,7 @@ import { createHttpClient } from '../http/create-http-client.js';
 import type { HttpClient } from '../http/http-client.js';
 import { DEFAULT_MANAGEMENT_BASE_URL, type RaffleManagementClientOptions } from './client-options.js';
 import { CapabilitiesResource } from './resources/capabilities.js';
+import { Chains } from './resources/chains.js';
 import { EventTypes } from './resources/event-types.js';
 import { ManagementMe } from './resources/me.js';
 import { Personal } from './resources/personal.js';
@@ -21,6 +22,7 @@ import { Workspaces } from './resources/workspaces.js';
  */
 export class RaffleManagementClient {
   readonly capabilities: CapabilitiesResource;
+  readonly chains: Chains;
   readonly eventTypes: EventTypes;
   readonly me: ManagementMe;
   readonly personal: Personal;
@@ -37,6 +39,7 @@ export class RaffleManagementClient {
       errorCodeSource: 'message-prefix',
     });
     this.capabilities = new CapabilitiesResource(http);
+    this.chains = new Chains(http);
     this.eventTypes = new EventTypes(http);
     this.me = new ManagementMe(http);
     this.personal = new Personal(http);

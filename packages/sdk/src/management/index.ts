@@ -25,5 +25,6 @@ export type { CreateWorkspaceParams, ListWorkspacesParams, UpdateWorkspaceParams
 export type { AddWorkspaceMemberParams, ListWorkspaceMembersParams, UpdateWorkspaceMemberParams, WorkspaceMember } from './resources/workspace-members.js';
 export type { CreateProjectParams, ListProjectsParams, Project, UpdateProjectParams } from './resources/workspace-projects.js';
 export type { CreateRaffleParams, DrawRaffleParams, ListRafflesParams, Raffle, RaffleListItem, UpdateRaffleParams } from './resources/workspace-raffles.js';
-export type { DisqualifyEntryParams, ListRaffleEntriesParams, RaffleEntry } from './resources/raffle-entries.js';
+export type { DisqualifyEntryParams, EntryRequirementResults, ListRaffleEntriesParams, RaffleEntry } from './resources/raffle-entries.js';
+export type { PlatformChain } from './resources/chains.js';
 export type { DisqualifyWinParams, ListRaffleWinsParams, RaffleWin, RerolledWin, RerollWinParams, UpdateWinDeliveryParams } from './resources/raffle-wins.js';

@@ -15,6 +15,7 @@ export const MANAGEMENT_OPERATION_METHODS = {
   linkWallet: 'me.wallets.link',
   listMyWallets: 'me.wallets.list',
   unlinkWallet: 'me.wallets.unlink',
+  listChains: 'chains.list',
 
   createPersonalApiKey: 'personal.apiKeys.create',
   listPersonalApiKeys: 'personal.apiKeys.list',
@@ -67,6 +68,7 @@ export const MANAGEMENT_OPERATION_METHODS = {
   finalizeRaffle: 'workspaces.raffles.finalize',
   cancelRaffle: 'workspaces.raffles.cancel',
   listRaffleEntries: 'workspaces.raffles.entries.list',
+  getEntryRequirementResults: 'workspaces.raffles.entries.getRequirements',
   disqualifyEntry: 'workspaces.raffles.entries.disqualify',
   listRaffleWins: 'workspaces.raffles.wins.list',
   disqualifyWin: 'workspaces.raffles.wins.disqualify',

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import dashboardChainRoutes from './dashboard-chains/index.js';
 import dashboardMeRoutes from './dashboard-me/index.js';
 import dashboardWalletRoutes from './dashboard-me/wallets.js';
 import dashboardProjectRoutes from './dashboard-projects/index.js';
@@ -9,6 +10,7 @@ import dashboardWorkspaceRoutes from './dashboard-workspaces/index.js';
 export default async function dashboardRoutes(app: FastifyInstance) {
   await app.register(dashboardMeRoutes);
   await app.register(dashboardWalletRoutes);
+  await app.register(dashboardChainRoutes);
   await app.register(dashboardWorkspaceRoutes);
   await app.register(dashboardProjectRoutes);
   await app.register(dashboardRaffleRoutes);

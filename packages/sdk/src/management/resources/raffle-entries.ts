@@ -7,6 +7,8 @@ import type { ListItem, ListParams, RequestBody, ResponseBody } from '../operati
 export type RaffleEntry = ListItem<'listRaffleEntries'>;
 export type ListRaffleEntriesParams = ListParams<'listRaffleEntries'>;
 export type DisqualifyEntryParams = RequestBody<'disqualifyEntry'>;
+/** One entry's requirement verdicts as its entrant sees them (passed, detail); never evidence or wallets. */
+export type EntryRequirementResults = ResponseBody<'getEntryRequirementResults'>;
 
 /** A raffle's entries as the workspace sees them (duplicate flags included). */
 export class RaffleEntries {
@@ -15,6 +17,15 @@ export class RaffleEntries {
   /** Entries in arrival order, optionally in one `status`; up to 250 a page (100 by default). Any member. */
   list(workspaceId: string, raffleId: string, params: ListRaffleEntriesParams = {}, options?: RequestOptions): PagedList<RaffleEntry> {
     return this.http.list({ method: 'GET', path: encodePath`/api/dashboard/workspaces/${workspaceId}/raffles/${raffleId}/entries`, query: { ...params }, options });
+  }
+
+  /** Which requirements an entry passed or failed, each with its `detail` (owners and admins); 404 `ENTRY_NOT_FOUND`. */
+  getRequirements(workspaceId: string, raffleId: string, entryId: string, options?: RequestOptions): Promise<WithResponse<EntryRequirementResults>> {
+    return this.http.request({
+      method: 'GET',
+      path: encodePath`/api/dashboard/workspaces/${workspaceId}/raffles/${raffleId}/entries/${entryId}/requirements`,
+      options,
+    });
   }
 
   /** Disqualifies an entry and any win it holds (owners and admins); 409 `ENTRY_CANNOT_DISQUALIFY` when it is already out. */

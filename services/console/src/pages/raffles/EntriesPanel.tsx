@@ -13,6 +13,7 @@ import { ENTRY_STATUSES, humanize } from './raffle-rules';
 import { StatusBadge } from './StatusBadge';
 import { useRaffleChange } from './use-raffle-change';
 import { ScrollTable } from './ScrollTable';
+import { EntryRequirementResults } from './EntryRequirementResults';
 
 type Props = { raffle: Raffle; workspaceId: string; manage: Permission };
 
@@ -35,6 +36,8 @@ export function EntriesPanel({ raffle, workspaceId, manage }: Props) {
   const change = useRaffleChange(workspaceId, raffle.id);
   const [status, setStatus] = useState('all');
   const [reason, setReason] = useState('Disqualified by the team');
+  // Owners and admins see why each entry passed or failed; plain members see the list only.
+  const showResults = manage.allowed && raffle.requirements.length > 0;
   const list = usePagedList(entriesKey(workspaceId, raffle.id, status), (cursor?: string) =>
     mgmt.workspaces.raffles.entries.list(workspaceId, raffle.id, status === 'all' ? { limit: 50 } : { limit: 50, status: status as RaffleEntry['status'] }).page({ cursor }),
   );
@@ -77,6 +80,7 @@ export function EntriesPanel({ raffle, workspaceId, manage }: Props) {
                 <th scope="col">Weight</th>
                 <th scope="col">Source</th>
                 <th scope="col">Duplicate flags</th>
+                {showResults ? <th scope="col">Requirements</th> : null}
                 <th scope="col">Entered</th>
                 {manage.allowed ? <th scope="col">Action</th> : null}
               </tr>
@@ -98,6 +102,11 @@ export function EntriesPanel({ raffle, workspaceId, manage }: Props) {
                   <td>
                     <DuplicateFlags entry={entry} />
                   </td>
+                  {showResults ? (
+                    <td>
+                      <EntryRequirementResults workspaceId={workspaceId} raffleId={raffle.id} entryId={entry.id} />
+                    </td>
+                  ) : null}
                   <td>
                     <DateTime value={entry.createdAt} />
                   </td>

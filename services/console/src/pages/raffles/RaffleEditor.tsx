@@ -4,7 +4,8 @@ import { useManagement } from '../../api/clients';
 import type { Permission } from '../../scope/scope';
 import { ApiErrorNotice } from '../../ui/ApiErrorNotice';
 import { RaffleFormFields } from './RaffleFormFields';
-import { formHints, formValuesOf, updateBodyOf, type RaffleFormValues } from './raffle-form-values';
+import { formHints, formValuesOf, requirementProblems, updateBodyOf, type RaffleFormValues } from './raffle-form-values';
+import { usePlatformChains } from './use-platform-chains';
 import { editableFieldsIn } from './raffle-rules';
 import { useRaffleChange } from './use-raffle-change';
 
@@ -19,6 +20,8 @@ export function RaffleEditor({ raffle, workspaceId, manage }: Props) {
   const [values, setValues] = useState<RaffleFormValues | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [saving, setSaving] = useState(false);
+  const [attempted, setAttempted] = useState(false);
+  const chains = usePlatformChains();
 
   if (!manage.allowed || editable.size === 0) return null;
 
@@ -38,10 +41,13 @@ export function RaffleEditor({ raffle, workspaceId, manage }: Props) {
 
   const body = updateBodyOf(values, saved, editable);
   const unchanged = Object.keys(body).length === 0;
-  const hints = formHints(values);
+  const hints = [...formHints(values), ...(attempted && editable.has('requirements') ? requirementProblems(values, chains.names) : [])];
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setError(null);
+    setAttempted(true);
+    // Refused here, beside the fields: nothing is sent while a requirement field is wrong.
+    if (editable.has('requirements') && requirementProblems(values, chains.names).length > 0) return;
     setSaving(true);
     try {
       await change(() => mgmt.workspaces.raffles.update(workspaceId, raffle.id, body), 'Raffle saved');
@@ -57,7 +63,7 @@ export function RaffleEditor({ raffle, workspaceId, manage }: Props) {
     <section aria-labelledby="edit-heading">
       <h2 id="edit-heading">Edit</h2>
       <form className="form" onSubmit={submit} noValidate>
-        <RaffleFormFields values={values} onChange={setValues} editable={editable} idPrefix="edit" />
+        <RaffleFormFields values={values} onChange={setValues} editable={editable} idPrefix="edit" showAllErrors={attempted} />
         {hints.length > 0 ? (
           <ul className="hints" aria-live="polite">
             {hints.map((hint) => (
@@ -70,7 +76,7 @@ export function RaffleEditor({ raffle, workspaceId, manage }: Props) {
           <button type="submit" className="button button-primary" disabled={saving || unchanged}>
             {saving ? 'Saving…' : 'Save changes'}
           </button>
-          <button type="button" className="button" onClick={() => { setValues(null); setError(null); }}>
+          <button type="button" className="button" onClick={() => { setValues(null); setError(null); setAttempted(false); }}>
             Discard
           </button>
         </div>

@@ -9,6 +9,8 @@ type Props = {
   /** Fields the raffle's status still takes; absent means all (a new raffle). */
   editable?: ReadonlySet<EditableField>;
   idPrefix: string;
+  /** After a submit attempt: every requirement field's problem is shown, empty ones included. */
+  showAllErrors?: boolean;
 };
 
 const MECHANIC_HINTS: Record<string, string> = {
@@ -19,7 +21,7 @@ const MECHANIC_HINTS: Record<string, string> = {
 };
 
 /** The create and edit form's fields; a field the status no longer takes is shown disabled with why. */
-export function RaffleFormFields({ values, onChange, editable, idPrefix }: Props) {
+export function RaffleFormFields({ values, onChange, editable, idPrefix, showAllErrors }: Props) {
   const set = <K extends keyof RaffleFormValues>(key: K, value: RaffleFormValues[K]) => onChange({ ...values, [key]: value });
   const locked = (field: EditableField) => editable !== undefined && !editable.has(field);
   const id = (name: string) => `${idPrefix}-${name}`;
@@ -131,7 +133,7 @@ export function RaffleFormFields({ values, onChange, editable, idPrefix }: Props
         {checkbox('excludeFlaggedDuplicates', 'Leave entries flagged as duplicates out of the draw', 'settings')}
         {lockNote('settings')}
       </fieldset>
-      <RequirementsEditor rows={values.requirements} disabled={locked('requirements')} idPrefix={id('req')} onChange={(requirements) => set('requirements', requirements)} />
+      <RequirementsEditor rows={values.requirements} disabled={locked('requirements')} idPrefix={id('req')} showAllErrors={showAllErrors} onChange={(requirements) => set('requirements', requirements)} />
     </>
   );
 }

@@ -7,7 +7,8 @@ import { useScope } from '../../scope/scope';
 import { ApiErrorNotice } from '../../ui/ApiErrorNotice';
 import { useToast } from '../../ui/toast';
 import { RaffleFormFields } from './RaffleFormFields';
-import { createBodyOf, EMPTY_FORM, formHints, withDerivedSlug, type RaffleFormValues } from './raffle-form-values';
+import { createBodyOf, EMPTY_FORM, formHints, requirementProblems, withDerivedSlug, type RaffleFormValues } from './raffle-form-values';
+import { usePlatformChains } from './use-platform-chains';
 
 /** Create a draft raffle; the API's validation has the last word and its message is shown as is. */
 export default function NewRafflePage() {
@@ -20,14 +21,19 @@ export default function NewRafflePage() {
   const [values, setValues] = useState<RaffleFormValues>(EMPTY_FORM);
   const [error, setError] = useState<unknown>(null);
   const [saving, setSaving] = useState(false);
+  const [attempted, setAttempted] = useState(false);
+  const chains = usePlatformChains();
 
   if (scope.kind !== 'workspace') return <p>Raffles belong to workspaces: choose one in the workspace switcher.</p>;
   const workspaceId = scope.workspaceId;
-  const hints = formHints(values);
+  const hints = [...formHints(values), ...(attempted ? requirementProblems(values, chains.names) : [])];
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setError(null);
+    setAttempted(true);
+    // Refused here, beside the fields: nothing is sent while a requirement field is wrong.
+    if (requirementProblems(values, chains.names).length > 0) return;
     setSaving(true);
     try {
       const raffle = await mgmt.workspaces.raffles.create(workspaceId, createBodyOf(values));
@@ -52,7 +58,7 @@ export default function NewRafflePage() {
       ) : (
         <form className="form" onSubmit={submit} noValidate>
           <p className="form-hint">It starts as a draft in {scope.workspaceName}: nothing is announced until you publish it.</p>
-          <RaffleFormFields values={values} onChange={(next) => setValues(withDerivedSlug(values, next))} idPrefix="new" />
+          <RaffleFormFields values={values} onChange={(next) => setValues(withDerivedSlug(values, next))} idPrefix="new" showAllErrors={attempted} />
           {hints.length > 0 ? (
             <ul className="hints" aria-live="polite">
               {hints.map((hint) => (

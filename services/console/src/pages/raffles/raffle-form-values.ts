@@ -1,6 +1,7 @@
 import type { CreateRaffleParams, Raffle, UpdateRaffleParams } from '@raffle/sdk';
 import { RAFFLE_SLUG } from '@raffle/contracts/domain-values';
 import type { EditableField } from './raffle-rules.js';
+import { paramsBody, REQUIREMENT_FIELDS, requirementFieldProblems } from './requirement-fields.js';
 
 const SLUG = new RegExp(RAFFLE_SLUG.pattern);
 
@@ -38,8 +39,8 @@ export type RequirementRow = {
   id: string;
   type: string;
   label: string;
-  /** The one parameter the type takes (chain, minimum days or role), as typed. */
-  param: string;
+  /** The type's parameters (requirement-fields.ts), as typed. */
+  params: Record<string, string>;
   optional: boolean;
   multiplier: string;
 };
@@ -81,13 +82,6 @@ export const EMPTY_FORM: RaffleFormValues = {
   requirements: [],
 };
 
-/** The parameter each requirement type takes, per the contract's description. */
-export const REQUIREMENT_PARAM: Record<string, { key: string; label: string; numeric: boolean } | undefined> = {
-  wallet_connected: { key: 'chain', label: 'Chain', numeric: false },
-  account_age_days: { key: 'min', label: 'Minimum age (days)', numeric: true },
-  holds_role: { key: 'role', label: 'Role', numeric: false },
-};
-
 const pad = (n: number) => String(n).padStart(2, '0');
 
 /** An ISO instant as a `datetime-local` value in the browser's time zone. */
@@ -121,13 +115,14 @@ export function formValuesOf(raffle: Raffle): RaffleFormValues {
     autoFinalize: raffle.settings.autoFinalize,
     excludeFlaggedDuplicates: raffle.settings.excludeFlaggedDuplicates,
     requirements: raffle.requirements.map((r) => {
-      const param = REQUIREMENT_PARAM[r.type];
       const params = r.params as Record<string, unknown>;
+      const typed: Record<string, string> = {};
+      for (const field of REQUIREMENT_FIELDS[r.type] ?? []) if (params[field.key] !== undefined) typed[field.key] = String(params[field.key]);
       return {
         id: r.id,
         type: r.type,
         label: r.label,
-        param: param && params[param.key] !== undefined ? String(params[param.key]) : '',
+        params: typed,
         optional: params.optional === true,
         multiplier: params.multiplier !== undefined ? String(params.multiplier) : '',
       };
@@ -137,10 +132,7 @@ export function formValuesOf(raffle: Raffle): RaffleFormValues {
 
 function requirementsBody(rows: RequirementRow[]): NonNullable<CreateRaffleParams['requirements']> {
   return rows.map((row) => {
-    const params: Record<string, unknown> = {};
-    const param = REQUIREMENT_PARAM[row.type];
-    // Sent as typed when not a number, so the API's validation message names the problem.
-    if (param && row.param !== '') params[param.key] = param.numeric && /^\d+$/.test(row.param) ? Number(row.param) : row.param;
+    const params = paramsBody(row.type, row.params);
     if (row.optional) {
       params.optional = true;
       if (row.multiplier !== '') params.multiplier = Number.isFinite(Number(row.multiplier)) ? Number(row.multiplier) : row.multiplier;
@@ -193,4 +185,15 @@ export function formHints(v: RaffleFormValues): string[] {
   if (starts && ends && ends <= starts) hints.push('The end must come after the start.');
   if (v.mechanic === 'application' && v.autoDraw) hints.push('Auto-draw does not apply to application raffles: the team picks the winners.');
   return hints;
+}
+
+/**
+ * What keeps the form from being sent: a requirement field with a problem a person can fix here
+ * (an address that fails its checksum, a minimum that is not a whole number, a chain the platform
+ * does not read). Shown beside each field; this is their summary.
+ */
+export function requirementProblems(v: RaffleFormValues, chains: readonly string[] | undefined): string[] {
+  return v.requirements.flatMap((row, index) =>
+    Object.values(requirementFieldProblems(row.type, row.params, chains, true)).map((problem) => `Requirement ${index + 1}: ${problem}`),
+  );
 }

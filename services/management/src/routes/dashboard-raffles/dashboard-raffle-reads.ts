@@ -5,13 +5,16 @@ import {
   type DashboardRaffle,
   type DashboardRafflePage,
   type DashboardWinPage,
+  type EntryRequirementResults,
   type EntryStatus,
+  type SanitizedEntry,
   type RaffleListFilters,
   type WinStatus,
   type WorkspaceEntry,
   type WorkspaceRaffleItem,
 } from '@raffle/contracts';
 import {
+  findDashboardEntryOwnerJson,
   findWorkspaceRaffleRow,
   isIdOf,
   isRaffleOfWorkspace,
@@ -57,6 +60,19 @@ export async function listDashboardEntries(db: Db, args: RaffleScope & PageReque
   const page = readPageRequest(args, { binding, rule: DASHBOARD_RAFFLE_ITEMS_PAGE_SIZE, isKey: isIdKey('entry') });
   const rows = await pageDashboardEntryRows(db, { raffleId: args.raffleId, status: args.status, after: page.after?.[0] ?? null, limit: page.limit });
   return toPage(rows, page, (r) => [r.id], (r) => JSON.parse(r.workspaceJson) as WorkspaceEntry);
+}
+
+/**
+ * One entry's requirement verdicts exactly as its entrant sees them: the stored sanitized entry's
+ * `requirements` (type, label, passed, detail), so the team learns nothing the entrant is not told
+ * about their own wallets, and nothing about anyone else's.
+ */
+export async function getEntryRequirementResults(db: Db, args: RaffleScope & { entryId: string }): Promise<EntryRequirementResults> {
+  await assertRaffleInWorkspace(db, args);
+  const json = isIdOf('entry', args.entryId) ? await findDashboardEntryOwnerJson(db, args) : null;
+  if (!json) throw new DomainError('ENTRY_NOT_FOUND', `no entry ${args.entryId} in this raffle`);
+  const entry = JSON.parse(json) as SanitizedEntry;
+  return { entryId: entry.id, status: entry.status, requirements: entry.requirements };
 }
 
 /** Every win of a raffle in every status (replaced ones beside their replacements), by position then id. */

@@ -1,12 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { DashboardEntryPageSchema, DashboardEntryQuerySchema, ReasonBodySchema, WorkspaceEntrySchema, type WorkspaceEntry } from '@raffle/contracts';
+import { DashboardEntryPageSchema, DashboardEntryQuerySchema, EntryRequirementResultsSchema, ReasonBodySchema, WorkspaceEntrySchema, type WorkspaceEntry } from '@raffle/contracts';
 import { disqualifyEntry, userPrincipal } from '@raffle/domain';
 import { Type } from '@sinclair/typebox';
 import { cursorsOf, dashboardUserIdOf } from '../../decorations.js';
 import { requireWorkspaceAccess } from '../shared/workspace-access.js';
 import { managementResponses } from '../responses.js';
 import { pageRequestOf } from '../shared/page-request.js';
-import { listDashboardEntries } from './dashboard-raffle-reads.js';
+import { getEntryRequirementResults, listDashboardEntries } from './dashboard-raffle-reads.js';
 import { RAFFLE_TAGS, RAFFLES_BASE, RaffleEntryParams, WorkspaceRaffleParams } from './params.js';
 
 /** A raffle's entries as the workspace sees them (duplicate flags included), and disqualifying one. */
@@ -31,6 +31,24 @@ const raffleEntryRoutes: FastifyPluginAsyncTypebox = async (app) => {
         ...pageRequestOf(request.query, cursorsOf(app)),
         status: request.query.status,
       }),
+  );
+
+  app.get(
+    `${RAFFLES_BASE}/:raffleId/entries/:entryId/requirements`,
+    {
+      schema: {
+        operationId: 'getEntryRequirementResults',
+        'x-error-codes': ['ENTRY_NOT_FOUND'],
+        tags: RAFFLE_TAGS,
+        summary: "Which of the raffle's requirements an entry passed or failed",
+        description:
+          "Owners and admins only. Each requirement's verdict as the entrant sees it on their own entry: passed, and a `detail` about the entrant only (e.g. \"holds 0 Nebula Pass, needs 1\"). Never the evidence behind it, never a wallet. 404 `ENTRY_NOT_FOUND` when the raffle has no such entry.",
+        params: RaffleEntryParams,
+        response: managementResponses(200, Type.Ref(EntryRequirementResultsSchema)),
+      },
+      preParsing: requireWorkspaceAccess(app, 'manage'),
+    },
+    async (request) => getEntryRequirementResults(app.database.db, request.params),
   );
 
   app.post(
