@@ -135,7 +135,7 @@ describe("an entry's requirement results and the platform's chains", () => {
     });
   });
 
-  it('chains.list() answers the configured chains (none here)', async () => {
-    expect(await owner.chains.list()).toMatchObject({ data: [] });
+  it('chains.list() answers the configured chains: the run\'s local chain, with its chain id', async () => {
+    expect(await owner.chains.list()).toEqual({ data: [{ name: 'anvil', chainId: 31337 }] });
   });
 });

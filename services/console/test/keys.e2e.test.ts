@@ -161,8 +161,8 @@ describe('the API keys page', () => {
   });
 
   it('with no keys yet, the page says what to do next', async () => {
-    // Bob has no personal keys in the demo dataset (packages/demo: demo-api-keys).
-    const page = await openAs('bob', '/personal/keys');
+    // Carol has no personal keys in the demo dataset, only her workspace's (packages/demo: demo-api-keys).
+    const page = await openAs('carol', '/personal/keys');
     await page.getByText('No API keys yet').waitFor();
     await expect(page.getByRole('table').count()).resolves.toBe(0);
     await expect(page.getByRole('button', { name: 'Create key', exact: true }).isEnabled()).resolves.toBe(true);

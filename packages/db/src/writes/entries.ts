@@ -61,6 +61,19 @@ export async function insertEntry(tx: DbOrTx, input: NewEntry): Promise<EntryRec
   return entry;
 }
 
+/** An entry's verdicts as rows, all evaluated at `at`; the evidence stays in its private column. */
+const evaluationRows = (entryId: string, evaluations: readonly RequirementEvaluation[], at: Date) =>
+  evaluations.map((e) => ({
+    entryId,
+    requirementId: e.requirementId,
+    type: e.type,
+    label: e.label,
+    passed: e.passed,
+    detail: e.detail ?? null,
+    evidence: e.evidence ?? {},
+    evaluatedAt: at,
+  }));
+
 /**
  * Stores an entry built by `entryRecordOf`, and its verdicts. Nothing is read back (no
  * `RETURNING`), so a caller holding the record can send the statements that go with it (its
@@ -76,18 +89,7 @@ export async function storeEntry(tx: DbOrTx, entry: EntryRecord, evaluations: re
       ${entry.walletSnapshot}, ${entry.statusReason}, ${JSON.stringify(entry.duplicateFlags)}::jsonb, ${entry.ipHash},
       ${entry.createdAt.toISOString()}::timestamptz, ${entry.updatedAt.toISOString()}::timestamptz, ${entry.workspaceJson}, ${entry.ownerJson})`;
   if (evaluations.length === 0) return;
-  await tx.insert(entryRequirementEvaluations).values(
-    evaluations.map((e) => ({
-      entryId: entry.id,
-      requirementId: e.requirementId,
-      type: e.type,
-      label: e.label,
-      passed: e.passed,
-      detail: e.detail ?? null,
-      evidence: e.evidence ?? {},
-      evaluatedAt: entry.createdAt,
-    })),
-  );
+  await tx.insert(entryRequirementEvaluations).values(evaluationRows(entry.id, evaluations, entry.createdAt));
 }
 
 /** The requirement verdicts the entrant sees, in the raffle's order of its requirements. */
@@ -111,18 +113,7 @@ async function loadEntryRequirementResults(tx: DbOrTx, entryId: string, order: r
 export async function replaceEntryEvaluations(tx: DbOrTx, entryId: string, evaluations: RequirementEvaluation[], at: Date) {
   await tx.delete(entryRequirementEvaluations).where(eq(entryRequirementEvaluations.entryId, entryId));
   if (evaluations.length === 0) return;
-  await tx.insert(entryRequirementEvaluations).values(
-    evaluations.map((e) => ({
-      entryId,
-      requirementId: e.requirementId,
-      type: e.type,
-      label: e.label,
-      passed: e.passed,
-      detail: e.detail ?? null,
-      evidence: e.evidence ?? {},
-      evaluatedAt: at,
-    })),
-  );
+  await tx.insert(entryRequirementEvaluations).values(evaluationRows(entryId, evaluations, at));
 }
 
 /** Applies `changes` to an entry and re-renders both stored views of it. */

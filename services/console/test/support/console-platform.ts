@@ -1,4 +1,3 @@
-import { localChainEnv } from '@raffle/service-kit/testing';
 import { inject } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { signDevToken } from '../../../management/src/cli/dev-token.js';
@@ -67,7 +66,9 @@ function demoUserWithoutWorkspace() {
  */
 export async function startConsolePlatform(): Promise<ConsolePlatform> {
   // The run's own build (global-setup.ts), not dist, which a concurrent `vite build` may be rewriting.
-  const platform = await startTestPlatform({ serviceEnv: { STATIC_DIR: inject('consoleStaticDir'), ...localChainEnv() } });
+  // The platform runs its own local chain as `start` does (the demo's passes minted on it); the
+  // Wallets page links on it too.
+  const platform = await startTestPlatform({ serviceEnv: { STATIC_DIR: inject('consoleStaticDir') } });
   let browser: Browser;
   try {
     browser = await launchChromium();

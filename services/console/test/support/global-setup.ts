@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { setupLocalChain, setupTemplateDatabase } from '@raffle/service-kit/testing';
+import { setupTemplateDatabase } from '@raffle/service-kit/testing';
 import type { TestProject } from 'vitest/node';
 import { buildConsole } from '../../../../scripts/platform/console-build.js';
 
@@ -22,10 +22,7 @@ export default async function setup(project: TestProject) {
   await buildConsole(fileURLToPath(new URL('../../../../', import.meta.url)), staticDir);
   project.provide('consoleStaticDir', staticDir);
   const dropTemplate = await setupTemplateDatabase(project);
-  // The run's local chain (anvil): management links wallets on it (the Wallets page's journeys).
-  const stopChain = await setupLocalChain(project);
   return async () => {
-    await stopChain();
     await dropTemplate();
     await rm(staticDir, { recursive: true, force: true });
   };
