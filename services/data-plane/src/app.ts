@@ -1,12 +1,11 @@
 import type { Database } from '@raffle/db';
 import { createCursorCodec, DomainError } from '@raffle/domain';
-import { beaconOf, createServiceApp, idempotencyPlugin, trustProxyRule } from '@raffle/service-kit';
+import { beaconOf, chainReaderPlugin, createServiceApp, idempotencyPlugin, trustProxyRule } from '@raffle/service-kit';
 import type { FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.js';
 import { callerOf } from './decorations.js';
 import { dataPlaneErrors } from './errors.js';
-import chainReaderPlugin from './plugins/chain-reader.js';
 import pendingEntriesPlugin from './plugins/pending-entries.js';
 import authPlugin, { API_PREFIX, PUBLIC_PREFIX, type AccessTableRow } from './plugins/auth.js';
 import pageLimitPlugin from './plugins/page-limit.js';
@@ -70,7 +69,7 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   await app.register(revocationListenerPlugin);
   await app.register(rateLimitPlugin);
   await app.register(pageLimitPlugin);
-  await app.register(chainReaderPlugin);
+  await app.register(chainReaderPlugin, { settings: config });
   await app.register(pendingEntriesPlugin);
   // Keys are per API key (decision 0010); entries carry no secret, so answers are stored as sent.
   await app.register(idempotencyPlugin, {

@@ -2,7 +2,7 @@ import type { ChainReader } from '@raffle/chain';
 import { WEBHOOK_EVENT_SCHEMAS } from '@raffle/contracts';
 import type { Database } from '@raffle/db';
 import { createCursorCodec, DomainError, type RaffleScheduler } from '@raffle/domain';
-import { beaconOf, createServiceApp, idempotencyPlugin, trustProxyRule } from '@raffle/service-kit';
+import { beaconOf, chainReaderPlugin, createServiceApp, idempotencyPlugin, trustProxyRule } from '@raffle/service-kit';
 import type { FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.js';
@@ -10,7 +10,6 @@ import { dashboardUserIdOf } from './decorations.js';
 import { managementErrors } from './errors.js';
 import authPlugin, { DASHBOARD_PREFIX, MANAGEMENT_PREFIX, type ManagedRoute } from './plugins/auth.js';
 import beaconRoundsPlugin from './plugins/beacon-rounds.js';
-import chainReaderPlugin from './plugins/chain-reader.js';
 import raffleSchedulerPlugin from './plugins/raffle-scheduler.js';
 import walletLinksPlugin from './plugins/wallet-links.js';
 import rateLimitPlugin from './plugins/rate-limit.js';
@@ -74,7 +73,7 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   await app.register(authPlugin);
   await app.register(rateLimitPlugin);
   await app.register(beaconRoundsPlugin);
-  await app.register(chainReaderPlugin, { chainReader: deps.chainReader });
+  await app.register(chainReaderPlugin, { settings: config, chainReader: deps.chainReader });
   await app.register(raffleSchedulerPlugin);
   await app.register(walletLinksPlugin);
   // Keys are per signed-in user; the creates answer secrets shown once, so every stored answer is

@@ -11,7 +11,8 @@ import {
 } from '@raffle/db';
 import { entryEvents } from '../events/resource-events.js';
 import type { RaffleRecord } from '../raffles/raffle-locks.js';
-import { failedRequirementsReason, verdictsOf, type RequirementVerdicts } from '../requirements/evaluate.js';
+import { failedRequirementsReason, type RequirementVerdicts } from '../requirements/evaluate.js';
+import { combineVerdicts } from '../requirements/chain-verdicts.js';
 import { disqualifyLiveWin } from '../wins/win-steps.js';
 import { LIVE_WIN_STATUSES } from '../wins/win-transitions.js';
 import { evaluateChainRequirements, type ChainVerdict } from '../requirements/chain-requirements.js';
@@ -28,21 +29,16 @@ type Decided = { row: EntryOutcomes; verdicts: RequirementVerdicts };
 /**
  * Every requirement's verdict for one entry: the SQL outcome, or the chain's at the pinned block
  * (`chain[i]` non-null), kept with the block (chain, number, hash) it was read at and the detail the
- * entrant is shown.
+ * entrant is shown. The same merge as at entry (combineVerdicts), with every chain verdict present.
  */
 function decide(raffle: RaffleRecord, row: EntryOutcomes, chain: readonly (ChainVerdict | null)[], eligibility: EligibilityAtClose): Decided {
-  const passed = [...row.passed];
-  const evidence = [...row.evidence];
-  const details: (string | undefined)[] = [];
-  chain.forEach((verdict, i) => {
-    if (!verdict) return;
-    const block = eligibility.blocks.find((b) => b.chain === verdict.evidence.chain)!;
-    passed[i] = verdict.passed;
-    evidence[i] = { ...verdict.evidence, block: { chain: block.chain, number: block.number, hash: block.hash } };
-    details[i] = verdict.detail;
-  });
-  const verdicts = verdictsOf(raffle.requirements, passed, evidence, details);
-  return { row, verdicts };
+  const pinned = chain
+    .filter((verdict): verdict is ChainVerdict => verdict !== null)
+    .map((verdict) => {
+      const block = eligibility.blocks.find((b) => b.chain === verdict.evidence.chain)!;
+      return { ...verdict, evidence: { ...verdict.evidence, block: { chain: block.chain, number: block.number, hash: block.hash } } };
+    });
+  return { row, verdicts: combineVerdicts(raffle.requirements, row, pinned) };
 }
 
 /** Whether what the entrant sees of a verdict (passed, detail) changed since it was stored. */

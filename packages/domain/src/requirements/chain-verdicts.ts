@@ -63,6 +63,9 @@ export async function readChainVerdicts(
 export const readsRequirementsOf = (reading: { requirements: readonly RaffleRequirement[] }, requirements: readonly RaffleRequirement[]) =>
   JSON.stringify(reading.requirements) === JSON.stringify(requirements.filter(isChainRequirement));
 
+/** One on-chain requirement's outcome as merged: a ChainVerdict, its evidence perhaps enriched (the draw adds the pinned block). */
+type ChainOutcome = { passed: boolean; evidence: Record<string, unknown>; detail: string };
+
 /**
  * A raffle's verdicts for one entrant: the SQL outcomes of its platform requirements with the
  * chain's for its on-chain ones. `pending` when the chain did not answer: the on-chain ones are
@@ -71,7 +74,7 @@ export const readsRequirementsOf = (reading: { requirements: readonly RaffleRequ
 export function combineVerdicts(
   requirements: RaffleRequirement[],
   platform: RequirementOutcomes,
-  chain: ChainVerdict[] | null,
+  chain: readonly ChainOutcome[] | null,
 ): RequirementVerdicts & { pending: boolean } {
   const passed = [...platform.passed];
   const evidence = [...platform.evidence];
