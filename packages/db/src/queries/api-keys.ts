@@ -22,9 +22,14 @@ export async function findApiKeyByHash(sql: Sql, keyHash: string): Promise<ApiKe
   return row ?? null;
 }
 
-/** Records use; the guard keeps it to one write a minute per key even across instances. */
-export async function touchApiKeyLastUsed(sql: Sql, id: string): Promise<void> {
+/**
+ * Records the use of many keys in one statement (the data plane batches them: a drop of new
+ * entrants would otherwise commit, and flush the WAL, once more per entrant). The guard keeps it
+ * to one write a minute per key even across instances.
+ */
+export async function touchApiKeysLastUsed(sql: Sql, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
   await sql`
     update api_keys set last_used_at = now()
-    where id = ${id} and (last_used_at is null or last_used_at < now() - interval '1 minute')`;
+    where id = any(${sql.array([...ids])}::text[]) and (last_used_at is null or last_used_at < now() - interval '1 minute')`;
 }

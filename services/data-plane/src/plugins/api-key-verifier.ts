@@ -1,10 +1,10 @@
 import { parseApiKey } from '@raffle/contracts';
-import { findApiKeyByHash, hashApiKey, touchApiKeyLastUsed, type ApiKeyAuthRecord, type Sql } from '@raffle/db';
+import { findApiKeyByHash, hashApiKey, type ApiKeyAuthRecord, type Sql } from '@raffle/db';
 import { DomainError } from '@raffle/domain';
 import type { Caller } from './caller.js';
+import type { KeyUseRecorder } from './key-use-recorder.js';
 
 const MAX_CACHED_KEYS = 50_000;
-const LAST_USED_WRITE_INTERVAL_MS = 60_000;
 
 type CacheEntry = { record: ApiKeyAuthRecord | null; fetchedAt: number };
 
@@ -19,10 +19,9 @@ export type ApiKeyVerifier = {
  * Verifies keys with a short-lived cache in front of one indexed read. A malformed key or
  * one whose checksum fails is refused before any hashing or database work.
  */
-export function createApiKeyVerifier(deps: { sql: Sql; cacheTtlMs: number; now?: () => number }): ApiKeyVerifier {
+export function createApiKeyVerifier(deps: { sql: Sql; cacheTtlMs: number; keyUse: KeyUseRecorder; now?: () => number }): ApiKeyVerifier {
   const now = deps.now ?? Date.now;
   const cache = new Map<string, CacheEntry>();
-  const lastUsedWrites = new Map<string, number>();
 
   async function lookup(hash: string): Promise<ApiKeyAuthRecord | null> {
     const cached = cache.get(hash);
@@ -31,15 +30,6 @@ export function createApiKeyVerifier(deps: { sql: Sql; cacheTtlMs: number; now?:
     if (cache.size >= MAX_CACHED_KEYS) cache.clear();
     cache.set(hash, { record, fetchedAt: now() });
     return record;
-  }
-
-  function noteUse(keyId: string) {
-    const at = now();
-    if ((lastUsedWrites.get(keyId) ?? 0) > at - LAST_USED_WRITE_INTERVAL_MS) return;
-    if (lastUsedWrites.size >= MAX_CACHED_KEYS) lastUsedWrites.clear();
-    lastUsedWrites.set(keyId, at);
-    // Bookkeeping only: a failed write must not fail the request.
-    touchApiKeyLastUsed(deps.sql, keyId).catch(() => lastUsedWrites.delete(keyId));
   }
 
   return {
@@ -56,7 +46,7 @@ export function createApiKeyVerifier(deps: { sql: Sql; cacheTtlMs: number; now?:
       if (record.expiresAtMs !== null && record.expiresAtMs <= at) {
         throw new DomainError('API_KEY_EXPIRED', 'the API key has expired');
       }
-      noteUse(record.id);
+      deps.keyUse.note(record.id);
       return {
         keyId: record.id,
         kind: record.kind,

@@ -4,7 +4,11 @@ import { DomainError } from '@raffle/domain';
 import { callerOf, configOf } from '../decorations.js';
 import { createApiKeyVerifier } from './api-key-verifier.js';
 import type { Caller, RouteAccess } from './caller.js';
+import { createKeyUseRecorder } from './key-use-recorder.js';
 import { presentedApiKey } from './presented-key.js';
+
+/** How often keys' `lastUsedAt` is written, in one statement for every key used since. */
+const KEY_USE_FLUSH_INTERVAL_MS = 1000;
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -44,7 +48,10 @@ function authorize(caller: Caller, access: RouteAccess, request: FastifyRequest)
  * after the limiter has counted the request.
  */
 async function authPlugin(app: FastifyInstance) {
-  const apiKeys = createApiKeyVerifier({ sql: app.database.sql, cacheTtlMs: configOf(app).API_KEY_CACHE_TTL_MS });
+  const keyUse = createKeyUseRecorder({ sql: app.database.sql, flushIntervalMs: KEY_USE_FLUSH_INTERVAL_MS });
+  // Registered after the database plugin, so closed before it: the last uses are written.
+  app.addHook('onClose', () => keyUse.close());
+  const apiKeys = createApiKeyVerifier({ sql: app.database.sql, cacheTtlMs: configOf(app).API_KEY_CACHE_TTL_MS, keyUse });
   app.decorate('apiKeys', apiKeys);
   app.decorateRequest('caller', null);
   app.decorateRequest('authFailure', null);
