@@ -356,9 +356,10 @@ function renderStatements(report: EntryReport): string[] {
     '',
     '## Where Postgres spent its time (pg_stat_statements)',
     '',
-    'Each scenario\'s measured run, reset before it and read after it: execution time inside Postgres (planning not',
-    'included; COMMIT\'s includes its WAL flush, while an autocommitted statement\'s flush is not part of its own time). Share is',
-    'of the top-level statements\' total; "↳" marks a statement run inside a function, whose time its caller\'s also holds.',
+    'Each scenario\'s measured run, reset before it and read after it: execution time inside Postgres, lock waits included,',
+    'planning not. The commit itself (its WAL flush) runs after the statement that asks for it has ended, so it is in no',
+    'statement\'s time, for COMMIT as for the ceiling\'s autocommitted INSERT. Share is of the top-level statements\' total;',
+    '"↳" marks a statement run inside a function, whose time its caller\'s also holds.',
     ...sections.flatMap(({ title, summary }) => ['', ...renderStatementSummary(title, summary)]),
   ];
 }

@@ -22,6 +22,8 @@ export type StatementLine = {
   queryid: string;
   /** The normalised text made short enough for a table row. */
   text: string;
+  /** The normalised text as Postgres keeps it (cut at QUERY_KEPT characters), for the JSON report. */
+  query: string;
   toplevel: boolean;
   calls: number;
   totalMs: number;
@@ -79,6 +81,9 @@ function topLevelItems(list: string): string[] | null {
 }
 
 const LONG_LIST = 4;
+/** Of a cut text, the end kept: where `for update`, `returning` or `limit` say what a statement does. */
+const TAIL_KEPT = 40;
+const QUERY_KEPT = 2000;
 
 /**
  * A normalised statement, readable in one table row: identifiers unquoted, runs of placeholders
@@ -88,21 +93,22 @@ const LONG_LIST = 4;
 export function shortenQuery(query: string, maxLength = DEFAULT_LIMITS.textLength): string {
   let text = query.replace(/\s+/g, ' ').trim();
   text = text.replace(/"([a-z_][a-z0-9_$]*)"/g, '$1');
-  // $1, $2, …, $12  →  $1…$12
-  text = text.replace(/\$(\d+)(?:\s*,\s*\$\d+)*\s*,\s*\$(\d+)/g, (run, first: string, last: string) =>
-    run.split(',').length >= LONG_LIST ? `$${first}…$${last}` : run,
-  );
-  // (a, b, c, d, e) with no parentheses inside  →  (a, … 5 items)
+  // (a, b, c, d, e) with no parentheses inside  →  (a, … 5 items); ($1, $2, $3, $4)  →  ($1…$4)
   text = text.replace(/\(([^()]*)\)/g, (group, inner: string) => {
-    const items = inner.split(',');
-    return items.length >= LONG_LIST ? `(${items[0]!.trim()}, … ${items.length} items)` : group;
+    const items = inner.split(',').map((item) => item.trim());
+    if (items.length < LONG_LIST) return group;
+    if (items.every((item) => /^\$\d+$/.test(item))) return `(${items[0]}…${items.at(-1)})`;
+    return `(${items[0]}, … ${items.length} items)`;
   });
   // select a, b, c, d, e from  →  select a, … 5 columns from
   text = text.replace(/\bselect (.+?) from\b/gi, (clause, list: string) => {
     const items = topLevelItems(list);
     return items && items.length >= LONG_LIST ? `select ${items[0]}, … ${items.length} columns from` : clause;
   });
-  return text.length > maxLength ? `${text.slice(0, maxLength - 1)}…` : text;
+  if (text.length <= maxLength) return text;
+  // The start says what and where; the end often says how (a lock, a limit): keep both.
+  const tail = Math.min(TAIL_KEPT, Math.floor(maxLength / 3));
+  return `${text.slice(0, maxLength - tail - 3)} … ${text.slice(-tail)}`;
 }
 
 /** The top `count` rows by `key`, largest first (ties keep the rows' order). */
@@ -142,6 +148,7 @@ export function summariseStatements(
     .map(([row, ranks]) => ({
       queryid: row.queryid,
       text: shortenQuery(row.query, limits.textLength),
+      query: row.query.slice(0, QUERY_KEPT),
       toplevel: row.toplevel,
       calls: row.calls,
       totalMs: row.totalMs,

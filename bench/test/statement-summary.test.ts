@@ -16,16 +16,17 @@ describe('shortenQuery', () => {
     const drizzle =
       'insert into "entries" ("id", "raffle_id", "user_id", "status", "created_at") values ($1, $2, $3, $4, $5) returning "id"';
     expect(shortenQuery(drizzle)).toBe('insert into entries (id, … 5 items) values ($1…$5) returning id');
+    expect(shortenQuery('insert into t (a, b, c, d) values ($1, $2::numeric, $3, $4)')).toBe('insert into t (a, … 4 items) values ($1, … 4 items)');
     expect(shortenQuery('select "a", "b", "c", "d", coalesce("e", $1) from "raffles" where "id" = $2')).toBe(
       'select a, … 5 columns from raffles where id = $2',
     );
   });
 
-  it('keeps short lists, collapses whitespace and cuts long text with an ellipsis', () => {
+  it('keeps short lists, collapses whitespace, and cuts long text in the middle so its end (a lock) still shows', () => {
     expect(shortenQuery('select  id,\n   slug from raffles where id = $1')).toBe('select id, slug from raffles where id = $1');
-    const cut = shortenQuery(`select 1 where ${'x = $1 and '.repeat(30)}true`, 40);
-    expect(cut).toHaveLength(40);
-    expect(cut.endsWith('…')).toBe(true);
+    const cut = shortenQuery(`select r.* from raffles r where ${'r.x = $1 and '.repeat(30)}true for update of r`, 60);
+    expect(cut).toHaveLength(60);
+    expect(cut).toBe('select r.* from raffles r where r.x = … true for update of r');
   });
 });
 
