@@ -15,6 +15,7 @@ export default defineConfig({
       'infra/vitest.config.ts',
       'scripts/replica-test/vitest.config.ts',
       'tooling/*/vitest.config.ts',
+      'bench/vitest.config.ts',
     ],
   },
 });

@@ -34,6 +34,11 @@ export type EntryLoadOptions = LoadOptions & {
   /** The drop scenarios: this many distinct entrants fire once each, over `dropConnections` connections. */
   dropEntrants: number;
   dropConnections: number;
+  /**
+   * Run on a Postgres the benchmark starts itself, with pg_stat_statements loaded, so the report can
+   * say which statements an entry's time goes to (the machine's server does not preload it).
+   */
+  statsPostgres: boolean;
 };
 
 export type DrawOptions = DatasetOptions & {
@@ -71,6 +76,9 @@ ${DATASET_USAGE}
   --keys=100000        entrants with a personal key (entries:write); a round sends each key at most once
   --drop-entrants=20000  distinct entrants of each drop scenario, each entering once
   --drop-connections=200 connections the drop sends them over
+  --stats-postgres     run on a Postgres of the benchmark's own with pg_stat_statements loaded (the
+                       machine's binaries and its write settings, copied from --postgres-url; data kept
+                       in the OS temp dir between runs), to report where each scenario's Postgres time goes
   --only=entries-post,entries-post-fcfs   run only these scenarios (entries-post, entries-post-fcfs,
                        drop-fcfs, drop-raffle, and the opt-in entries-post-one-ip)
   --profile            CPU-profile the data plane (results/profiles/) and print where its time went`;
@@ -174,13 +182,20 @@ export function readOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOption
 
 /** `pnpm bench:entries`: entering raffles under load. */
 export function readEntryLoadOptions(argv: string[], env: NodeJS.ProcessEnv): EntryLoadOptions {
-  const flags = { ...LOAD_FLAGS, keys: { type: 'string' }, 'drop-entrants': { type: 'string' }, 'drop-connections': { type: 'string' } } as const;
+  const flags = {
+    ...LOAD_FLAGS,
+    keys: { type: 'string' },
+    'drop-entrants': { type: 'string' },
+    'drop-connections': { type: 'string' },
+    'stats-postgres': { type: 'boolean' },
+  } as const;
   const read = reader(parse(argv, flags, ENTRY_LOAD_USAGE), env, ENTRY_LOAD_USAGE);
   return {
     ...loadOptions(read),
     entrantKeys: read.integer('keys', 'KEYS', 100_000),
     dropEntrants: read.integer('drop-entrants', 'DROP_ENTRANTS', 20_000),
     dropConnections: read.integer('drop-connections', 'DROP_CONNECTIONS', 200),
+    statsPostgres: read.flag('stats-postgres', 'STATS_POSTGRES'),
   };
 }
 

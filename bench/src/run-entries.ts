@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { cpus, loadavg } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createDatabase, type Database } from '@raffle/db';
@@ -15,6 +15,9 @@ import { writeResultFiles } from './report.js';
 import { ensureDataset, type Manifest } from './seed.js';
 import { prepareDataPlane, startDataPlane, startDurableWriteServer, type ChildServer } from './servers.js';
 import { startWrk, wrkVersion, type WrkResult } from './wrk.js';
+import { HOW_TO_ENABLE, openStatementStats, type StatementStats } from './statement-stats.js';
+import { renderStatementSummary, summariseStatements, type StatementSummary } from './statement-summary.js';
+import { startStatsPostgres, type StatsPostgres } from './stats-postgres.js';
 
 const RESULTS_DIR = fileURLToPath(new URL('../results/', import.meta.url));
 const ENTRIES_SCRIPT = fileURLToPath(new URL('./wrk-entries.lua', import.meta.url));
@@ -45,7 +48,8 @@ const DEFAULT_SCENARIOS: Array<EntryScenarioId | DropScenarioId> = ['entries-pos
 const options = readEntryLoadOptions(process.argv.slice(2), process.env);
 const startedAt = new Date().toISOString();
 const runTag = Date.now().toString(36);
-const benchUrl = `${options.postgresUrl}/${options.databaseName}`;
+/** Where --stats-postgres keeps its cluster between runs (the seeded dataset is what is worth keeping). */
+const STATS_POSTGRES_DIR = join(tmpdir(), 'raffle-bench-stats-postgres', 'data');
 
 const perScenarioSeconds = options.warmupSeconds + options.durationSeconds + 20;
 const budgetSeconds = 20 * 60 + options.rounds * SCENARIOS.length * perScenarioSeconds + DROP_SCENARIOS.length * 300;
@@ -155,12 +159,14 @@ type EntryRun = {
   database: Awaited<ReturnType<typeof raffleAfterRun>>;
   cpu: Record<string, number>;
   probe: string;
+  /** Where Postgres spent the measured run (pg_stat_statements), when the server loads it. */
+  statements: StatementSummary | null;
 };
 
 async function runScenario(
   scenario: EntryScenario,
   round: number,
-  context: { database: Database; manifest: Manifest; server: ChildServer; keys: EntrantKeys; postmasterPid: number },
+  context: { database: Database; manifest: Manifest; server: ChildServer; keys: EntrantKeys; postmasterPid: number; statements: StatementStats },
 ): Promise<EntryRun & { window: MonotonicWindow }> {
   const { database, manifest, server, keys } = context;
   const urlOf = (raffle: OpenRaffle) => `${server.url}/api/v1/raffles/${raffle.slug}/entries`;
@@ -178,6 +184,7 @@ async function runScenario(
   await startWrk(load(warm, options.warmupSeconds)).result;
 
   const raffle = await openRaffle(database, manifest, scenario, `r${round}`);
+  if (context.statements.available) await context.statements.reset();
   const fromUs = monotonicNowUs();
   const wrk = startWrk(load(raffle, options.durationSeconds));
   await sleep(500);
@@ -186,6 +193,7 @@ async function runScenario(
   const cpuAfter = snapshotCpu();
   const result = await wrk.result;
   const window = { fromUs, toUs: monotonicNowUs() };
+  const statementRows = context.statements.available ? await context.statements.read() : null;
 
   const statuses = result.statuses ?? {};
   const created = statuses['201'] ?? 0;
@@ -206,6 +214,7 @@ async function runScenario(
       wrk: (p) => p.pid === wrk.pid,
     }),
     probe: probed,
+    statements: statementRows ? summariseStatements(statementRows, { name: 'entry', count: created }) : null,
     window,
   };
 }
@@ -218,9 +227,13 @@ type CeilingRun = {
   notCreated: Record<string, number>;
   stored: number;
   cpu: Record<string, number>;
+  statements: StatementSummary | null;
 };
 
-async function runCeiling(round: number, context: { database: Database; ceiling: ChildServer; keys: EntrantKeys; postmasterPid: number }): Promise<CeilingRun> {
+async function runCeiling(
+  round: number,
+  context: { database: Database; ceiling: ChildServer; keys: EntrantKeys; postmasterPid: number; statements: StatementStats },
+): Promise<CeilingRun> {
   const { database, ceiling, keys } = context;
   const load = (durationSeconds: number) => ({
     url: `${ceiling.url}/`,
@@ -231,12 +244,14 @@ async function runCeiling(round: number, context: { database: Database; ceiling:
   });
   await startWrk(load(options.warmupSeconds)).result;
   await database.sql`truncate ${database.sql(DURABLE_WRITES_TABLE)}`;
+  if (context.statements.available) await context.statements.reset();
   const wrk = startWrk(load(options.durationSeconds));
   await sleep(500);
   const cpuBefore = snapshotCpu();
   await sleep(Math.max(500, options.durationSeconds * 1000 - 1000));
   const cpuAfter = snapshotCpu();
   const result = await wrk.result;
+  const statementRows = context.statements.available ? await context.statements.read() : null;
   const statuses = result.statuses ?? {};
   const created = statuses['201'] ?? 0;
   const [row] = await database.sql<{ n: number }[]>`select count(*)::int as n from ${database.sql(DURABLE_WRITES_TABLE)}`;
@@ -251,6 +266,7 @@ async function runCeiling(round: number, context: { database: Database; ceiling:
       postgres: (p) => p.pid === context.postmasterPid || p.ppid === context.postmasterPid,
       wrk: (p) => p.pid === wrk.pid,
     }),
+    statements: statementRows ? summariseStatements(statementRows, { name: 'write', count: created }) : null,
   };
 }
 
@@ -303,6 +319,8 @@ type EntryReport = {
   drops: DropRun[];
   warnings: string[];
   profile?: string;
+  /** Why per-statement costs are missing, when they are. */
+  statementsUnavailable?: string;
 };
 
 /** The issue's targets, as a share of the durable-write ceiling measured in the same run. */
@@ -324,6 +342,26 @@ function renderTargets(report: EntryReport): string[] {
     ];
   });
   return lines.length ? ['', '| Target (issue 13) | Measured | Met |', '|---|---|---|', ...lines] : [];
+}
+
+/** Where each scenario's Postgres time went, the ceiling's single INSERT first as the baseline. */
+function renderStatements(report: EntryReport): string[] {
+  if (report.statementsUnavailable) return ['', `Per-statement costs: not measured (${report.statementsUnavailable}); ${HOW_TO_ENABLE}.`];
+  const sections = [
+    ...(report.ceiling.statements ? [{ title: 'durable-write ceiling (the baseline)', summary: report.ceiling.statements }] : []),
+    ...report.scenarios.flatMap((r) => (r.statements ? [{ title: r.label, summary: r.statements }] : [])),
+  ];
+  if (!sections.length) return [];
+  return [
+    '',
+    '## Where Postgres spent its time (pg_stat_statements)',
+    '',
+    'Each scenario\'s measured run, reset before it and read after it: execution time inside Postgres, lock waits included,',
+    'planning not. The commit itself (its WAL flush) runs after the statement that asks for it has ended, so it is in no',
+    'statement\'s time, for COMMIT as for the ceiling\'s autocommitted INSERT. Share is of the top-level statements\' total;',
+    '"↳" marks a statement run inside a function, whose time its caller\'s also holds.',
+    ...sections.flatMap(({ title, summary }) => ['', ...renderStatementSummary(title, summary)]),
+  ];
 }
 
 function renderMarkdown(report: EntryReport): string {
@@ -356,6 +394,7 @@ function renderMarkdown(report: EntryReport): string {
     ...rows,
     ...renderTargets(report),
     ...renderDrops(report.drops),
+    ...renderStatements(report),
     '',
     'The durable-write ceiling is a bare Fastify route committing one single-row INSERT per request (autocommit, a prepared',
     'statement through postgres.js) on the same database with the same pool size and the same load: the most this machine',
@@ -379,8 +418,27 @@ async function main() {
   const scenarios = SCENARIOS.filter((s) => only.includes(s.id));
   const dropScenarios = DROP_SCENARIOS.filter((s) => only.includes(s.id));
 
+  let statsPostgres: StatsPostgres | undefined;
+  if (options.statsPostgres) {
+    statsPostgres = await startStatsPostgres({ dataDir: STATS_POSTGRES_DIR, referenceUrl: `${options.postgresUrl}/postgres`, log });
+    log(`stats Postgres ${statsPostgres.version} (pid ${statsPostgres.pid}) on ${statsPostgres.url}, data in ${STATS_POSTGRES_DIR}`);
+  }
+  try {
+    await measure(scenarios, dropScenarios, statsPostgres?.url ?? options.postgresUrl, statsPostgres);
+  } finally {
+    await statsPostgres?.stop();
+  }
+}
+
+async function measure(
+  scenarios: EntryScenario[],
+  dropScenarios: typeof DROP_SCENARIOS,
+  postgresUrl: string,
+  statsPostgres: StatsPostgres | undefined,
+) {
+  const benchUrl = `${postgresUrl}/${options.databaseName}`;
   const { manifest } = await ensureDataset(
-    { adminUrl: `${options.postgresUrl}/postgres`, benchUrl, databaseName: options.databaseName },
+    { adminUrl: `${postgresUrl}/postgres`, benchUrl, databaseName: options.databaseName },
     options.spec,
     { reseed: options.reseed, log },
   );
@@ -389,6 +447,8 @@ async function main() {
   log(`data plane: running ${mode === 'dist' ? 'the compiled build (node dist/server.js)' : 'the sources through tsx'}`);
 
   const database = createDatabase({ url: benchUrl, max: 2, applicationName: 'bench-entries' });
+  const statements = await openStatementStats(`${postgresUrl}/postgres`, options.databaseName);
+  if (!statements.available) log(`per-statement costs: not measured (${statements.reason}); ${HOW_TO_ENABLE}`);
   const profileDir = options.profile ? join(RESULTS_DIR, 'profiles', `entries-${startedAt.replace(/[:.]/g, '-')}`) : undefined;
   const windows: MonotonicWindow[] = [];
   const runs: EntryRun[] = [];
@@ -414,12 +474,12 @@ async function main() {
       trustProxy: true,
     });
     log(`${server.name} listening on ${server.url} (pid ${server.pid})`);
-    const context = { database, manifest, server, keys, postmasterPid: parentPid(backend!.pid) };
+    const context = { database, manifest, server, keys, postmasterPid: parentPid(backend!.pid), statements };
     await createDurableWritesTable(database);
     ceiling = await startDurableWriteServer({ databaseUrl: benchUrl, poolSize: options.databasePoolSize });
     for (let round = 1; round <= options.rounds; round++) {
       log(`durable-write ceiling${options.rounds > 1 ? ` (round ${round}/${options.rounds})` : ''}: ${options.warmupSeconds} s warm-up, ${options.durationSeconds} s measured`);
-      const ceilingRun = await runCeiling(round, { database, ceiling, keys, postmasterPid: context.postmasterPid });
+      const ceilingRun = await runCeiling(round, { database, ceiling, keys, postmasterPid: context.postmasterPid, statements });
       log(`  ${Math.round(ceilingRun.writesPerSecond)} writes/s, p50 ${ceilingRun.wrk.latencyMs.p50} ms, p99 ${ceilingRun.wrk.latencyMs.p99} ms; CPU (% of a core) server ${ceilingRun.cpu.server}, postgres ${ceilingRun.cpu.postgres}`);
       ceilingRuns.push(ceilingRun);
       for (const scenario of scenarios) {
@@ -454,7 +514,9 @@ async function main() {
       cpu: `${cpus()[0]?.model ?? 'unknown'} × ${CORES}`,
       'load average at start': loadavg()[0]!.toFixed(2),
       node: process.version,
-      postgres: backend!.version,
+      postgres: statsPostgres
+        ? `${backend!.version}, started by the benchmark with pg_stat_statements (settings copied from ${options.postgresUrl}: ${Object.keys(statsPostgres.copiedSettings).length})`
+        : backend!.version,
       wrk: wrkVersion(),
       'data plane': mode === 'dist' ? 'compiled (node dist/server.js)' : 'sources via tsx',
       'pool size': options.databasePoolSize,
@@ -471,6 +533,7 @@ async function main() {
       drops,
       warnings: runWarnings(runs, scenarios),
       profile: profileDir ? profileSummaryOf(profileDir, windows) : undefined,
+      ...(statements.available ? {} : { statementsUnavailable: statements.reason }),
     };
     const markdown = renderMarkdown(report);
     const path = await writeResultFiles(RESULTS_DIR, 'entries', startedAt, report, markdown);
@@ -486,6 +549,7 @@ async function main() {
       return null;
     });
     if (removed) log(`removed the ${removed.raffles} raffles this run created (with their entries and wins) and ${removed.events} events`);
+    await statements.close();
     await database.close();
   }
 }
