@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { DbOrTx } from '../client.js';
 import { newId } from '../ids.js';
+import type { LockedRaffle } from '../queries/raffle-locks.js';
 import { renderRaffleColumns, type RaffleContext, type RaffleRow } from '../render/raffle.js';
 import { projects } from '../schema/projects.js';
 import { raffles, type RaffleRequirement, type RaffleSettings } from '../schema/raffles.js';
@@ -66,6 +67,25 @@ export async function insertRaffle(tx: DbOrTx, input: NewRaffle) {
     .values({ ...row, ...renderRaffleColumns(row, context) })
     .returning();
   return raffle!;
+}
+
+/**
+ * Applies `changes` to a raffle the transaction has locked (lockRaffleWithContext) and re-renders
+ * its stored representations, in one statement: the row and its context are the ones locked, not
+ * read again. Only the changed columns and the renderings are written, so a column another
+ * statement of the transaction moved since the lock (an FCFS raffle's positions) keeps its value;
+ * the renderings show none of those columns.
+ */
+export async function updateLockedRaffle(tx: DbOrTx, locked: LockedRaffle, changes: Partial<RaffleRow>): Promise<LockedRaffle> {
+  const next: RaffleRow = { ...locked.raffle, ...changes, id: locked.raffle.id, updatedAt: changes.updatedAt ?? new Date() };
+  const movedProject = next.canonicalProjectId !== locked.raffle.canonicalProjectId || next.workspaceId !== locked.raffle.workspaceId;
+  const context = movedProject ? await loadRaffleContext(tx, next) : locked.context;
+  const [updated] = await tx
+    .update(raffles)
+    .set({ ...changes, updatedAt: next.updatedAt, ...renderRaffleColumns(next, context) })
+    .where(eq(raffles.id, next.id))
+    .returning();
+  return { raffle: updated!, context };
 }
 
 /** Applies `changes` and re-renders the stored representations in the same statement. */
