@@ -1,30 +1,15 @@
 import { eq } from 'drizzle-orm';
 import type { DbOrTx } from '../client.js';
 import { newId } from '../ids.js';
+import { loadRaffleContext } from '../queries/raffle-details.js';
 import type { LockedRaffle } from '../queries/raffle-locks.js';
 import { renderRaffleColumns, type RaffleContext, type RaffleRow } from '../render/raffle.js';
-import { projects } from '../schema/projects.js';
 import { raffles, type RaffleRequirement, type RaffleSettings } from '../schema/raffles.js';
-import { workspaces } from '../schema/workspaces.js';
 
 export type NewRaffle = Partial<Omit<RaffleRow, 'workspaceId' | 'slug' | 'title' | 'mechanic' | 'allocationType' | 'visibility' | 'spots'>> &
   Pick<RaffleRow, 'workspaceId' | 'slug' | 'title' | 'mechanic' | 'allocationType' | 'visibility' | 'spots'>;
 
 export const DEFAULT_RAFFLE_SETTINGS: RaffleSettings = { autoDraw: false, autoFinalize: false, excludeFlaggedDuplicates: false };
-
-export async function loadRaffleContext(tx: DbOrTx, row: Pick<RaffleRow, 'workspaceId' | 'canonicalProjectId'>): Promise<RaffleContext> {
-  const [workspace] = await tx.select().from(workspaces).where(eq(workspaces.id, row.workspaceId));
-  if (!workspace) throw new Error(`workspace ${row.workspaceId} does not exist`);
-  let canonicalProject: RaffleContext['canonicalProject'] = null;
-  if (row.canonicalProjectId) {
-    const [project] = await tx
-      .select({ id: projects.id, slug: projects.slug, name: projects.name, logoUrl: projects.logoUrl })
-      .from(projects)
-      .where(eq(projects.id, row.canonicalProjectId));
-    canonicalProject = project ?? null;
-  }
-  return { workspace, canonicalProject };
-}
 
 /** The full row for a new raffle: unset fields get their defaults. */
 export function buildRaffleRow(input: NewRaffle): RaffleRow {
