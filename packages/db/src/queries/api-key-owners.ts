@@ -3,9 +3,7 @@ import { and, eq, gt, isNull, or } from 'drizzle-orm';
 import { apiKeys } from '../schema/api-keys.js';
 
 // What the reads and writes of the management API's keys share (not exported from the package:
-// the types are, through writes/api-key-lifecycle.ts).
-
-export type ApiKeyRow = typeof apiKeys.$inferSelect;
+// ApiKeyOwner is, through writes/api-key-lifecycle.ts).
 
 /** Whose keys a management request acts on: a user's personal keys, or one workspace's keys. */
 export type ApiKeyOwner = { kind: 'personal'; userId: string } | { kind: 'workspace'; workspaceId: string };

@@ -2,7 +2,8 @@ import type { ApiKeyKind } from '@raffle/contracts';
 import { and, desc, sql as drizzleSql } from 'drizzle-orm';
 import type { DbOrTx, Sql } from '../client.js';
 import { apiKeys } from '../schema/api-keys.js';
-import { activeAt, ownedBy, type ApiKeyOwner, type ApiKeyRow } from './api-key-owners.js';
+import type { ApiKeyRow } from '../render/api-key.js';
+import { activeAt, ownedBy, type ApiKeyOwner } from './api-key-owners.js';
 
 export type ApiKeyAuthRecord = {
   id: string;

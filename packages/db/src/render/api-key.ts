@@ -1,6 +1,8 @@
 import type { ApiKeyRecord } from '@raffle/contracts';
-import type { ApiKeyRow } from '../queries/api-key-owners.js';
+import type { apiKeys } from '../schema/api-keys.js';
 import { isoOrAbsent } from './iso.js';
+
+export type ApiKeyRow = typeof apiKeys.$inferSelect;
 
 /** The API's key record; unset timestamps are absent fields (the spec types them without "or null"). */
 export function toApiKeyRecord(row: ApiKeyRow): ApiKeyRecord {

@@ -1,9 +1,10 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../client.js';
-import { ownedBy, type ApiKeyOwner, type ApiKeyRow } from '../queries/api-key-owners.js';
+import { ownedBy, type ApiKeyOwner } from '../queries/api-key-owners.js';
+import type { ApiKeyRow } from '../render/api-key.js';
 import { apiKeys } from '../schema/api-keys.js';
 
-export type { ApiKeyOwner, ApiKeyRow } from '../queries/api-key-owners.js';
+export type { ApiKeyOwner } from '../queries/api-key-owners.js';
 
 /**
  * Serialises key creation per owner until the transaction ends, so the active-key cap holds
