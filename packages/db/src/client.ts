@@ -36,6 +36,11 @@ export type DatabaseOptions = {
    * services pass STATEMENT_BOUNDS.request. Unbounded when absent (seeding, benchmarks).
    */
   statementBounds?: StatementBounds;
+  /**
+   * Called with every statement as it is sent (postgres.js's `debug`): the tests that count a
+   * request's statements watch through it. Never set by the services.
+   */
+  onStatement?: (query: string, parameters: readonly unknown[]) => void;
 };
 
 /**
@@ -99,6 +104,7 @@ export function createDatabase(options: DatabaseOptions): Database {
     // (the entry admission's collection count is planned for every raffle), and JIT then ran on
     // every entry (issue 13). Sessions run without it.
     connection: { application_name: applicationName, jit: 'off', ...(options.statementBounds ? sessionSettingsOf(options.statementBounds) : {}) },
+    ...(options.onStatement ? { debug: statementObserver(options.onStatement) } : {}),
   });
   const { sql, queryCounts } = boundConnectionWaits(
     pool,
@@ -122,6 +128,11 @@ export function createDatabase(options: DatabaseOptions): Database {
   };
   return { sql, db, close, poolStats: () => ({ ...queryCounts(), size: max }), ping };
 }
+
+const statementObserver =
+  (onStatement: NonNullable<DatabaseOptions['onStatement']>) =>
+  (_connection: number, query: string, parameters: unknown[]) =>
+    onStatement(query, parameters);
 
 /** A postgres.js pool with what every connection of ours shares: no notices, the connect timeout, the short reconnect delay. */
 function openPool(options: DatabaseOptions, settings: postgres.Options<Record<string, postgres.PostgresType>>): Sql {

@@ -39,6 +39,7 @@ export * from './queries/win-locks.js';
 export * from './queries/winner-identities.js';
 export * from './queries/workspace-members.js';
 export * from './queries/workspaces.js';
+export * from './render/api-key.js';
 export * from './render/draw-proof.js';
 export * from './render/entry.js';
 export * from './render/iso.js';

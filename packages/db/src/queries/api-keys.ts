@@ -1,5 +1,9 @@
 import type { ApiKeyKind } from '@raffle/contracts';
-import type { Sql } from '../client.js';
+import { and, desc, sql as drizzleSql } from 'drizzle-orm';
+import type { DbOrTx, Sql } from '../client.js';
+import { apiKeys } from '../schema/api-keys.js';
+import type { ApiKeyRow } from '../render/api-key.js';
+import { activeAt, ownedBy, type ApiKeyOwner } from './api-key-owners.js';
 
 export type ApiKeyAuthRecord = {
   id: string;
@@ -32,4 +36,17 @@ export async function touchApiKeysLastUsed(sql: Sql, ids: readonly string[]): Pr
   await sql`
     update api_keys set last_used_at = now()
     where id = any(${sql.array([...ids])}::text[]) and (last_used_at is null or last_used_at < now() - interval '1 minute')`;
+}
+
+/** The owner's keys, newest first (ids are time-sortable, so id order breaks createdAt ties). */
+export async function listApiKeyRows(db: DbOrTx, owner: ApiKeyOwner): Promise<ApiKeyRow[]> {
+  return db.select().from(apiKeys).where(ownedBy(owner)).orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
+}
+
+export async function countActiveApiKeys(db: DbOrTx, owner: ApiKeyOwner, now: Date): Promise<number> {
+  const [row] = await db
+    .select({ count: drizzleSql<number>`count(*)::int` })
+    .from(apiKeys)
+    .where(and(ownedBy(owner), activeAt(now)));
+  return row?.count ?? 0;
 }

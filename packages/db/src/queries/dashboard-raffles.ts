@@ -6,8 +6,8 @@ import type { RaffleRow } from '../render/raffle.js';
 import { entries } from '../schema/entries.js';
 import { raffles } from '../schema/raffles.js';
 import { wins } from '../schema/wins.js';
-import { loadRaffleContext } from '../writes/raffles.js';
 import { afterKey, keysetReadSize } from './keyset.js';
+import { loadRaffleContext } from './raffle-details.js';
 import type { RaffleListFilter } from './raffle-list-filters.js';
 import { pageWorkspaceRaffles } from './raffles.js';
 

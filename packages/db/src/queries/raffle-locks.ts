@@ -1,8 +1,10 @@
 import { PUBLISHED_RAFFLE_STATUSES } from '@raffle/contracts';
 import { and, eq, exists, inArray, isNotNull, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../client.js';
+import type { RaffleContext } from '../render/raffle.js';
+import { projects } from '../schema/projects.js';
 import { raffles } from '../schema/raffles.js';
-import { workspaceMembers } from '../schema/workspaces.js';
+import { workspaceMembers, workspaces } from '../schema/workspaces.js';
 
 /**
  * How a raffle is locked: `no key update` runs its transitions (and FCFS and collection entries)
@@ -19,6 +21,31 @@ export async function lockRaffleRow(tx: DbOrTx, args: { raffleId: string; worksp
   const where = args.workspaceId ? and(eq(raffles.id, args.raffleId), eq(raffles.workspaceId, args.workspaceId)) : eq(raffles.id, args.raffleId);
   const [row] = await tx.select().from(raffles).where(where).for(args.mode ?? 'no key update');
   return row ?? null;
+}
+
+/** A raffle row its transaction has locked, with what rendering it needs (read with it, in the same statement). */
+export type LockedRaffle = { raffle: typeof raffles.$inferSelect; context: RaffleContext };
+
+/**
+ * As lockRaffleRow (`no key update`, only the raffle's row is locked), with the workspace and the
+ * canonical project joined in: a transition renders the raffle it writes from these, so neither
+ * it nor the caller that shows the result reads them again (issue 26).
+ */
+export async function lockRaffleWithContext(tx: DbOrTx, args: { raffleId: string; workspaceId?: string }): Promise<LockedRaffle | null> {
+  const where = args.workspaceId ? and(eq(raffles.id, args.raffleId), eq(raffles.workspaceId, args.workspaceId)) : eq(raffles.id, args.raffleId);
+  const [row] = await tx
+    .select({
+      raffle: raffles,
+      workspace: workspaces,
+      canonicalProject: { id: projects.id, slug: projects.slug, name: projects.name, logoUrl: projects.logoUrl },
+    })
+    .from(raffles)
+    .innerJoin(workspaces, eq(workspaces.id, raffles.workspaceId))
+    .leftJoin(projects, eq(projects.id, raffles.canonicalProjectId))
+    .where(where)
+    .for('no key update', { of: raffles });
+  if (!row) return null;
+  return { raffle: row.raffle, context: { workspace: row.workspace, canonicalProject: row.canonicalProject ?? null } };
 }
 
 export type RaffleRef = { slug: string } | { raffleId: string };

@@ -1,3 +1,4 @@
+import type { WorkspaceRole } from '@raffle/contracts';
 import { and, count, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../client.js';
 import { users } from '../schema/users.js';
@@ -47,4 +48,13 @@ export async function pageWorkspaceMembers(
     .where(and(inWorkspace(args.workspaceId), afterKey(workspaceMembers.userId, args.after)))
     .orderBy(workspaceMembers.userId)
     .limit(keysetReadSize(args.limit));
+}
+
+/** The user's role in the workspace; null when they are not a member (or either is unknown). */
+export async function findWorkspaceRole(db: DbOrTx, workspaceId: string, userId: string): Promise<WorkspaceRole | null> {
+  const [row] = await db
+    .select({ role: workspaceMembers.role })
+    .from(workspaceMembers)
+    .where(and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.userId, userId)));
+  return (row?.role as WorkspaceRole | undefined) ?? null;
 }

@@ -1,55 +1,10 @@
-import type { ApiKeyKind, ApiKeyRecord, WorkspaceRole } from '@raffle/contracts';
-import { and, desc, eq, gt, isNull, or, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../client.js';
-import { isoOrAbsent } from '../render/iso.js';
+import { ownedBy, type ApiKeyOwner } from '../queries/api-key-owners.js';
+import type { ApiKeyRow } from '../render/api-key.js';
 import { apiKeys } from '../schema/api-keys.js';
-import { users } from '../schema/users.js';
-import { workspaceMembers } from '../schema/workspaces.js';
 
-export type ApiKeyRow = typeof apiKeys.$inferSelect;
-
-/** Whose keys a management request acts on: a user's personal keys, or one workspace's keys. */
-export type ApiKeyOwner = { kind: 'personal'; userId: string } | { kind: 'workspace'; workspaceId: string };
-
-/** The API's key record; unset timestamps are absent fields (the spec types them without "or null"). */
-export function toApiKeyRecord(row: ApiKeyRow): ApiKeyRecord {
-  const record: ApiKeyRecord = {
-    id: row.id,
-    name: row.name,
-    prefix: row.prefix,
-    lastFour: row.lastFour,
-    scopes: [...row.scopes],
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-  };
-  const expiresAt = isoOrAbsent(row.expiresAt);
-  const revokedAt = isoOrAbsent(row.revokedAt);
-  const lastUsedAt = isoOrAbsent(row.lastUsedAt);
-  if (expiresAt) record.expiresAt = expiresAt;
-  if (revokedAt) record.revokedAt = revokedAt;
-  if (lastUsedAt) record.lastUsedAt = lastUsedAt;
-  return record;
-}
-
-const ownedBy = (owner: ApiKeyOwner) =>
-  owner.kind === 'personal'
-    ? and(eq(apiKeys.kind, 'personal' satisfies ApiKeyKind), eq(apiKeys.userId, owner.userId))
-    : and(eq(apiKeys.kind, 'workspace' satisfies ApiKeyKind), eq(apiKeys.workspaceId, owner.workspaceId));
-
-const activeAt = (now: Date) => and(isNull(apiKeys.revokedAt), or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, now)));
-
-/** The owner's keys, newest first (ids are time-sortable, so id order breaks createdAt ties). */
-export async function listApiKeyRows(db: DbOrTx, owner: ApiKeyOwner): Promise<ApiKeyRow[]> {
-  return db.select().from(apiKeys).where(ownedBy(owner)).orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
-}
-
-export async function countActiveApiKeys(db: DbOrTx, owner: ApiKeyOwner, now: Date): Promise<number> {
-  const [row] = await db
-    .select({ count: sql<number>`count(*)::int` })
-    .from(apiKeys)
-    .where(and(ownedBy(owner), activeAt(now)));
-  return row?.count ?? 0;
-}
+export type { ApiKeyOwner } from '../queries/api-key-owners.js';
 
 /**
  * Serialises key creation per owner until the transaction ends, so the active-key cap holds
@@ -89,17 +44,4 @@ export async function setApiKeyEnd(db: DbOrTx, keyId: string, end: { expiresAt?:
     .where(eq(apiKeys.id, keyId))
     .returning();
   return row!;
-}
-
-export async function userExists(db: DbOrTx, userId: string): Promise<boolean> {
-  const [row] = await db.select({ id: users.id }).from(users).where(eq(users.id, userId));
-  return row !== undefined;
-}
-
-export async function findWorkspaceRole(db: DbOrTx, workspaceId: string, userId: string): Promise<WorkspaceRole | null> {
-  const [row] = await db
-    .select({ role: workspaceMembers.role })
-    .from(workspaceMembers)
-    .where(and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.userId, userId)));
-  return (row?.role as WorkspaceRole | undefined) ?? null;
 }

@@ -1,29 +1,15 @@
 import { eq } from 'drizzle-orm';
 import type { DbOrTx } from '../client.js';
 import { newId } from '../ids.js';
+import { loadRaffleContext } from '../queries/raffle-details.js';
+import type { LockedRaffle } from '../queries/raffle-locks.js';
 import { renderRaffleColumns, type RaffleContext, type RaffleRow } from '../render/raffle.js';
-import { projects } from '../schema/projects.js';
 import { raffles, type RaffleRequirement, type RaffleSettings } from '../schema/raffles.js';
-import { workspaces } from '../schema/workspaces.js';
 
 export type NewRaffle = Partial<Omit<RaffleRow, 'workspaceId' | 'slug' | 'title' | 'mechanic' | 'allocationType' | 'visibility' | 'spots'>> &
   Pick<RaffleRow, 'workspaceId' | 'slug' | 'title' | 'mechanic' | 'allocationType' | 'visibility' | 'spots'>;
 
 export const DEFAULT_RAFFLE_SETTINGS: RaffleSettings = { autoDraw: false, autoFinalize: false, excludeFlaggedDuplicates: false };
-
-export async function loadRaffleContext(tx: DbOrTx, row: Pick<RaffleRow, 'workspaceId' | 'canonicalProjectId'>): Promise<RaffleContext> {
-  const [workspace] = await tx.select().from(workspaces).where(eq(workspaces.id, row.workspaceId));
-  if (!workspace) throw new Error(`workspace ${row.workspaceId} does not exist`);
-  let canonicalProject: RaffleContext['canonicalProject'] = null;
-  if (row.canonicalProjectId) {
-    const [project] = await tx
-      .select({ id: projects.id, slug: projects.slug, name: projects.name, logoUrl: projects.logoUrl })
-      .from(projects)
-      .where(eq(projects.id, row.canonicalProjectId));
-    canonicalProject = project ?? null;
-  }
-  return { workspace, canonicalProject };
-}
 
 /** The full row for a new raffle: unset fields get their defaults. */
 export function buildRaffleRow(input: NewRaffle): RaffleRow {
@@ -66,6 +52,25 @@ export async function insertRaffle(tx: DbOrTx, input: NewRaffle) {
     .values({ ...row, ...renderRaffleColumns(row, context) })
     .returning();
   return raffle!;
+}
+
+/**
+ * Applies `changes` to a raffle the transaction has locked (lockRaffleWithContext) and re-renders
+ * its stored representations, in one statement: the row and its context are the ones locked, not
+ * read again. Only the changed columns and the renderings are written, so a column another
+ * statement of the transaction moved since the lock (an FCFS raffle's positions) keeps its value;
+ * the renderings show none of those columns.
+ */
+export async function updateLockedRaffle(tx: DbOrTx, locked: LockedRaffle, changes: Partial<RaffleRow>): Promise<LockedRaffle> {
+  const next: RaffleRow = { ...locked.raffle, ...changes, id: locked.raffle.id, updatedAt: changes.updatedAt ?? new Date() };
+  const movedProject = next.canonicalProjectId !== locked.raffle.canonicalProjectId || next.workspaceId !== locked.raffle.workspaceId;
+  const context = movedProject ? await loadRaffleContext(tx, next) : locked.context;
+  const [updated] = await tx
+    .update(raffles)
+    .set({ ...changes, updatedAt: next.updatedAt, ...renderRaffleColumns(next, context) })
+    .where(eq(raffles.id, next.id))
+    .returning();
+  return { raffle: updated!, context };
 }
 
 /** Applies `changes` and re-renders the stored representations in the same statement. */

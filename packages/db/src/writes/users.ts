@@ -1,4 +1,3 @@
-import { eq } from 'drizzle-orm';
 import type { DbOrTx } from '../client.js';
 import { newId } from '../ids.js';
 import { renderProfile, type WalletRow } from '../render/profile.js';
@@ -38,11 +37,4 @@ export async function insertUser(tx: DbOrTx, input: NewUser) {
     await tx.insert(userWallets).values(wallets.map((w) => ({ ...w, ...proof(w), userId: row.id, createdAt: now })));
   }
   return user!;
-}
-
-export async function findUserWithWallets(tx: DbOrTx, userId: string) {
-  const [user] = await tx.select().from(users).where(eq(users.id, userId));
-  if (!user) return null;
-  const wallets = await tx.select().from(userWallets).where(eq(userWallets.userId, userId));
-  return { user, wallets };
 }

@@ -4,12 +4,13 @@ import {
   findEntryWallets,
   findValidEntries,
   insertDrawSnapshot,
-  updateRaffle,
   STATEMENT_BOUNDS,
   type Db,
   type DbOrTx,
   type DrawBeaconRecord,
   type NewEvent,
+  type RaffleContext,
+  toDashboardRaffle,
   type Tx,
 } from '@raffle/db';
 import { systemClock } from '../clock.js';
@@ -21,9 +22,10 @@ import { DomainError } from '../errors.js';
 import { raffleEvent } from '../events/resource-events.js';
 import type { Principal } from '../principal.js';
 import { createWins, type WinPick } from '../wins/create-wins.js';
-import { drawRankingKey, fetchDrawBeacon, type BeaconRounds } from './draw-beacon.js';
-import type { RaffleTarget } from './lifecycle.js';
-import { lockRaffleAs, requireRaffleManager, type RaffleRecord } from './raffle-locks.js';
+import { drawBeaconRoundOf, drawRankingKey, fetchDrawBeacon, type BeaconRounds } from './draw-beacon.js';
+import type { MovedRaffle, RaffleTarget } from './lifecycle.js';
+import { moveRaffle } from './lifecycle-steps.js';
+import { lockRaffleWithContextAs, relockRaffle, requireRaffleManager, type RaffleRecord } from './raffle-locks.js';
 import { assertRaffleCan } from './transitions.js';
 import { rankEligibleEntries, type RankedEligible } from './weighted-selection.js';
 
@@ -50,13 +52,19 @@ async function storeDrawSnapshot(
   }
 }
 
-async function weightedPicks(tx: DbOrTx, raffle: RaffleRecord, beacon: DrawBeaconRecord | null, eligibility: EligibilityAtClose | null): Promise<WinPick[]> {
+/** The weighted draw's picks, and the digest of the eligible set it ranked (stored on the raffle with the draw's own update). */
+async function weightedPicks(
+  tx: DbOrTx,
+  raffle: RaffleRecord,
+  beacon: DrawBeaconRecord | null,
+  eligibility: EligibilityAtClose | null,
+): Promise<{ picks: WinPick[]; entriesDigest: string }> {
   const { key, algorithm } = drawRankingKey(raffle, beacon);
   const ranked = await rankEligibleEntries(tx, raffle, key, raffle.spots);
   await storeDrawSnapshot(tx, raffle, ranked, algorithm, beacon, eligibility);
-  await updateRaffle(tx, raffle.id, { entriesDigest: ranked.entriesDigest });
   const wallets = await findEntryWallets(tx, ranked.ranked.map((r) => r.id));
-  return ranked.ranked.map((r, i) => ({ entry: { ...r, walletSnapshot: wallets.get(r.id) ?? null }, position: i + 1, source: 'draw' as const }));
+  const picks = ranked.ranked.map((r, i) => ({ entry: { ...r, walletSnapshot: wallets.get(r.id) ?? null }, position: i + 1, source: 'draw' as const }));
+  return { picks, entriesDigest: ranked.entriesDigest };
 }
 
 async function selectedPicks(tx: DbOrTx, raffle: RaffleRecord, selection: DrawSelection | undefined): Promise<WinPick[]> {
@@ -100,7 +108,7 @@ async function recheckEntries(tx: DbOrTx, raffle: RaffleRecord, now: Date, eligi
  * entry in arrival order up to `spots`, `application` the team's picks; `fcfs` already holds its
  * winners from entry time. `beacon` is the raffle's round, fetched before the transaction
  * (fetchDrawBeacon), for a `raffle` closed with one; `eligibility` the close blocks of the chains
- * its requirements read, pinned before it too (pinCloseBlocks).
+ * its requirements read, pinned before it too (pinCloseBlocks). `context`: as the lifecycle steps'.
  */
 async function drawStep(
   tx: DbOrTx,
@@ -109,14 +117,19 @@ async function drawStep(
   beacon: DrawBeaconRecord | null,
   selection?: DrawSelection,
   eligibility: EligibilityAtClose | null = null,
+  context?: RaffleContext,
 ): Promise<RaffleRecord> {
   assertDrawable(raffle, selection);
   const events: NewEvent[] = await recheckEntries(tx, raffle, now, eligibility);
   let picks: WinPick[] = [];
+  let entriesDigest: { entriesDigest: string } | null = null;
   switch (raffle.mechanic) {
-    case 'raffle':
-      picks = await weightedPicks(tx, raffle, beacon, eligibility);
+    case 'raffle': {
+      const weighted = await weightedPicks(tx, raffle, beacon, eligibility);
+      picks = weighted.picks;
+      entriesDigest = { entriesDigest: weighted.entriesDigest };
       break;
+    }
     case 'collection':
       picks = (await eligibleEntriesInArrivalOrder(tx, raffle, raffle.spots)).map((entry, i) => ({ entry, position: i + 1, source: 'fcfs' as const }));
       break;
@@ -126,10 +139,10 @@ async function drawStep(
     case 'fcfs':
       break;
   }
-  const drawn = await updateRaffle(tx, raffle.id, { status: 'drawn', drawnAt: now, updatedAt: now });
-  const created = await createWins(tx, drawn!, picks, now);
-  await appendEvents(tx, [...events, raffleEvent('raffle.drawn', drawn!, now), ...created.events]);
-  return drawn!;
+  const drawn = await moveRaffle(tx, raffle, context, { ...entriesDigest, status: 'drawn', drawnAt: now, updatedAt: now });
+  const created = await createWins(tx, drawn, picks, now);
+  await appendEvents(tx, [...events, raffleEvent('raffle.drawn', drawn, now), ...created.events]);
+  return drawn;
 }
 
 /**
@@ -157,28 +170,45 @@ export type DrawTarget = RaffleTarget & {
   chainReader?: ChainReader;
 };
 
+/** A draw that must fetch something with no lock held first: its beacon round, or the close blocks of the chains it reads. */
+const drawNeedsInputs = (raffle: RaffleRecord) => drawBeaconRoundOf(raffle) !== null || chainsReadBy(raffle).length > 0;
+
 /**
  * The draw in a transaction of its own, bounded as a draw: ranking every entry takes longer than
  * a request's statements may. Who may draw and whether the raffle can be drawn are checked first,
- * in a short transaction of their own; then the beacon round is fetched with no lock held (it
- * throws BeaconRoundPending before the round is published, BeaconUnavailable when no relay
+ * with the raffle locked (with its context); a raffle that waits on nothing is drawn right there,
+ * its row read once. Otherwise that transaction ends, and the beacon round is fetched with no lock
+ * held (it throws BeaconRoundPending before the round is published, BeaconUnavailable when no relay
  * answers); so are the close blocks of the chains its requirements read (CloseBlockPending before
  * a chain reaches the close, ChainUnavailable when it does not answer), and every holding at them
  * read once into the reader's cache; then the raffle is locked again and drawn, its reads at the
- * blocks answered from that cache. A raffle that reads no chain asks none.
+ * blocks answered from that cache. The actor checked in the first transaction is not read again in
+ * the second: the draw is theirs from the moment it was let start. A raffle that reads no chain
+ * asks none.
  */
-export async function drawRaffle(db: Db, target: DrawTarget): Promise<RaffleRecord> {
-  const closed = await db.transaction(async (tx) => {
-    const raffle = await lockRaffleAs(tx, target.actor, target);
-    assertDrawable(raffle, target.selection);
-    return raffle;
+export async function drawRaffleMoved(db: Db, target: DrawTarget): Promise<MovedRaffle> {
+  const first = await db.transaction(async (tx) => {
+    await boundTransaction(tx, STATEMENT_BOUNDS.draw);
+    const locked = await lockRaffleWithContextAs(tx, target.actor, target);
+    assertDrawable(locked.raffle, target.selection);
+    if (drawNeedsInputs(locked.raffle)) return { moved: null, waits: locked.raffle };
+    const drawn = await drawStep(tx, locked.raffle, (target.clock ?? systemClock).now(), null, target.selection, null, locked.context);
+    return { moved: { raffle: drawn, dashboard: toDashboardRaffle(drawn, locked.context) }, waits: null };
   });
+  if (first.moved) return first.moved;
+  const closed = first.waits;
   const beacon = await fetchDrawBeacon(target.rounds, closed);
   const eligibility = await pinCloseBlocks(target.chainReader, closed);
   if (eligibility) await prefetchHoldingsAtClose(db, closed, eligibility);
   return db.transaction(async (tx) => {
     await boundTransaction(tx, STATEMENT_BOUNDS.draw);
-    const raffle = await lockRaffleAs(tx, target.actor, target);
-    return drawStep(tx, raffle, (target.clock ?? systemClock).now(), beacon, target.selection, eligibility);
+    const { raffle, context } = await relockRaffle(tx, target);
+    const drawn = await drawStep(tx, raffle, (target.clock ?? systemClock).now(), beacon, target.selection, eligibility, context);
+    return { raffle: drawn, dashboard: toDashboardRaffle(drawn, context) };
   });
+}
+
+/** drawRaffleMoved, answering the drawn row alone. */
+export async function drawRaffle(db: Db, target: DrawTarget): Promise<RaffleRecord> {
+  return (await drawRaffleMoved(db, target)).raffle;
 }

@@ -1,5 +1,5 @@
 import type { BeaconChain } from '@raffle/beacon';
-import { appendEvents, updateRaffle, type DbOrTx, type NewEvent } from '@raffle/db';
+import { appendEvents, updateLockedRaffle, updateRaffle, type DbOrTx, type NewEvent, type RaffleContext, type RaffleRow } from '@raffle/db';
 import { drawCommitment } from '@raffle/sdk';
 import { DomainError } from '../errors.js';
 import { isUniqueViolation } from '../unique-violation.js';
@@ -11,7 +11,15 @@ import type { RaffleRecord } from './raffle-locks.js';
 import { assertRaffleCan } from './transitions.js';
 
 // The transitions themselves, on a raffle the caller has locked and may change. Not exported from
-// the package: callers go through lifecycle.ts, which checks the acting principal first.
+// the package: callers go through lifecycle.ts, which checks the acting principal first. A caller
+// that locked the raffle with its context (lockRaffleWithContextAs) passes that context last: the
+// raffle is then written from the locked row in one statement, neither it nor its context read again.
+
+/** Writes the transition's changes: from the locked row and its context when given, else as any raffle update (read, render, write). */
+export async function moveRaffle(tx: DbOrTx, raffle: RaffleRecord, context: RaffleContext | undefined, changes: Partial<RaffleRow>): Promise<RaffleRecord> {
+  if (context) return (await updateLockedRaffle(tx, { raffle, context }, changes)).raffle;
+  return (await updateRaffle(tx, raffle.id, changes))!;
+}
 
 /**
  * Slugs are shared by all workspaces once published (the personal and public routes address a
@@ -35,14 +43,14 @@ async function publishedSlugSafe<T>(work: () => Promise<T>): Promise<T> {
  * caller and only its commitment is shown until the draw: the team cannot pick a seed after
  * seeing entries.
  */
-export async function publishStep(tx: DbOrTx, raffle: RaffleRecord, now: Date, seed: Buffer): Promise<RaffleRecord> {
+export async function publishStep(tx: DbOrTx, raffle: RaffleRecord, now: Date, seed: Buffer, context?: RaffleContext): Promise<RaffleRecord> {
   assertRaffleCan('publish', raffle.status);
   if (raffle.endsAt && raffle.endsAt <= now) {
     throw new DomainError('RAFFLE_CANNOT_PUBLISH', 'endsAt is in the past; move it before publishing');
   }
   const startsNow = !raffle.startsAt || raffle.startsAt <= now;
   const published = await publishedSlugSafe(() =>
-    updateRaffle(tx, raffle.id, {
+    moveRaffle(tx, raffle, context, {
       status: startsNow ? 'open' : 'scheduled',
       publishedAt: now,
       openedAt: startsNow ? now : null,
@@ -51,53 +59,53 @@ export async function publishStep(tx: DbOrTx, raffle: RaffleRecord, now: Date, s
       updatedAt: now,
     }),
   );
-  const events: NewEvent[] = [raffleEvent('raffle.published', published!, now)];
-  if (startsNow) events.push(raffleEvent('raffle.opened', published!, now));
+  const events: NewEvent[] = [raffleEvent('raffle.published', published, now)];
+  if (startsNow) events.push(raffleEvent('raffle.opened', published, now));
   await appendEvents(tx, events);
-  return published!;
+  return published;
 }
 
-export async function openStep(tx: DbOrTx, raffle: RaffleRecord, now: Date): Promise<RaffleRecord> {
+export async function openStep(tx: DbOrTx, raffle: RaffleRecord, now: Date, _chain?: BeaconChain, context?: RaffleContext): Promise<RaffleRecord> {
   assertRaffleCan('open', raffle.status);
-  const opened = await updateRaffle(tx, raffle.id, { status: 'open', openedAt: now, updatedAt: now });
-  await appendEvents(tx, [raffleEvent('raffle.opened', opened!, now)]);
-  return opened!;
+  const opened = await moveRaffle(tx, raffle, context, { status: 'open', openedAt: now, updatedAt: now });
+  await appendEvents(tx, [raffleEvent('raffle.opened', opened, now)]);
+  return opened;
 }
 
 /**
  * Also taken by the entry that fills an FCFS raffle's last spot: the entrant closes it, without
  * managing it. Every close fixes the beacon round the draw will mix in, on the pinned chain.
  */
-export async function closeStep(tx: DbOrTx, raffle: RaffleRecord, now: Date, chain: BeaconChain): Promise<RaffleRecord> {
+export async function closeStep(tx: DbOrTx, raffle: RaffleRecord, now: Date, chain: BeaconChain, context?: RaffleContext): Promise<RaffleRecord> {
   assertRaffleCan('close', raffle.status);
-  const closed = await updateRaffle(tx, raffle.id, {
+  const closed = await moveRaffle(tx, raffle, context, {
     status: 'closed',
     closedAt: now,
     beaconRound: beaconRoundAtClose(chain, now),
     beaconChainHash: chain.chainHash,
     updatedAt: now,
   });
-  await appendEvents(tx, [raffleEvent('raffle.closed', closed!, now)]);
-  return closed!;
+  await appendEvents(tx, [raffleEvent('raffle.closed', closed, now)]);
+  return closed;
 }
 
 /** drawn → finalized: every selected win becomes final and its delivery can start. */
-export async function finalizeStep(tx: DbOrTx, raffle: RaffleRecord, now: Date): Promise<RaffleRecord> {
+export async function finalizeStep(tx: DbOrTx, raffle: RaffleRecord, now: Date, _chain?: BeaconChain, context?: RaffleContext): Promise<RaffleRecord> {
   assertRaffleCan('finalize', raffle.status);
-  const finalized = await updateRaffle(tx, raffle.id, { status: 'finalized', finalizedAt: now, updatedAt: now });
+  const finalized = await moveRaffle(tx, raffle, context, { status: 'finalized', finalizedAt: now, updatedAt: now });
   const winEvents = await finalizeSelectedWins(tx, raffle, now);
-  await appendEvents(tx, [raffleEvent('raffle.finalized', finalized!, now), ...winEvents]);
-  return finalized!;
+  await appendEvents(tx, [raffleEvent('raffle.finalized', finalized, now), ...winEvents]);
+  return finalized;
 }
 
 /** A cancelled raffle grants nothing: wins an FCFS raffle already handed out are disqualified. */
-export async function cancelStep(tx: DbOrTx, raffle: RaffleRecord, now: Date): Promise<RaffleRecord> {
+export async function cancelStep(tx: DbOrTx, raffle: RaffleRecord, now: Date, _chain?: BeaconChain, context?: RaffleContext): Promise<RaffleRecord> {
   assertRaffleCan('cancel', raffle.status);
-  const cancelled = await updateRaffle(tx, raffle.id, { status: 'cancelled', cancelledAt: now, updatedAt: now });
-  const events: NewEvent[] = [raffleEvent('raffle.cancelled', cancelled!, now)];
+  const cancelled = await moveRaffle(tx, raffle, context, { status: 'cancelled', cancelledAt: now, updatedAt: now });
+  const events: NewEvent[] = [raffleEvent('raffle.cancelled', cancelled, now)];
   for (const win of await liveWinsOf(tx, raffle.id)) {
-    events.push(...(await disqualifyLiveWin(tx, win, cancelled!, 'The raffle was cancelled', now)).events);
+    events.push(...(await disqualifyLiveWin(tx, win, cancelled, 'The raffle was cancelled', now)).events);
   }
   await appendEvents(tx, events);
-  return cancelled!;
+  return cancelled;
 }

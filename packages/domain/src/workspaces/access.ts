@@ -23,7 +23,12 @@ export async function requireWorkspaceRole(
   args: { workspaceId: string; userId: string; access: WorkspaceAccess },
 ): Promise<WorkspaceRole> {
   const role = isIdOf('workspace', args.workspaceId) ? await findWorkspaceRole(db, args.workspaceId, args.userId) : null;
-  if (!role || (args.access === 'manage' && !isWorkspaceManager(role))) throw refusal(args.access);
+  return roleAllowing(role, args.access);
+}
+
+/** The rule of requireWorkspaceRole, on a role the caller already read (null: not a member): the role, or 403. */
+export function roleAllowing(role: WorkspaceRole | null, access: WorkspaceAccess): WorkspaceRole {
+  if (!role || (access === 'manage' && !isWorkspaceManager(role))) throw refusal(access);
   return role;
 }
 

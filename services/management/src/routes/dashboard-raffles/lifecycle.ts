@@ -2,40 +2,45 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { BeaconRoundPending, BeaconUnavailable } from '@raffle/beacon';
 import { ChainNotConfigured, ChainUnavailable } from '@raffle/chain';
 import { DashboardRaffleSchema, DrawRaffleBodySchema, ManagementErrorBodySchema } from '@raffle/contracts';
-import { cancelRaffle, closeRaffle, CloseBlockPending, DomainError, drawRaffle, finalizeRaffle, openRaffle, publishRaffle, RAFFLE_ACTIONS, userPrincipal, type RaffleRecord, type RaffleTarget } from '@raffle/domain';
-import { loadDashboardRaffle, type Db } from '@raffle/db';
+import { CloseBlockPending, DomainError, drawRaffleMoved, RAFFLE_ACTIONS, RAFFLE_TRANSITIONS, userPrincipal, type MovedRaffle, type RaffleTarget } from '@raffle/domain';
+import type { Db } from '@raffle/db';
 import { Type } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
 import { beaconChainOf, beaconRoundsOf, chainReaderOf, dashboardUserIdOf } from '../../decorations.js';
-import { requireWorkspaceAccess } from '../shared/workspace-access.js';
+import { checkedWorkspaceRoleOf, requireWorkspaceAccess } from '../shared/workspace-access.js';
 import { managementResponses } from '../responses.js';
 import { NoOptionsBody, RAFFLE_TAGS, RAFFLES_BASE, WorkspaceRaffleParams } from './params.js';
 
 /** The actions that take no options; draw (below) takes the application raffle's selection. */
-const ACTIONS: Array<{ action: 'publish' | 'open' | 'close' | 'finalize' | 'cancel'; summary: string; description: string; run: (db: Db, t: RaffleTarget) => Promise<RaffleRecord> }> = [
+const ACTIONS: Array<{ action: 'publish' | 'open' | 'close' | 'finalize' | 'cancel'; summary: string; description: string; run: (db: Db, t: RaffleTarget) => Promise<MovedRaffle> }> = [
   {
     action: 'publish',
     summary: 'Publish a draft: scheduled until startsAt, or open at once',
     description:
       'Generates the draw seed and makes its commitment public. 409 `RAFFLE_CANNOT_PUBLISH` unless draft, or when endsAt has passed; 409 `SLUG_TAKEN` when a published raffle (of any workspace) already uses the slug, since published raffles are addressed by slug alone.',
-    run: publishRaffle,
+    run: RAFFLE_TRANSITIONS.publish,
   },
-  { action: 'open', summary: 'Open a scheduled raffle now, before its startsAt', description: '409 `RAFFLE_CANNOT_OPEN` unless scheduled.', run: openRaffle },
-  { action: 'close', summary: 'Close an open raffle to entries now', description: '409 `RAFFLE_CANNOT_CLOSE` unless open.', run: closeRaffle },
+  { action: 'open', summary: 'Open a scheduled raffle now, before its startsAt', description: '409 `RAFFLE_CANNOT_OPEN` unless scheduled.', run: RAFFLE_TRANSITIONS.open },
+  { action: 'close', summary: 'Close an open raffle to entries now', description: '409 `RAFFLE_CANNOT_CLOSE` unless open.', run: RAFFLE_TRANSITIONS.close },
   {
     action: 'finalize',
     summary: 'Finalize a drawn raffle: its selected wins become final',
     description: '409 `RAFFLE_CANNOT_FINALIZE` unless drawn.',
-    run: finalizeRaffle,
+    run: RAFFLE_TRANSITIONS.finalize,
   },
   {
     action: 'cancel',
     summary: 'Cancel a raffle that has not closed; wins already handed out are disqualified',
     description: '409 `RAFFLE_CANNOT_CANCEL` unless draft, scheduled or open.',
-    run: cancelRaffle,
+    run: RAFFLE_TRANSITIONS.cancel,
   },
 ];
 
-/** Lifecycle actions (owners and admins); each answers the raffle after the transition. */
+/**
+ * Lifecycle actions (owners and admins); each answers the raffle after the transition, as the
+ * domain rendered it from the row it locked: the handler reads nothing itself, and hands the domain
+ * the role the access hook read.
+ */
 const raffleLifecycleRoutes: FastifyPluginAsyncTypebox = async (app) => {
   for (const { action, summary, description, run } of ACTIONS) {
     app.post(
@@ -55,10 +60,7 @@ const raffleLifecycleRoutes: FastifyPluginAsyncTypebox = async (app) => {
         config: { optionalBody: true },
       },
       async (request) =>
-        loadDashboardRaffle(
-          app.database.db,
-          await run(app.database.db, { ...request.params, actor: userPrincipal(dashboardUserIdOf(request)!), beacon: beaconChainOf(app) }),
-        ),
+        (await run(app.database.db, { ...request.params, ...actorOf(request), beacon: beaconChainOf(app) })).dashboard,
     );
   }
 
@@ -88,19 +90,25 @@ const raffleLifecycleRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { entryIds } = request.body;
-      const raffle = await drawRaffle(app.database.db, {
+      const { dashboard } = await drawRaffleMoved(app.database.db, {
         ...request.params,
-        actor: userPrincipal(dashboardUserIdOf(request)!),
+        ...actorOf(request),
         rounds: beaconRoundsOf(app),
         chainReader: chainReaderOf(app),
         ...(entryIds ? { selection: { entryIds } } : {}),
       }).catch((error: unknown) => {
         throw beaconRefusal(error, reply) ?? chainRefusal(error, reply) ?? error;
       });
-      return loadDashboardRaffle(app.database.db, raffle);
+      return dashboard;
     },
   );
 };
+
+/** The signed-in user, and the role in the route's workspace the access hook read for them. */
+function actorOf(request: FastifyRequest): Pick<RaffleTarget, 'actor' | 'actorRole'> {
+  const actorRole = checkedWorkspaceRoleOf(request);
+  return { actor: userPrincipal(dashboardUserIdOf(request)!), ...(actorRole === undefined ? {} : { actorRole }) };
+}
 
 /** A draw that could not get its beacon round, as the refusal the caller retries (with Retry-After); null for any other error. */
 function beaconRefusal(error: unknown, reply: { header(name: string, value: string): unknown }): DomainError | null {
