@@ -131,26 +131,26 @@ export async function readEntrantAdmission(tx: SqlOrTx, args: AdmissionArgs): Pr
                                from user_wallets w where w.user_id = u.id), '[]'::json))
           from users u where u.id = ${userId}) end as winner,
         array(select e.id from entries e where e.raffle_id = r.id and e.wallet_snapshot = ${wallet} order by e.id limit ${args.duplicateLimit}) as wallet_reuse,
-        array(select e.id from entries e where e.raffle_id = r.id and e.ip_hash = ${ipHash}::text order by e.id limit ${args.duplicateLimit}) as ip_reuse
-      from raffles r where ${match}`.execute(),
-    // Last, so that it runs under the raffle's lock: the claim of claimFcfsSpot, for an entry that
-    // nothing but the checks above can refuse (those roll it back). Its conditions only save a
-    // wasted claim; the caller still judges the entry on the rows above.
-    args.entryId === undefined
-      ? Promise.resolve([])
-      : tx`select c.position,
-          (select w.id from wins w where w.raffle_id = c.raffle_id and w.position = c.position and w.status = 'disqualified') as replaces,
-          c.position is not null and fcfs_spot_unclaimed(c.raffle_id) as unclaimed_left
-        from (select r.id as raffle_id, claim_fcfs_spot(r.id, ${args.entryId}) as position from raffles r
-              where ${visible} and r.mechanic = 'fcfs' and r.status = 'open' and r.requirements = '[]'::jsonb
-                and not exists (select 1 from entries e where e.raffle_id = r.id and e.user_id = ${userId})
-                and not fcfs_spots_all_taken(r.id)
-              offset 0) c`.execute(),
+        array(select e.id from entries e where e.raffle_id = r.id and e.ip_hash = ${ipHash}::text order by e.id limit ${args.duplicateLimit}) as ip_reuse,
+        c.position as claimed_position,
+        case when c.position is not null then
+          (select w.id from wins w where w.raffle_id = r.id and w.position = c.position and w.status = 'disqualified') end as claim_replaces,
+        case when c.position is not null then fcfs_spot_unclaimed(r.id) else false end as claim_unclaimed_left,
+        c.tried as claim_tried
+      from raffles r
+      -- Under the raffle's lock, the claim of claimFcfsSpot, for an entry that nothing but the
+      -- checks on this row can refuse (they roll it back). Its conditions only save a wasted claim.
+      left join lateral (select true as tried, claim_fcfs_spot(r.id, ${args.entryId ?? null}::text) as position
+        where ${args.entryId ?? null}::text is not null and ${visible} and r.mechanic = 'fcfs' and r.status = 'open'
+          and r.requirements = '[]'::jsonb and not fcfs_spots_all_taken(r.id)
+          and not exists (select 1 from entries e where e.raffle_id = r.id and e.user_id = ${userId})
+        offset 0) c on true
+      where ${match}`.execute(),
   ] as const;
-  const [shared, exclusiveRows, unlockedRows, , standing, claims] = (await Promise.all(pipeline)) as postgres.Row[][];
+  const [shared, exclusiveRows, unlockedRows, , standing] = (await Promise.all(pipeline)) as postgres.Row[][];
   const raw = shared![0] ?? exclusiveRows![0] ?? unlockedRows![0];
   if (!raw) return { raffle: null, locked: false, existingEntryId: null, walletSnapshot: null, spotsTaken: 0, walletReuse: [], ipReuse: [], winnerIdentity: null, fcfsClaim: undefined };
-  const claim = claims![0];
+  const row = standing![0]!;
   return {
     raffle: rowOfTable(raffles, raw),
     locked: raw !== unlockedRows![0],
@@ -160,6 +160,8 @@ export async function readEntrantAdmission(tx: SqlOrTx, args: AdmissionArgs): Pr
     walletReuse: standing![0]!.wallet_reuse,
     ipReuse: standing![0]!.ip_reuse,
     winnerIdentity: winnerOf(standing![0]!.winner),
-    fcfsClaim: claim === undefined ? undefined : claim.position === null ? null : { position: claim.position, replacesWinId: claim.replaces, unclaimedLeft: claim.unclaimed_left },
+    fcfsClaim: !row.claim_tried
+      ? undefined
+      : row.claimed_position === null ? null : { position: row.claimed_position, replacesWinId: row.claim_replaces, unclaimedLeft: row.claim_unclaimed_left },
   };
 }
