@@ -10,3 +10,4 @@ export * from './wins.js';
 export * from './workspaces.js';
 export * from './community-roles.js';
 export * from './draws.js';
+export * from './fcfs-spots.js';
