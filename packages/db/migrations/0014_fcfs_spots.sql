@@ -31,8 +31,8 @@ $$;--> statement-breakpoint
 -- The lowest free spot no other entry is claiming is taken at once (SKIP LOCKED): entries lock a
 -- spot each and commit in parallel. When every free spot is being claimed by entries still in
 -- flight, which may roll back, the raffle is not full yet: the claim waits for the lowest of them,
--- and the row is read again when its claimer ends (READ COMMITTED): a spot its claimer committed
--- is passed over for the next, a spot whose claim rolled back is taken. NULL only when no spot is
+-- and when its claimer ends, a spot it committed is passed over for the next (waiting again if
+-- that one is being claimed too), a spot whose claim rolled back is taken. NULL only when no spot is
 -- free once every claim before this one ended: the raffle is full (the caller says RAFFLE_FULL).
 CREATE FUNCTION claim_fcfs_spot(p_raffle_id text, p_entry_id text) RETURNS integer LANGUAGE plpgsql AS $$
 DECLARE
@@ -51,7 +51,12 @@ BEGIN
       RETURN NULL;
     END IF;
   END IF;
-  UPDATE fcfs_spots SET entry_id = p_entry_id WHERE raffle_id = p_raffle_id AND position = v_position;
+  -- Deleted and inserted again as taken, not updated: a claimer whose snapshot still sees this spot
+  -- free then finds it deleted and passes over it. An update would make it follow the update to the
+  -- taken version and lock that (READ COMMITTED) before passing over it, holding the lock to its
+  -- commit: claimers waiting for each other's passed-over spots deadlocked.
+  DELETE FROM fcfs_spots WHERE raffle_id = p_raffle_id AND position = v_position;
+  INSERT INTO fcfs_spots (raffle_id, position, entry_id) VALUES (p_raffle_id, v_position, p_entry_id);
   RETURN v_position;
 END
 $$;--> statement-breakpoint
@@ -73,4 +78,27 @@ $$;--> statement-breakpoint
 CREATE FUNCTION fcfs_spots_all_taken(p_raffle_id text) RETURNS boolean LANGUAGE sql STABLE AS $$
   SELECT EXISTS (SELECT 1 FROM fcfs_spots s WHERE s.raffle_id = p_raffle_id)
      AND NOT EXISTS (SELECT 1 FROM fcfs_spots s WHERE s.raffle_id = p_raffle_id AND s.entry_id IS NULL);
+$$;
+--> statement-breakpoint
+-- Whether an FCFS raffle has a free spot no entry is claiming right now. An entrant asks it after
+-- its own claim: when none is left, every spot is taken or being claimed, and the entrant may be
+-- the last to commit, so it tries the close once committed (which waits for the claims in flight
+-- and closes only when every spot is taken). The probe locks a free spot to learn that no claim
+-- holds it, in a subtransaction rolled back at once: no claim ever waits for the probe.
+CREATE FUNCTION fcfs_spot_unclaimed(p_raffle_id text) RETURNS boolean LANGUAGE plpgsql AS $$
+DECLARE
+  v_unclaimed boolean := false;
+BEGIN
+  BEGIN
+    PERFORM 1 FROM fcfs_spots s
+    WHERE s.raffle_id = p_raffle_id AND s.entry_id IS NULL
+    ORDER BY s.position LIMIT 1
+    FOR SHARE SKIP LOCKED;
+    v_unclaimed := FOUND;
+    RAISE EXCEPTION USING ERRCODE = 'P0001', MESSAGE = 'fcfs_spot_unclaimed: release the probe';
+  EXCEPTION WHEN raise_exception THEN
+    NULL;
+  END;
+  RETURN v_unclaimed;
+END
 $$;

@@ -93,12 +93,6 @@ BEGIN
   END IF;
 
   IF r.status <> 'open' OR (r.ends_at IS NOT NULL AND r.ends_at <= v_now) THEN
-    -- The losers of an FCFS rush find the raffle closed by the entry that took the last spot:
-    -- they are told it is full, not that it is not open.
-    IF r.status = 'closed' AND r.mechanic = 'fcfs' AND r.positions_taken - r.positions_freed >= r.spots THEN
-      RETURN QUERY SELECT 'raffle_full', NULL::text, row_to_json(r), NULL::text, NULL::text, NULL::text, NULL::text, NULL::jsonb, NULL::text, NULL::text;
-      RETURN;
-    END IF;
     RETURN QUERY SELECT 'raffle_not_open', NULL::text, row_to_json(r), NULL::text, NULL::text, NULL::text, NULL::text, NULL::jsonb, NULL::text, NULL::text;
     RETURN;
   END IF;

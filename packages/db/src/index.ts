@@ -58,7 +58,7 @@ export * from './writes/entries.js';
 export * from './writes/entering.js';
 export * from './writes/entry-template.js';
 export * from './writes/entry-evaluations.js';
-export * from './writes/fcfs-positions.js';
+export * from './writes/fcfs-spots.js';
 export * from './writes/idempotency.js';
 export * from './writes/idempotency-claims.js';
 export * from './writes/outbox.js';

@@ -67,11 +67,12 @@ async function stored(entryId: string) {
 
 describe('enter_raffle', () => {
   it('stores the entry, its verdicts, both events and the idempotent response in one call, the views filled in as TypeScript renders them', async () => {
-    const r = await raffle({ requirements: [{ id: 'req_1', type: 'account_age', label: 'Old "enough" \\ account', params: { days: 1 } }] });
-    const [{ fingerprint }] = await sql<{ fingerprint: string }[]>`select md5(requirements::text) as fingerprint from raffles where id = ${r.id}`;
+    const r = await raffle({ requirements: [{ id: 'req_1', type: 'account_age_days', label: 'Old "enough" \\ account', params: { days: 1 } }] });
+    const [planned] = await sql<{ fingerprint: string }[]>`select md5(requirements::text) as fingerprint from raffles where id = ${r.id}`;
+    const fingerprint = planned!.fingerprint;
     const u = await user('WaLLet1');
     await sql`insert into idempotency_records (api_key_id, key, method, path, request_hash, state, expires_at) values ('key_1', 'k', 'POST', '/', 'h', 'in_progress', now() + interval '1 minute')`;
-    const evaluations = [{ requirementId: 'req_1', type: 'account_age' as const, label: 'Old "enough" \\ account', passed: true, detail: 'a "quoted" detail', evidence: { secret: 1 } }];
+    const evaluations = [{ requirementId: 'req_1', type: 'account_age_days' as const, label: 'Old "enough" \\ account', passed: true, detail: 'a "quoted" detail', evidence: { secret: 1 } }];
     const result = await enterRaffleInOneStatement(db, {
       ...attempt(r.id, u, { fingerprint, weight: '2.5', evaluations, ipHash: 'ip1' }),
       ref: { slug: r.slug },
@@ -84,7 +85,7 @@ describe('enter_raffle', () => {
     expect(row).toMatchObject({ raffleId: r.id, walletSnapshot: 'WaLLet1', entryWeight: '2.500000', status: 'valid', duplicateFlags: {} });
     // The filled template is byte for byte what renderEntryColumns renders from the stored row.
     expect({ workspaceJson: row.workspaceJson, ownerJson: row.ownerJson }).toEqual(
-      renderEntryColumns(row, r.slug, [{ type: 'account_age', label: 'Old "enough" \\ account', passed: true, detail: 'a "quoted" detail' }]),
+      renderEntryColumns(row, r.slug, [{ type: 'account_age_days', label: 'Old "enough" \\ account', passed: true, detail: 'a "quoted" detail' }]),
     );
     const [verdict] = await sql`select passed, detail, evidence from entry_requirement_evaluations where entry_id = ${row.id}`;
     expect(verdict).toEqual({ passed: true, detail: 'a "quoted" detail', evidence: { secret: 1 } });
@@ -105,7 +106,7 @@ describe('enter_raffle', () => {
     expect(await enter('raf_missing', u)).toEqual({ outcome: 'raffle_not_found' });
     expect(await enter((await raffle({ visibility: 'private' })).id, u)).toEqual({ outcome: 'raffle_not_found' });
     expect(await enter((await raffle({ status: 'closed' })).id, u)).toMatchObject({ outcome: 'raffle_not_open', raffle: { status: 'closed' } });
-    const gated = await raffle({ requirements: [{ id: 'req_1', type: 'account_age', label: 'Old', params: { days: 1 } }] });
+    const gated = await raffle({ requirements: [{ id: 'req_1', type: 'account_age_days', label: 'Old', params: { days: 1 } }] });
     const changed = await enter(gated.id, u);
     expect(changed).toMatchObject({ outcome: 'requirements_changed', plan: { requirements: [{ id: 'req_1' }], workspaceId: 'wks_1' } });
     const fingerprint = changed.outcome === 'requirements_changed' ? changed.plan.fingerprint : null;
@@ -181,7 +182,7 @@ describe('enter_raffle', () => {
     } finally {
       closer.release();
     }
-    const [{ n }] = await sql<{ n: number }[]>`select count(*)::int as n from entries where raffle_id = ${r.id}`;
-    expect(n).toBe(0);
+    const [count] = await sql<{ n: number }[]>`select count(*)::int as n from entries where raffle_id = ${r.id}`;
+    expect(count!.n).toBe(0);
   });
 });

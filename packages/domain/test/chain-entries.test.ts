@@ -192,7 +192,9 @@ describe('pending entries, settled once the chain answers', () => {
       [after[1]!.id, 2],
     ].sort());
     const [row] = await world.db.select().from(schema.raffles).where(eq(schema.raffles.id, raffle.id));
-    expect(row).toMatchObject({ status: 'closed', positionsTaken: 2 });
+    expect(row).toMatchObject({ status: 'closed' });
+    const spots = await world.db.select().from(schema.fcfsSpots).where(eq(schema.fcfsSpots.raffleId, raffle.id));
+    expect(spots.map((s) => [s.position, s.entryId]).sort()).toEqual([[1, after[0]!.id], [2, after[1]!.id]].sort());
   });
 
   it('two resolvers at once never settle one entry twice', async () => {

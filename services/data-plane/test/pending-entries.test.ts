@@ -75,7 +75,7 @@ describe('the chain does not answer', () => {
     expect([first.statusCode, second.statusCode]).toEqual([201, 201]);
     expect([first.json().status, second.json().status]).toEqual(['pending', 'pending']);
     const [row] = await db.database.sql<{ wins: number; status: string; taken: number }[]>`
-      select (select count(*)::int from wins where raffle_id = r.id) as wins, r.status, r.positions_taken as taken from raffles r where r.id = ${raffle.id}`;
+      select (select count(*)::int from wins where raffle_id = r.id) as wins, r.status, (select count(*)::int from fcfs_spots s where s.raffle_id = r.id and s.entry_id is not null) as taken from raffles r where r.id = ${raffle.id}`;
     expect(row).toEqual({ wins: 0, status: 'open', taken: 0 });
   });
 

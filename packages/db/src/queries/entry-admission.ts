@@ -14,8 +14,13 @@ export type AdmissionArgs = {
   userId: string;
   /** The keyed hash of the entrant's IP, when the request had one. */
   ipHash: string | null;
-  /** Mechanics whose entries take the raffle row exclusively (`FOR NO KEY UPDATE`); the others share it. */
+  /** Mechanics whose entries take the raffle row exclusively (`FOR NO KEY UPDATE`) while it is open. */
   exclusiveMechanics: readonly string[];
+  /**
+   * Mechanics whose entries share the raffle row only while it is open (FCFS, whose spots are rows
+   * of their own: decision 0029). Other mechanics share it in any status.
+   */
+  sharedWhileOpenMechanics: readonly string[];
   /** At most this many earlier entries are listed per shared signal. */
   duplicateLimit: number;
 };
@@ -25,15 +30,18 @@ export type Admission = {
   /** The raffle; null when it does not exist or the user may not see it. */
   raffle: RaffleRow | null;
   /**
-   * Whether the raffle row is locked for the transaction. Only an exclusive-mechanic raffle that
-   * was not open is read unlocked; one read open that way opened after its lock was tried, and
-   * must not be entered without it.
+   * Whether the raffle row is locked for the transaction. Only an exclusive- or shared-while-open-
+   * mechanic raffle that was not open (or, FCFS, was full) is read unlocked; one read open and not
+   * full that way opened after its lock was tried, and must not be entered without it.
    */
   locked: boolean;
   existingEntryId: string | null;
   /** The wallet the entry snapshots on the raffle's chain (a verified one first, then the oldest). */
   walletSnapshot: string | null;
-  /** Spots held: positions an FCFS raffle handed out and not freed, valid entries of a collection raffle, 0 otherwise. */
+  /**
+   * Spots held: valid entries of a collection raffle; for an FCFS raffle `spots` once every spot is
+   * taken by a committed claim and 0 before (a claim says which spot is next); 0 otherwise.
+   */
   spotsTaken: number;
   /** Earlier entries of the raffle sharing the wallet or the IP hash, in id order. */
   walletReuse: string[];
@@ -63,12 +71,14 @@ function winnerOf(column: WinnerColumn): IdentitySnapshot | null {
  *
  * The lock's mode depends on the mechanic, which is fixed once a raffle is published (the only
  * raffles an entrant can see): one statement per mode, each matching only its mechanics, so
- * at most one of them locks the row; an exclusive-mechanic raffle that is not open is read
- * without a lock (it refuses the entry anyway).
+ * at most one of them locks the row; an exclusive- or shared-while-open-mechanic raffle that is
+ * not open is read without a lock (it refuses the entry anyway).
  */
 export async function readEntrantAdmission(tx: SqlOrTx, args: AdmissionArgs): Promise<Admission> {
   const { userId, ipHash } = args;
   const exclusive = [...args.exclusiveMechanics];
+  const sharedWhileOpen = [...args.sharedWhileOpenMechanics];
+  const lockedWhileOpen = [...exclusive, ...sharedWhileOpen];
   // A slug names one raffle only among the published (drafts of other workspaces may share it).
   const match = 'slug' in args.ref ? tx`r.slug = ${args.ref.slug} and r.published_at is not null` : tx`r.id = ${args.ref.raffleId}`;
   const visible = tx`${match} and r.status = any(${publishedStatuses})
@@ -79,12 +89,15 @@ export async function readEntrantAdmission(tx: SqlOrTx, args: AdmissionArgs): Pr
 
   // `.execute()` sends each statement now, in this order, without waiting for the one before.
   const pipeline = [
-    tx`select r.* from raffles r where ${visible} and r.mechanic <> all(${exclusive}) for share of r`.execute(),
-    // Only an open raffle is locked exclusively: once an FCFS raffle fills (and closes), the rest of
-    // the rush is refused side by side instead of queueing on the row one at a time. A close that
-    // commits while this waits makes the row no longer match; the next statement reads it unlocked.
+    // Only an open FCFS or collection raffle is locked: once one fills (and closes), the rest of the
+    // rush is refused side by side instead of queueing on the row behind whoever holds it. A close
+    // that commits while this waits makes the row no longer match; the third statement reads it unlocked.
+    // An FCFS raffle whose spots are all taken is not locked either: its refusals would otherwise
+    // keep the row share-locked without a gap, and the close (which waits for every sharer) with it.
+    tx`select r.* from raffles r where ${visible} and r.mechanic <> all(${exclusive})
+      and (r.mechanic <> all(${sharedWhileOpen}) or (r.status = 'open' and not fcfs_spots_all_taken(r.id))) for share of r`.execute(),
     tx`select r.* from raffles r where ${visible} and r.mechanic = any(${exclusive}) and r.status = 'open' for no key update of r`.execute(),
-    tx`select r.* from raffles r where ${visible} and r.mechanic = any(${exclusive})`.execute(),
+    tx`select r.* from raffles r where ${visible} and r.mechanic = any(${lockedWhileOpen})`.execute(),
     // Entries sharing a signal queue on its advisory lock, wallet before IP (one order, no
     // deadlock). The sorted subquery is a fence: the locks are taken one row at a time, in order.
     tx`select pg_advisory_xact_lock(l.k) from (
@@ -96,7 +109,7 @@ export async function readEntrantAdmission(tx: SqlOrTx, args: AdmissionArgs): Pr
         (select e.id from entries e where e.raffle_id = r.id and e.user_id = ${userId}) as existing_entry_id,
         ${wallet} as wallet_snapshot,
         case r.mechanic
-          when 'fcfs' then r.positions_taken - r.positions_freed
+          when 'fcfs' then case when fcfs_spots_all_taken(r.id) then r.spots else 0 end
           when 'collection' then (select count(*) from entries e where e.raffle_id = r.id and e.status = 'valid')
           else 0 end::int as spots_taken,
         -- An FCFS entry wins at once: its win snapshots the winner (identitySnapshotOf).

@@ -1,5 +1,4 @@
-import { and, asc, eq, inArray, notExists } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../client.js';
 import { wins } from '../schema/wins.js';
 
@@ -36,32 +35,4 @@ export async function lockWinsOfEntries(tx: DbOrTx, args: { entryIds: readonly s
 export async function listEntryIdsThatWon(tx: DbOrTx, raffleId: string): Promise<string[]> {
   const rows = await tx.select({ entryId: wins.entryId }).from(wins).where(eq(wins.raffleId, raffleId));
   return rows.map((r) => r.entryId);
-}
-
-const live = alias(wins, 'live');
-
-/**
- * The disqualified win holding the lowest position no live win holds, locked: the position an
- * open FCFS raffle hands out next when a disqualification freed one.
- */
-export async function lockFreedPosition(tx: DbOrTx, args: { raffleId: string; liveStatuses: readonly string[] }) {
-  const [win] = await tx
-    .select()
-    .from(wins)
-    .where(
-      and(
-        eq(wins.raffleId, args.raffleId),
-        eq(wins.status, 'disqualified'),
-        notExists(
-          tx
-            .select({ id: live.id })
-            .from(live)
-            .where(and(eq(live.raffleId, wins.raffleId), eq(live.position, wins.position), inArray(live.status, [...args.liveStatuses]))),
-        ),
-      ),
-    )
-    .orderBy(asc(wins.position))
-    .limit(1)
-    .for('update', { of: wins });
-  return win ?? null;
 }

@@ -28,11 +28,11 @@ export const raffles = pgTable(
     status: text('status').notNull(),
     spots: integer('spots').notNull(),
     /**
-     * FCFS: the highest position handed out; a new one is the next. Kept under the raffle's lock
-     * so that an entry reads it instead of counting the raffle's wins (decision 0009).
+     * Unused since decision 0029 (an FCFS raffle's spots are rows of `fcfs_spots`): the counters of
+     * decision 0009, no longer read or written. Dropped by a later migration, once no running
+     * version of the services writes them (a rolling deploy runs the old one beside the new).
      */
     positionsTaken: integer('positions_taken').notNull().default(0),
-    /** FCFS: positions whose win was disqualified while the raffle was open, for the next entrants to take. */
     positionsFreed: integer('positions_freed').notNull().default(0),
     chain: text('chain'),
     allowAutoEntry: boolean('allow_auto_entry').notNull().default(false),

@@ -1,4 +1,4 @@
-import type { BeaconChain } from '@raffle/beacon';
+import { QUICKNET } from '@raffle/beacon';
 import {
   appendEvents,
   completeIdempotentRequest,
@@ -7,7 +7,6 @@ import {
   rawTransactionOf,
   readEntrantAdmission,
   evaluateUserRequirements,
-  recordFcfsPositions,
   storeEntry,
   type Db,
   type NewEvent,
@@ -15,14 +14,13 @@ import {
 } from '@raffle/db';
 import { DomainError } from '../errors.js';
 import { entryEvents } from '../events/resource-events.js';
-import { closeStep } from '../raffles/lifecycle-steps.js';
 import type { RaffleRecord } from '../raffles/raffle-locks.js';
 import { combineVerdicts, readsRequirementsOf, type ChainCheck } from '../requirements/chain-verdicts.js';
 import { planWins } from '../wins/create-wins.js';
-import { nextFcfsPosition } from '../wins/fcfs-positions.js';
+import { claimFcfsPosition, closeFcfsRaffleWhenFull } from '../wins/fcfs-positions.js';
 import type { WinRecord } from '../wins/win-transitions.js';
 import { duplicateFlagsOf, flagEarlierEntries, MAX_LISTED_DUPLICATES } from './duplicate-check.js';
-import { SPOT_COUNTED_MECHANICS, type RaffleRef } from './find-entrable-raffle.js';
+import { EXCLUSIVE_ENTRY_MECHANICS, SPOT_COUNTED_MECHANICS, SPOT_ROW_MECHANICS, type RaffleRef } from './find-entrable-raffle.js';
 import { isUniqueViolation } from '../unique-violation.js';
 import { readEntrantChainVerdicts, type EntrantChainReading } from './chain-at-entry.js';
 import type { EnterRaffleArgs, EnteredRaffle } from './enter-raffle.js';
@@ -34,7 +32,7 @@ function assertAcceptingEntries(raffle: RaffleRecord, now: Date): void {
   if (raffle.endsAt && raffle.endsAt <= now) throw new DomainError('RAFFLE_NOT_OPEN', `entries closed at ${raffle.endsAt.toISOString()}`);
 }
 
-/** FCFS raffles count the positions they handed out, collection raffles their valid entries; the others have no limit here. */
+/** FCFS raffles are full once every spot is taken, collection raffles count their valid entries; the others have no limit here. */
 function assertSpotLeft(raffle: RaffleRecord, taken: number): void {
   if (SPOT_COUNTED_MECHANICS.includes(raffle.mechanic) && taken >= raffle.spots) throw new DomainError('RAFFLE_FULL', `all ${raffle.spots} spots are taken`);
 }
@@ -45,14 +43,20 @@ async function admit(tx: Tx, args: EnterRaffleArgs, userId: string) {
     ref: args.raffle,
     userId,
     ipHash: args.ipHash ?? null,
-    // Spots are counted and handed out one entry at a time; other entries share the lock, so they
-    // run in parallel yet never commit across a close.
-    exclusiveMechanics: SPOT_COUNTED_MECHANICS,
+    // Collection spots are counted one entry at a time; FCFS entries claim a spot row each and,
+    // like other entries, share the lock, so they run in parallel yet never commit across a close.
+    exclusiveMechanics: EXCLUSIVE_ENTRY_MECHANICS,
+    sharedWhileOpenMechanics: SPOT_ROW_MECHANICS,
     duplicateLimit: MAX_LISTED_DUPLICATES,
   });
   if (!admission.raffle) throw new DomainError('RAFFLE_NOT_FOUND', 'no such raffle');
+  // The losers of an FCFS rush find every spot taken (the row then read unlocked, decision 0029),
+  // or the raffle closed by the entry that took the last spot: they are told it is full, not that
+  // it is not open.
+  const { raffle, locked, spotsTaken } = admission;
+  if (raffle.mechanic === 'fcfs' && (raffle.status === 'closed' || (raffle.status === 'open' && !locked))) assertSpotLeft(raffle, spotsTaken);
   // It opened between the lock that needs it open and the read after it: a moment earlier it was not open.
-  if (!admission.locked && admission.raffle.status === 'open') {
+  if (!locked && raffle.status === 'open') {
     throw new DomainError('RAFFLE_NOT_OPEN', 'the raffle opened while this entry was checked; send it again');
   }
   return { ...admission, raffle: admission.raffle };
@@ -83,11 +87,8 @@ type ChainAtEntry = { read: boolean; reading: EntrantChainReading | null; mayRet
  * transaction (`reading`); when the chain did not answer, the entry is stored `pending`: it takes
  * no spot until settlePendingEntries evaluates it (decision 0027).
  */
-async function enterIn(tx: Tx, args: EnterRaffleArgs & { beacon: BeaconChain }, userId: string, now: Date, chain: ChainAtEntry): Promise<EnteredRaffle> {
+async function enterIn(tx: Tx, args: EnterRaffleArgs, userId: string, now: Date, chain: ChainAtEntry): Promise<EnteredRaffle & { mayCloseRaffle?: boolean }> {
   const { raffle, existingEntryId, walletSnapshot, spotsTaken, walletReuse, ipReuse, winnerIdentity } = await admit(tx, args, userId);
-  // The losers of an FCFS rush find the raffle closed by the entry that took the last spot:
-  // they are told it is full, not that it is not open.
-  if (raffle.status === 'closed' && raffle.mechanic === 'fcfs') assertSpotLeft(raffle, spotsTaken);
   assertAcceptingEntries(raffle, now);
   if (existingEntryId) throw new DomainError('ALREADY_ENTERED', `you already entered this raffle (entry ${existingEntryId})`);
 
@@ -118,43 +119,51 @@ async function enterIn(tx: Tx, args: EnterRaffleArgs & { beacon: BeaconChain }, 
     ...(await flagEarlierEntries(tx, raffle, entry.id, duplicateFlags, now)),
   ];
   const held = args.idempotency;
-  const alongside = () => (held ? completeIdempotentRequest(tx, { ...held, status: 201, body: entry.ownerJson }) : Promise.resolve());
+  const alongside = async () => {
+    await args.inTransaction?.(tx, { entry });
+    if (held) await completeIdempotentRequest(tx, { ...held, status: 201, body: entry.ownerJson });
+  };
 
   // A pending FCFS entry takes no position yet: it takes the next one left when it is settled.
   if (raffle.mechanic !== 'fcfs' || pending) {
     await Promise.all([storeEntry(tx, entry, input.evaluations), appendEvents(tx, events), alongside()]);
     return { entry, win: null, raffle };
   }
-  // Arrival order is lock order: the raffle row is held exclusively, so positions never collide.
-  // Everything goes out in one pipeline, the entry's insert first (its win references it):
-  // storeEntry's postgres.js statement is handed to the connection a microtask after the call,
-  // drizzle's insert of the win only after drizzle's own awaits. The lock is held for one round
-  // trip and the commit.
-  const { position, counts, replacing } = await nextFcfsPosition(tx, raffle, now);
-  const created = planWins(raffle, [{ entry, position, source: 'fcfs' }], now, new Map([[userId, winnerIdentity!]]));
+  // The lowest free spot, claimed in its own round trip: the win's rendered JSON carries the
+  // position, so it is known before the write pipeline is built. The spot's row is held to the
+  // commit; other entrants claim other spots meanwhile (decision 0029). Then everything goes out
+  // in one pipeline, the entry's insert first (its win references it): storeEntry's postgres.js
+  // statement is handed to the connection a microtask after the call, drizzle's insert of the win
+  // only after drizzle's own awaits.
+  const claimed = await claimFcfsPosition(tx, raffle, entry.id, now);
+  if (!claimed) throw new DomainError('RAFFLE_FULL', `all ${raffle.spots} spots are taken`);
+  const created = planWins(raffle, [{ entry, position: claimed.position, source: 'fcfs' }], now, new Map([[userId, winnerIdentity!]]));
   await Promise.all([
     storeEntry(tx, entry, input.evaluations),
-    recordFcfsPositions(tx, raffle.id, counts),
     insertWins(tx, created.wins),
-    appendEvents(tx, [...events, ...replacing, ...created.events]),
+    appendEvents(tx, [...events, ...claimed.replacing, ...created.events]),
     alongside(),
   ]);
-  const current = spotsTaken + 1 >= raffle.spots ? await closeStep(tx, raffle, now, args.beacon) : raffle;
-  return { entry, win: created.wins[0]!, raffle: current };
+  return { entry, win: created.wins[0]!, raffle, mayCloseRaffle: !claimed.unclaimedLeft };
 }
 
 /**
- * An FCFS entry, as entries were made before `enter_raffle` (decision 0016): in a transaction,
- * the raffle row held exclusively. Kept only until FCFS spots are claimed in the function.
+ * An FCFS entry, as entries were made before `enter_raffle` (decisions 0016 and 0029): in a
+ * transaction, a spot row claimed. Kept only until FCFS spots are claimed in the function.
  */
-export async function enterFcfsRaffle(db: Db, args: EnterRaffleArgs & { beacon: BeaconChain }, userId: string, now: Date): Promise<EnteredRaffle> {
+export async function enterFcfsRaffle(db: Db, args: EnterRaffleArgs, userId: string, now: Date): Promise<EnteredRaffle> {
   // The chain is asked before the transaction: no lock is held while it answers (or does not).
   const readChain = (fresh: boolean) => (args.chain ? readEntrantChainVerdicts(db, args.chain, { ref: args.raffle, userId, fresh }) : Promise.resolve(null));
   let reading = await readChain(false);
   for (let attempt = 0; ; attempt++) {
     try {
       const chain = { read: args.chain !== undefined, reading, mayRetry: attempt === 0 };
-      return await db.transaction(async (tx) => enterIn(tx, args, userId, now, chain));
+      const { mayCloseRaffle, ...entered } = await db.transaction(async (tx) => enterIn(tx, args, userId, now, chain));
+      if (!mayCloseRaffle) return entered;
+      // This entry took a spot when no other was left unclaimed: it may be the last to commit.
+      // The close is its own transaction, after the entry's commit (decision 0029).
+      const closed = await closeFcfsRaffleWhenFull(db, entered.raffle.id, now, args.beacon ?? QUICKNET);
+      return closed ? { ...entered, raffle: closed } : entered;
     } catch (error) {
       if (error instanceof StaleChainReading && attempt === 0) {
         reading = await readChain(true);

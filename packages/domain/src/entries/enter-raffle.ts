@@ -1,6 +1,6 @@
-import { QUICKNET, type BeaconChain } from '@raffle/beacon';
+import type { BeaconChain } from '@raffle/beacon';
 import type { EntrySource } from '@raffle/contracts';
-import { enterRaffleInOneStatement, type Db, type EntryOutcome, type schema } from '@raffle/db';
+import { enterRaffleInOneStatement, type Db, type EntryOutcome, type schema, type Tx } from '@raffle/db';
 import { systemClock, type Clock } from '../clock.js';
 import { DomainError } from '../errors.js';
 import type { Principal } from '../principal.js';
@@ -36,6 +36,12 @@ export type EnterRaffleArgs = {
   chain?: ChainCheck;
   /** The request's Idempotency-Key: the response it replays (the entry's owner view) commits with the entry. */
   idempotency?: { apiKeyId: string; key: string };
+  /**
+   * Tests only, FCFS raffles only: writes run inside an FCFS entry's transaction, after its spot
+   * was claimed (to hold a claim in flight). Entries of other mechanics are one statement, with
+   * nothing alongside.
+   */
+  inTransaction?: (tx: Tx, entered: { entry: EntryRecord }) => Promise<void>;
 };
 
 export type EnteredRaffle = { entry: EntryRecord; win: WinRecord | null; raffle: RaffleRecord };
@@ -100,7 +106,7 @@ export async function enterRaffle(db: Db, args: EnterRaffleArgs): Promise<Entere
       case 'entered':
         return { entry: result.entry, win: null, raffle: result.raffle };
       case 'fcfs':
-        return enterFcfsRaffle(db, { ...args, beacon: args.beacon ?? QUICKNET }, userId, at);
+        return enterFcfsRaffle(db, args, userId, at);
       case 'requirements_changed':
         rememberRequirementPlan(args.raffle, result.plan);
         // Requirements cannot change once a raffle is open: twice in a row means it was edited meanwhile.

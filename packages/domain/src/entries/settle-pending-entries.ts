@@ -10,7 +10,6 @@ import {
   listVerifiedWallets,
   lockRaffleRow,
   readRafflesById,
-  recordFcfsPositions,
   replaceEntryEvaluations,
   limitLockWait,
   updateEntry,
@@ -22,13 +21,12 @@ import {
 import type { Clock } from '../clock.js';
 import { systemClock } from '../clock.js';
 import { entryEvents } from '../events/resource-events.js';
-import { closeStep } from '../raffles/lifecycle-steps.js';
 import type { RaffleRecord } from '../raffles/raffle-locks.js';
 import type { ChainVerdict } from '../requirements/chain-requirements.js';
 import { combineVerdicts, readChainVerdicts, type ChainCheck } from '../requirements/chain-verdicts.js';
 import { failedRequirementsReason } from '../requirements/evaluate.js';
 import { planWins } from '../wins/create-wins.js';
-import { nextFcfsPosition } from '../wins/fcfs-positions.js';
+import { claimFcfsPosition, closeFcfsWhenFull, type FcfsPosition } from '../wins/fcfs-positions.js';
 import { SPOT_COUNTED_MECHANICS } from './find-entrable-raffle.js';
 
 export type SettlePendingArgs = {
@@ -90,10 +88,12 @@ export async function settlePendingEntries(args: SettlePendingArgs): Promise<Set
           if (validInRaffle >= raffle.spots) outcome = noSpotLeft(raffle);
           else validInRaffle++;
         }
-        if (outcome.status === 'valid' && raffle.mechanic === 'fcfs') {
-          const taken = raffle.positionsTaken - raffle.positionsFreed;
-          if (raffle.status !== 'open' || taken >= raffle.spots) outcome = noSpotLeft(raffle);
-        }
+        // The raffle row is held exclusively here: no entry is claiming a spot meanwhile, so the
+        // claim is exact, and the close when it took the last one happens in this transaction.
+        const position = outcome.status === 'valid' && raffle.mechanic === 'fcfs'
+          ? raffle.status === 'open' ? await claimFcfsPosition(tx, raffle, claim.id, now) : null
+          : undefined;
+        if (position === null) outcome = noSpotLeft(raffle);
         await replaceEntryEvaluations(tx, claim.id, verdicts.evaluations, now);
         const entry = (await updateEntry(tx, claim.id, raffle, {
           status: outcome.status,
@@ -103,9 +103,7 @@ export async function settlePendingEntries(args: SettlePendingArgs): Promise<Set
         }))!;
         events.push(...entryEvents('entry.updated', entry, raffle.workspaceId, now));
         pass[outcome.status]++;
-        if (outcome.status === 'valid' && raffle.mechanic === 'fcfs') {
-          raffle = await takeFcfsPosition(tx, raffle, entry, now, args.beacon ?? QUICKNET, events);
-        }
+        if (position) raffle = await winFcfsPosition(tx, raffle, entry, position, now, args.beacon ?? QUICKNET, events);
       }
     }
     await appendEvents(tx, events);
@@ -118,24 +116,22 @@ const noSpotLeft = (raffle: RaffleRecord): Outcome => ({
   statusReason: `All ${raffle.spots} spots were taken before the chain answered for this entry`,
 });
 
-/** The FCFS steps of an entry, for one settled late: the next position, its win, and the close when it is the last. */
-async function takeFcfsPosition(
+/** The FCFS steps of an entry, for one settled late: its win at the position it claimed, and the close when it took the last. */
+async function winFcfsPosition(
   tx: Tx,
   raffle: RaffleRecord,
   entry: { id: string; userId: string; walletSnapshot: string | null },
+  claimed: FcfsPosition,
   now: Date,
   beacon: BeaconChain,
   events: NewEvent[],
 ): Promise<RaffleRecord> {
-  const { position, counts, replacing } = await nextFcfsPosition(tx, raffle, now);
   const identities = await loadIdentitySnapshots(tx, [entry.userId]);
-  const created = planWins(raffle, [{ entry, position, source: 'fcfs' }], now, identities);
-  await recordFcfsPositions(tx, raffle.id, counts);
+  const created = planWins(raffle, [{ entry, position: claimed.position, source: 'fcfs' }], now, identities);
   await insertWins(tx, created.wins);
-  events.push(...replacing, ...created.events);
-  const after = { ...raffle, positionsTaken: counts.taken, positionsFreed: counts.freed };
-  if (after.positionsTaken - after.positionsFreed < raffle.spots) return after;
-  return closeStep(tx, after, now, beacon);
+  events.push(...claimed.replacing, ...created.events);
+  if (claimed.unclaimedLeft) return raffle;
+  return (await closeFcfsWhenFull(tx, raffle.id, now, beacon)) ?? raffle;
 }
 
 /**

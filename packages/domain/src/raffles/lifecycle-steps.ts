@@ -1,5 +1,5 @@
 import type { BeaconChain } from '@raffle/beacon';
-import { appendEvents, updateRaffle, type DbOrTx, type NewEvent } from '@raffle/db';
+import { appendEvents, openFcfsSpots, updateRaffle, type DbOrTx, type NewEvent } from '@raffle/db';
 import { drawCommitment } from '@raffle/sdk';
 import { DomainError } from '../errors.js';
 import { isUniqueViolation } from '../unique-violation.js';
@@ -53,20 +53,27 @@ export async function publishStep(tx: DbOrTx, raffle: RaffleRecord, now: Date, s
   );
   const events: NewEvent[] = [raffleEvent('raffle.published', published!, now)];
   if (startsNow) events.push(raffleEvent('raffle.opened', published!, now));
+  if (startsNow) await openSpots(tx, published!);
   await appendEvents(tx, events);
   return published!;
+}
+
+/** An FCFS raffle's spots are rows, made as it opens: its spots can no longer change (decision 0029). */
+async function openSpots(tx: DbOrTx, raffle: RaffleRecord): Promise<void> {
+  if (raffle.mechanic === 'fcfs') await openFcfsSpots(tx, raffle.id);
 }
 
 export async function openStep(tx: DbOrTx, raffle: RaffleRecord, now: Date): Promise<RaffleRecord> {
   assertRaffleCan('open', raffle.status);
   const opened = await updateRaffle(tx, raffle.id, { status: 'open', openedAt: now, updatedAt: now });
+  await openSpots(tx, opened!);
   await appendEvents(tx, [raffleEvent('raffle.opened', opened!, now)]);
   return opened!;
 }
 
 /**
- * Also taken by the entry that fills an FCFS raffle's last spot: the entrant closes it, without
- * managing it. Every close fixes the beacon round the draw will mix in, on the pinned chain.
+ * Also taken after the entry that fills an FCFS raffle's last spot (closeFcfsWhenFull): the
+ * entrant closes it, without managing it. Every close fixes the beacon round the draw will mix in, on the pinned chain.
  */
 export async function closeStep(tx: DbOrTx, raffle: RaffleRecord, now: Date, chain: BeaconChain): Promise<RaffleRecord> {
   assertRaffleCan('close', raffle.status);

@@ -1,31 +1,46 @@
-import { lockFreedPosition, updateWin, type NewEvent, type Tx } from '@raffle/db';
+import type { BeaconChain } from '@raffle/beacon';
+import { claimFcfsSpot, fcfsSpotsAllTaken, lockRaffleRow, updateWin, type Db, type NewEvent, type Tx } from '@raffle/db';
 import { winnerReplacedEvent } from '../events/resource-events.js';
+import { closeStep } from '../raffles/lifecycle-steps.js';
 import type { RaffleRecord } from '../raffles/raffle-locks.js';
-import { LIVE_WIN_STATUSES, winRaffleOf } from './win-transitions.js';
+import { winRaffleOf } from './win-transitions.js';
+
+export type FcfsPosition = {
+  position: number;
+  /** winner.replaced for the disqualified win whose spot this entry took, if it took one. */
+  replacing: NewEvent[];
+  /** False when no free spot was left unclaimed: the entry may be the last, and tries the close once committed. */
+  unclaimedLeft: boolean;
+};
 
 /**
- * The position the next FCFS entrant takes, with the raffle's counters after it (decision 0009).
- * Normally one past the highest handed out, read from the raffle row locked by the admission:
- * no count of wins. When a disqualification freed a position while the raffle was open, the
- * lowest freed one instead: its disqualified win becomes `replaced`, as a reroll would leave it.
+ * The position an FCFS entry takes: the lowest free spot (decision 0029), claimed in SQL for the
+ * entry about to be inserted. Null when every spot is taken: the raffle is full. A spot offered
+ * again after a disqualification while the raffle was open leaves its disqualified win
+ * `replaced`, as a reroll would.
  */
-export async function nextFcfsPosition(
-  tx: Tx,
-  raffle: RaffleRecord,
-  now: Date,
-): Promise<{ position: number; counts: { taken: number; freed: number }; replacing: NewEvent[] }> {
-  const taken = raffle.positionsTaken;
-  if (raffle.positionsFreed > 0) {
-    const freed = await lockFreedPosition(tx, { raffleId: raffle.id, liveStatuses: LIVE_WIN_STATUSES });
-    if (freed) {
-      const replaced = await updateWin(tx, freed.id, winRaffleOf(raffle), { status: 'replaced', replacedAt: now, updatedAt: now });
-      return {
-        position: freed.position,
-        counts: { taken, freed: raffle.positionsFreed - 1 },
-        replacing: [winnerReplacedEvent(replaced!, raffle.workspaceId, now)],
-      };
-    }
-  }
-  // No freed position is left to find (a count that drifted is mended here): the next one.
-  return { position: taken + 1, counts: { taken: taken + 1, freed: 0 }, replacing: [] };
+export async function claimFcfsPosition(tx: Tx, raffle: RaffleRecord, entryId: string, now: Date): Promise<FcfsPosition | null> {
+  const claim = await claimFcfsSpot(tx, { raffleId: raffle.id, entryId });
+  if (!claim) return null;
+  if (!claim.replacesWinId) return { position: claim.position, replacing: [], unclaimedLeft: claim.unclaimedLeft };
+  const replaced = await updateWin(tx, claim.replacesWinId, winRaffleOf(raffle), { status: 'replaced', replacedAt: now, updatedAt: now });
+  return { position: claim.position, replacing: [winnerReplacedEvent(replaced!, raffle.workspaceId, now)], unclaimedLeft: claim.unclaimedLeft };
+}
+
+/**
+ * Closes an open FCFS raffle whose every spot is taken, in a transaction of its own, after the
+ * entry that may have taken the last spot committed. Its exclusive lock waits for the entries
+ * still in flight (they share the row), so "every spot taken" is then exact: a claim that rolled
+ * back left its spot free, and the raffle stays open for the next entrant, who closes it. Null
+ * when it did not close (not full, or closed already by another).
+ */
+export async function closeFcfsWhenFull(tx: Tx, raffleId: string, now: Date, beacon: BeaconChain): Promise<RaffleRecord | null> {
+  const raffle = await lockRaffleRow(tx, { raffleId, mode: 'no key update' });
+  if (raffle?.status !== 'open' || !(await fcfsSpotsAllTaken(tx, raffleId))) return null;
+  return closeStep(tx, raffle, now, beacon);
+}
+
+/** As closeFcfsWhenFull, in its own transaction. */
+export function closeFcfsRaffleWhenFull(db: Db, raffleId: string, now: Date, beacon: BeaconChain): Promise<RaffleRecord | null> {
+  return db.transaction((tx) => closeFcfsWhenFull(tx, raffleId, now, beacon));
 }

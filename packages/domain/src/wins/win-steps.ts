@@ -1,4 +1,4 @@
-import { freeFcfsPosition, updateWin, type DbOrTx, type NewEvent, type WinRaffleRow } from '@raffle/db';
+import { freeFcfsSpot, updateWin, type DbOrTx, type NewEvent, type WinRaffleRow } from '@raffle/db';
 import { winEvents } from '../events/resource-events.js';
 import { liveWinsOf, winRaffleOf, type WinRecord } from './win-transitions.js';
 
@@ -26,7 +26,8 @@ export async function disqualifyLiveWin(
   reason: string,
   at: Date,
 ): Promise<{ win: WinRecord; events: NewEvent[] }> {
-  if (raffle.mechanic === 'fcfs' && raffle.status === 'open') await freeFcfsPosition(tx, raffle.id);
+  // The SQL offers the spot again only while the raffle is open (decision 0029).
+  if (raffle.mechanic === 'fcfs') await freeFcfsSpot(tx, { raffleId: raffle.id, position: win.position, entryId: win.entryId });
   const updated = await updateWin(tx, win.id, winRaffleOf(raffle), {
     status: 'disqualified',
     disqualifiedAt: at,
