@@ -17,7 +17,7 @@ const relayWakes = new WeakMap<object, () => void>();
  * The wake of `db`'s relay, to call once a statement that appended events in autocommit returned
  * (it committed); null for a database not made by `createDatabase`, whose statement must notify itself.
  */
-export const relayWakeOf = (db: Db): (() => void) | null => relayWakes.get(db) ?? null;
+export const relayWakeOf = (db: DbOrTx): (() => void) | null => relayWakes.get(db) ?? null;
 
 /**
  * Records that `tx` appended events. True when the relay will be woken once `tx` commits; false

@@ -1,5 +1,5 @@
 import type { DuplicateFlags, RequirementResult } from '@raffle/contracts';
-import type { Db, Sql } from '../client.js';
+import { rawTransactionOf, type DbOrTx } from '../client.js';
 import { relayWakeOf } from '../outbox-wake.js';
 import { activeTraceparent } from './outbox.js';
 import { newId } from '../ids.js';
@@ -76,8 +76,9 @@ const parsed = <T>(value: T | string): T => (typeof value === 'string' ? (JSON.p
  * with it. Written against postgres.js, prepared, with no query builder: the hottest write there is.
  * The entry is rendered here with markers the function fills (entry-template.ts).
  */
-export async function enterRaffleInOneStatement(db: Db, attempt: EntryAttempt): Promise<EntryOutcome> {
-  const sql = (db as Db & { $client: Sql }).$client;
+export async function enterRaffleInOneStatement(db: DbOrTx, attempt: EntryAttempt): Promise<EntryOutcome> {
+  // The pool (or, for the demo's load, the transaction it runs in: the statement then commits with it).
+  const sql = rawTransactionOf(db);
   // The relay is woken after the commit (a NOTIFY inside would serialise commits, outbox-wake.ts);
   // a database made elsewhere (a test's) has no such wake, and the statement notifies itself.
   const wake = relayWakeOf(db);
