@@ -3,6 +3,7 @@ import type postgres from 'postgres';
 import type { SqlOrTx } from '../client.js';
 import { raffles } from '../schema/raffles.js';
 import type { IdentitySnapshot } from '../schema/wins.js';
+import type { FcfsClaim } from '../writes/fcfs-spots.js';
 import { rowOfTable } from './raw-rows.js';
 import { identitySnapshotOf } from './winner-identities.js';
 import type { RaffleRef } from './raffle-locks.js';
@@ -23,6 +24,12 @@ export type AdmissionArgs = {
   sharedWhileOpenMechanics: readonly string[];
   /** At most this many earlier entries are listed per shared signal. */
   duplicateLimit: number;
+  /**
+   * The id the entry will have: an open FCFS raffle without requirements claims its spot for it in
+   * this round trip (decision 0029), since nothing can make such an entry pending. The claim is
+   * rolled back with the transaction when the entry is refused.
+   */
+  entryId?: string;
 };
 
 /** Everything an entry is judged on, read in one round trip. */
@@ -48,6 +55,12 @@ export type Admission = {
   ipReuse: string[];
   /** For an FCFS raffle, the entrant as their win would snapshot them; null otherwise. */
   winnerIdentity: IdentitySnapshot | null;
+  /**
+   * The spot claimed for `entryId`: null when the raffle was full, undefined when no claim was
+   * tried here (not an open FCFS raffle without requirements, already entered, or no `entryId`);
+   * the caller then claims once it knows the entry takes one (claimFcfsSpot).
+   */
+  fcfsClaim: FcfsClaim | null | undefined;
 };
 
 const publishedStatuses = [...PUBLISHED_RAFFLE_STATUSES];
@@ -118,12 +131,26 @@ export async function readEntrantAdmission(tx: SqlOrTx, args: AdmissionArgs): Pr
                                from user_wallets w where w.user_id = u.id), '[]'::json))
           from users u where u.id = ${userId}) end as winner,
         array(select e.id from entries e where e.raffle_id = r.id and e.wallet_snapshot = ${wallet} order by e.id limit ${args.duplicateLimit}) as wallet_reuse,
-        array(select e.id from entries e where e.raffle_id = r.id and e.ip_hash = ${ipHash}::text order by e.id limit ${args.duplicateLimit}) as ip_reuse
-      from raffles r where ${match}`.execute(),
+        array(select e.id from entries e where e.raffle_id = r.id and e.ip_hash = ${ipHash}::text order by e.id limit ${args.duplicateLimit}) as ip_reuse,
+        c.position as claimed_position,
+        case when c.position is not null then
+          (select w.id from wins w where w.raffle_id = r.id and w.position = c.position and w.status = 'disqualified') end as claim_replaces,
+        case when c.position is not null then fcfs_spot_unclaimed(r.id) else false end as claim_unclaimed_left,
+        c.tried as claim_tried
+      from raffles r
+      -- Under the raffle's lock, the claim of claimFcfsSpot, for an entry that nothing but the
+      -- checks on this row can refuse (they roll it back). Its conditions only save a wasted claim.
+      left join lateral (select true as tried, claim_fcfs_spot(r.id, ${args.entryId ?? null}::text) as position
+        where ${args.entryId ?? null}::text is not null and ${visible} and r.mechanic = 'fcfs' and r.status = 'open'
+          and r.requirements = '[]'::jsonb and not fcfs_spots_all_taken(r.id)
+          and not exists (select 1 from entries e where e.raffle_id = r.id and e.user_id = ${userId})
+        offset 0) c on true
+      where ${match}`.execute(),
   ] as const;
   const [shared, exclusiveRows, unlockedRows, , standing] = (await Promise.all(pipeline)) as postgres.Row[][];
   const raw = shared![0] ?? exclusiveRows![0] ?? unlockedRows![0];
-  if (!raw) return { raffle: null, locked: false, existingEntryId: null, walletSnapshot: null, spotsTaken: 0, walletReuse: [], ipReuse: [], winnerIdentity: null };
+  if (!raw) return { raffle: null, locked: false, existingEntryId: null, walletSnapshot: null, spotsTaken: 0, walletReuse: [], ipReuse: [], winnerIdentity: null, fcfsClaim: undefined };
+  const row = standing![0]!;
   return {
     raffle: rowOfTable(raffles, raw),
     locked: raw !== unlockedRows![0],
@@ -133,5 +160,8 @@ export async function readEntrantAdmission(tx: SqlOrTx, args: AdmissionArgs): Pr
     walletReuse: standing![0]!.wallet_reuse,
     ipReuse: standing![0]!.ip_reuse,
     winnerIdentity: winnerOf(standing![0]!.winner),
+    fcfsClaim: !row.claim_tried
+      ? undefined
+      : row.claimed_position === null ? null : { position: row.claimed_position, replacesWinId: row.claim_replaces, unclaimedLeft: row.claim_unclaimed_left },
   };
 }

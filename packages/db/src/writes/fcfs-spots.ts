@@ -23,7 +23,8 @@ export type FcfsClaim = {
  * Claims the lowest free spot of an open FCFS raffle for an entry not inserted yet (its win is
  * rendered with the position); the caller holds the raffle row FOR SHARE. Null when the raffle is
  * full: every spot is taken by a committed claim. One statement: the claim runs first, in the
- * subquery, then the lookups that follow from it.
+ * subquery, then the lookups that follow from it. (The entry admission sends the same claim,
+ * in its round trip, for raffles without requirements.)
  */
 export async function claimFcfsSpot(tx: DbOrTx, args: { raffleId: string; entryId: string }): Promise<FcfsClaim | null> {
   const [row] = await rawTransactionOf(tx)<{ position: number | null; replaces: string | null; unclaimed_left: boolean }[]>`

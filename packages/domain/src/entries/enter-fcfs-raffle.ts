@@ -4,6 +4,7 @@ import {
   completeIdempotentRequest,
   entryRecordOf,
   insertWins,
+  newId,
   rawTransactionOf,
   readEntrantAdmission,
   evaluateUserRequirements,
@@ -38,7 +39,7 @@ function assertSpotLeft(raffle: RaffleRecord, taken: number): void {
 }
 
 /** The raffle, the entrant's standing in it and the earlier entries sharing their signals, in one round trip. */
-async function admit(tx: Tx, args: EnterRaffleArgs, userId: string) {
+async function admit(tx: Tx, args: EnterRaffleArgs, userId: string, entryId: string) {
   const admission = await readEntrantAdmission(rawTransactionOf(tx), {
     ref: args.raffle,
     userId,
@@ -48,6 +49,7 @@ async function admit(tx: Tx, args: EnterRaffleArgs, userId: string) {
     exclusiveMechanics: EXCLUSIVE_ENTRY_MECHANICS,
     sharedWhileOpenMechanics: SPOT_ROW_MECHANICS,
     duplicateLimit: MAX_LISTED_DUPLICATES,
+    entryId,
   });
   if (!admission.raffle) throw new DomainError('RAFFLE_NOT_FOUND', 'no such raffle');
   // The losers of an FCFS rush find every spot taken (the row then read unlocked, decision 0029),
@@ -88,7 +90,8 @@ type ChainAtEntry = { read: boolean; reading: EntrantChainReading | null; mayRet
  * no spot until settlePendingEntries evaluates it (decision 0027).
  */
 async function enterIn(tx: Tx, args: EnterRaffleArgs, userId: string, now: Date, chain: ChainAtEntry): Promise<EnteredRaffle & { mayCloseRaffle?: boolean }> {
-  const { raffle, existingEntryId, walletSnapshot, spotsTaken, walletReuse, ipReuse, winnerIdentity } = await admit(tx, args, userId);
+  const entryId = args.id ?? newId('entry', now.getTime());
+  const { raffle, existingEntryId, walletSnapshot, spotsTaken, walletReuse, ipReuse, winnerIdentity, fcfsClaim } = await admit(tx, args, userId, entryId);
   assertAcceptingEntries(raffle, now);
   if (existingEntryId) throw new DomainError('ALREADY_ENTERED', `you already entered this raffle (entry ${existingEntryId})`);
 
@@ -101,7 +104,7 @@ async function enterIn(tx: Tx, args: EnterRaffleArgs, userId: string, now: Date,
 
   const duplicateFlags = duplicateFlagsOf({ walletReuse, ipReuse });
   const input = {
-    id: args.id,
+    id: entryId,
     raffle,
     userId,
     status: pending ? ('pending' as const) : ('valid' as const),
@@ -129,13 +132,14 @@ async function enterIn(tx: Tx, args: EnterRaffleArgs, userId: string, now: Date,
     await Promise.all([storeEntry(tx, entry, input.evaluations), appendEvents(tx, events), alongside()]);
     return { entry, win: null, raffle };
   }
-  // The lowest free spot, claimed in its own round trip: the win's rendered JSON carries the
-  // position, so it is known before the write pipeline is built. The spot's row is held to the
-  // commit; other entrants claim other spots meanwhile (decision 0029). Then everything goes out
-  // in one pipeline, the entry's insert first (its win references it): storeEntry's postgres.js
-  // statement is handed to the connection a microtask after the call, drizzle's insert of the win
-  // only after drizzle's own awaits.
-  const claimed = await claimFcfsPosition(tx, raffle, entry.id, now);
+  // The lowest free spot, claimed with the admission when the raffle has no requirements, else
+  // in a round trip of its own now: the win's rendered JSON carries the position, so it is known
+  // before the write pipeline is built. The spot's row is held to the commit; other entrants
+  // claim other spots meanwhile (decision 0029). Then everything goes out in one pipeline, the
+  // entry's insert first (its win references it): storeEntry's postgres.js statement is handed to
+  // the connection a microtask after the call, drizzle's insert of the win only after drizzle's
+  // own awaits.
+  const claimed = await claimFcfsPosition(tx, raffle, entry.id, now, fcfsClaim);
   if (!claimed) throw new DomainError('RAFFLE_FULL', `all ${raffle.spots} spots are taken`);
   const created = planWins(raffle, [{ entry, position: claimed.position, source: 'fcfs' }], now, new Map([[userId, winnerIdentity!]]));
   await Promise.all([

@@ -1,5 +1,5 @@
 import type { BeaconChain } from '@raffle/beacon';
-import { claimFcfsSpot, fcfsSpotsAllTaken, lockRaffleRow, updateWin, type Db, type NewEvent, type Tx } from '@raffle/db';
+import { boundTransaction, claimFcfsSpot, fcfsSpotsAllTaken, isDatabaseTimeout, lockRaffleRow, STATEMENT_BOUNDS, updateWin, type Db, type FcfsClaim, type NewEvent, type Tx } from '@raffle/db';
 import { winnerReplacedEvent } from '../events/resource-events.js';
 import { closeStep } from '../raffles/lifecycle-steps.js';
 import type { RaffleRecord } from '../raffles/raffle-locks.js';
@@ -15,12 +15,18 @@ export type FcfsPosition = {
 
 /**
  * The position an FCFS entry takes: the lowest free spot (decision 0029), claimed in SQL for the
- * entry about to be inserted. Null when every spot is taken: the raffle is full. A spot offered
- * again after a disqualification while the raffle was open leaves its disqualified win
- * `replaced`, as a reroll would.
+ * entry about to be inserted, here or already by its admission (`claimed`). Null when every spot
+ * is taken: the raffle is full. A spot offered again after a disqualification while the raffle
+ * was open leaves its disqualified win `replaced`, as a reroll would.
  */
-export async function claimFcfsPosition(tx: Tx, raffle: RaffleRecord, entryId: string, now: Date): Promise<FcfsPosition | null> {
-  const claim = await claimFcfsSpot(tx, { raffleId: raffle.id, entryId });
+export async function claimFcfsPosition(
+  tx: Tx,
+  raffle: RaffleRecord,
+  entryId: string,
+  now: Date,
+  claimed?: FcfsClaim | null,
+): Promise<FcfsPosition | null> {
+  const claim = claimed !== undefined ? claimed : await claimFcfsSpot(tx, { raffleId: raffle.id, entryId });
   if (!claim) return null;
   if (!claim.replacesWinId) return { position: claim.position, replacing: [], unclaimedLeft: claim.unclaimedLeft };
   const replaced = await updateWin(tx, claim.replacesWinId, winRaffleOf(raffle), { status: 'replaced', replacedAt: now, updatedAt: now });
@@ -40,7 +46,21 @@ export async function closeFcfsWhenFull(tx: Tx, raffleId: string, now: Date, bea
   return closeStep(tx, raffle, now, beacon);
 }
 
-/** As closeFcfsWhenFull, in its own transaction. */
-export function closeFcfsRaffleWhenFull(db: Db, raffleId: string, now: Date, beacon: BeaconChain): Promise<RaffleRecord | null> {
-  return db.transaction((tx) => closeFcfsWhenFull(tx, raffleId, now, beacon));
+/**
+ * As closeFcfsWhenFull, in its own transaction, bounded as a transition: it waits for the entries
+ * in flight, not behind a queue of entrants (a full FCFS raffle is read without a lock). The entry
+ * is committed by then, so a close that ran out of its lock wait does not fail it: the raffle
+ * stays open and full (entrants are refused RAFFLE_FULL) until the next close, the scheduler's at
+ * `endsAt` or the team's.
+ */
+export async function closeFcfsRaffleWhenFull(db: Db, raffleId: string, now: Date, beacon: BeaconChain): Promise<RaffleRecord | null> {
+  try {
+    return await db.transaction(async (tx) => {
+      await boundTransaction(tx, STATEMENT_BOUNDS.transition);
+      return closeFcfsWhenFull(tx, raffleId, now, beacon);
+    });
+  } catch (error) {
+    if (isDatabaseTimeout(error)) return null;
+    throw error;
+  }
 }
