@@ -56,6 +56,8 @@ export * from './writes/delivery-outcomes.js';
 export * from './writes/draw-snapshot.js';
 export * from './writes/due-deliveries.js';
 export * from './writes/entries.js';
+export * from './writes/entering.js';
+export * from './writes/entry-template.js';
 export * from './writes/entry-evaluations.js';
 export * from './writes/fcfs-spots.js';
 export * from './writes/idempotency.js';

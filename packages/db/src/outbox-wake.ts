@@ -10,6 +10,15 @@ import type { Db, DbOrTx, Sql } from './client.js';
  */
 const notedAppends = new WeakMap<object, () => void>();
 
+/** Each `createDatabase` pool's coalescing wake, for statements that append events in autocommit. */
+const relayWakes = new WeakMap<object, () => void>();
+
+/**
+ * The wake of `db`'s relay, to call once a statement that appended events in autocommit returned
+ * (it committed); null for a database not made by `createDatabase`, whose statement must notify itself.
+ */
+export const relayWakeOf = (db: DbOrTx): (() => void) | null => relayWakes.get(db) ?? null;
+
 /**
  * Records that `tx` appended events. True when the relay will be woken once `tx` commits; false
  * when `tx` is not such a transaction (an autocommitted `db`, a savepoint, another pool), and the
@@ -48,6 +57,7 @@ function coalescedOutboxNotify(sql: Sql): () => void {
 export function wakeRelayAfterCommits(db: Db, sql: Sql): void {
   const transaction = db.transaction.bind(db);
   const wake = coalescedOutboxNotify(sql);
+  relayWakes.set(db, wake);
   db.transaction = (async (run, config) => {
     let appended = false;
     const result = await transaction((tx) => {

@@ -38,24 +38,21 @@ describe('entering', () => {
     await expect(after).rejects.toMatchObject({ code: 'RAFFLE_NOT_OPEN', message: `entries closed at ${endsAt.toISOString()}` });
   });
 
-  it('commits what inTransaction writes with the entry, or neither (an idempotent response and its entry)', async () => {
+  it('commits the response an Idempotency-Key replays with the entry (the entry\'s owner view)', async () => {
     const raffle = await world.openRaffle();
     const user = await world.user();
-    const crash = enterRaffle(world.db, {
-      raffle: { raffleId: raffle.id },
-      actor: userPrincipal(user.id),
-      source: 'api',
-      inTransaction: async (tx, { entry }) => {
-        const [seen] = await tx.select({ id: schema.entries.id }).from(schema.entries).where(eq(schema.entries.id, entry.id));
-        expect(seen?.id).toBe(entry.id);
-        throw new Error('the process died before the response was saved');
-      },
+    const held = { apiKeyId: `key_${user.id}`, key: 'k1' };
+    await world.db.insert(schema.idempotencyRecords).values({
+      ...held,
+      method: 'POST',
+      path: `/v1/raffles/${raffle.slug}/entries`,
+      requestHash: 'h',
+      state: 'in_progress',
+      expiresAt: new Date(Date.now() + 60_000),
     });
-    await expect(crash).rejects.toThrow('the process died');
-    expect(await world.db.select().from(schema.entries).where(eq(schema.entries.raffleId, raffle.id))).toHaveLength(0);
-    // So the retry enters afresh instead of meeting ALREADY_ENTERED.
-    const { entry } = await enter(raffle.id, user.id);
-    expect(entry.status).toBe('valid');
+    const { entry } = await enterRaffle(world.db, { raffle: { raffleId: raffle.id }, actor: userPrincipal(user.id), source: 'api', idempotency: held });
+    const [record] = await world.db.select().from(schema.idempotencyRecords).where(eq(schema.idempotencyRecords.key, 'k1'));
+    expect(record).toMatchObject({ state: 'completed', responseStatus: 201, responseBody: entry.ownerJson });
   });
 
   it('refuses a second entry (409 ALREADY_ENTERED), also when both arrive at once', async () => {

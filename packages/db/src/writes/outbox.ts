@@ -58,7 +58,7 @@ export async function appendEvents(tx: DbOrTx, events: NewEvent[]): Promise<stri
 }
 
 /** The active trace as a W3C `traceparent`, or null when tracing is off or nothing is traced. */
-function activeTraceparent(): string | null {
+export function activeTraceparent(): string | null {
   const carrier: { traceparent?: string } = {};
   propagation.inject(context.active(), carrier);
   return carrier.traceparent ?? null;

@@ -1,33 +1,18 @@
-import { QUICKNET, type BeaconChain } from '@raffle/beacon';
+import type { BeaconChain } from '@raffle/beacon';
 import type { EntrySource } from '@raffle/contracts';
-import {
-  appendEvents,
-  entryRecordOf,
-  insertWins,
-  newId,
-  rawTransactionOf,
-  readEntrantAdmission,
-  evaluateUserRequirements,
-  storeEntry,
-  type Db,
-  type NewEvent,
-  type schema,
-  type Tx,
-} from '@raffle/db';
+import { enterRaffleInOneStatement, type Db, type EntryOutcome, type schema, type Tx } from '@raffle/db';
 import { systemClock, type Clock } from '../clock.js';
 import { DomainError } from '../errors.js';
-import { entryEvents } from '../events/resource-events.js';
 import type { Principal } from '../principal.js';
 import type { RaffleRecord } from '../raffles/raffle-locks.js';
-import { combineVerdicts, readsRequirementsOf, type ChainCheck } from '../requirements/chain-verdicts.js';
-import { planWins } from '../wins/create-wins.js';
-import { claimFcfsPosition, closeFcfsRaffleWhenFull } from '../wins/fcfs-positions.js';
+import type { ChainCheck } from '../requirements/chain-verdicts.js';
 import type { WinRecord } from '../wins/win-transitions.js';
-import { duplicateFlagsOf, flagEarlierEntries, MAX_LISTED_DUPLICATES } from './duplicate-check.js';
-import { entrantOf } from './entrant.js';
-import { EXCLUSIVE_ENTRY_MECHANICS, SPOT_COUNTED_MECHANICS, SPOT_ROW_MECHANICS, type RaffleRef } from './find-entrable-raffle.js';
 import { isUniqueViolation } from '../unique-violation.js';
-import { readEntrantChainVerdicts, type EntrantChainReading } from './chain-at-entry.js';
+import { enterFcfsRaffle } from './enter-fcfs-raffle.js';
+import { entrantOf } from './entrant.js';
+import { entryVerdictsFor } from './entry-verdicts.js';
+import type { RaffleRef } from './find-entrable-raffle.js';
+import { rememberRequirementPlan, requirementPlanOf } from './requirement-plans.js';
 
 export type EntryRecord = typeof schema.entries.$inferSelect;
 
@@ -49,162 +34,87 @@ export type EnterRaffleArgs = {
    * requirements is stored `pending` and settled later (settlePendingEntries).
    */
   chain?: ChainCheck;
-  /** Writes that must commit with the entry or not at all; sent alongside the entry's own writes. */
+  /** The request's Idempotency-Key: the response it replays (the entry's owner view) commits with the entry. */
+  idempotency?: { apiKeyId: string; key: string };
+  /**
+   * Tests only, FCFS raffles only: writes run inside an FCFS entry's transaction, after its spot
+   * was claimed (to hold a claim in flight). Entries of other mechanics are one statement, with
+   * nothing alongside.
+   */
   inTransaction?: (tx: Tx, entered: { entry: EntryRecord }) => Promise<void>;
 };
 
 export type EnteredRaffle = { entry: EntryRecord; win: WinRecord | null; raffle: RaffleRecord };
 
-function assertAcceptingEntries(raffle: RaffleRecord, now: Date): void {
-  if (raffle.status !== 'open') {
-    throw new DomainError('RAFFLE_NOT_OPEN', `the raffle is ${raffle.status}; entries are accepted only while it is open`);
+type Verdicts = Awaited<ReturnType<typeof entryVerdictsFor>>;
+
+/** Each refusal of `enter_raffle` as the API error it is. */
+function refusalOf(outcome: Exclude<EntryOutcome, { outcome: 'entered' | 'requirements_changed' | 'fcfs' }>, failed: Verdicts['failed']): DomainError {
+  switch (outcome.outcome) {
+    case 'raffle_not_found':
+      return new DomainError('RAFFLE_NOT_FOUND', 'no such raffle');
+    case 'raffle_not_open': {
+      const { status, endsAt } = outcome.raffle;
+      if (status === 'open' && endsAt) return new DomainError('RAFFLE_NOT_OPEN', `entries closed at ${endsAt.toISOString()}`);
+      return new DomainError('RAFFLE_NOT_OPEN', `the raffle is ${status}; entries are accepted only while it is open`);
+    }
+    case 'already_entered':
+      return new DomainError('ALREADY_ENTERED', `you already entered this raffle (entry ${outcome.entryId})`);
+    case 'raffle_full':
+      return new DomainError('RAFFLE_FULL', `all ${outcome.raffle.spots} spots are taken`);
+    case 'requirements_not_met':
+      return new DomainError('REQUIREMENTS_NOT_MET', 'you do not meet every requirement of this raffle', { failedRequirements: failed });
   }
-  if (raffle.endsAt && raffle.endsAt <= now) throw new DomainError('RAFFLE_NOT_OPEN', `entries closed at ${raffle.endsAt.toISOString()}`);
-}
-
-/** FCFS raffles are full once every spot is taken, collection raffles count their valid entries; the others have no limit here. */
-function assertSpotLeft(raffle: RaffleRecord, taken: number): void {
-  if (SPOT_COUNTED_MECHANICS.includes(raffle.mechanic) && taken >= raffle.spots) throw new DomainError('RAFFLE_FULL', `all ${raffle.spots} spots are taken`);
-}
-
-/** The raffle, the entrant's standing in it and the earlier entries sharing their signals, in one round trip. */
-async function admit(tx: Tx, args: EnterRaffleArgs, userId: string, entryId: string) {
-  const admission = await readEntrantAdmission(rawTransactionOf(tx), {
-    ref: args.raffle,
-    userId,
-    ipHash: args.ipHash ?? null,
-    // Collection spots are counted one entry at a time; FCFS entries claim a spot row each and,
-    // like other entries, share the lock, so they run in parallel yet never commit across a close.
-    exclusiveMechanics: EXCLUSIVE_ENTRY_MECHANICS,
-    sharedWhileOpenMechanics: SPOT_ROW_MECHANICS,
-    duplicateLimit: MAX_LISTED_DUPLICATES,
-    entryId,
-  });
-  if (!admission.raffle) throw new DomainError('RAFFLE_NOT_FOUND', 'no such raffle');
-  // The losers of an FCFS rush find every spot taken (the row then read unlocked, decision 0029),
-  // or the raffle closed by the entry that took the last spot: they are told it is full, not that
-  // it is not open.
-  const { raffle, locked, spotsTaken } = admission;
-  if (raffle.mechanic === 'fcfs' && (raffle.status === 'closed' || (raffle.status === 'open' && !locked))) assertSpotLeft(raffle, spotsTaken);
-  // It opened between the lock that needs it open and the read after it: a moment earlier it was not open.
-  if (!locked && raffle.status === 'open') {
-    throw new DomainError('RAFFLE_NOT_OPEN', 'the raffle opened while this entry was checked; send it again');
-  }
-  return { ...admission, raffle: admission.raffle };
-}
-
-/** The chain was read for other on-chain requirements than the raffle has now (a plan cached stale): read again. */
-class StaleChainReading extends Error {}
-
-/** The raffle's verdicts for the entrant: its platform requirements in SQL, its on-chain ones as read before the transaction. */
-async function verdictsFor(tx: Tx, raffle: RaffleRecord, userId: string, now: Date, chain: ChainAtEntry) {
-  const requirements = raffle.requirements;
-  if (requirements.length === 0) return combineVerdicts([], { passed: [], evidence: [] }, []);
-  const current = { requirements: chain.reading?.requirements ?? [], verdicts: chain.reading?.verdicts ?? null };
-  const matches = chain.read && readsRequirementsOf(current, requirements);
-  if (chain.read && !matches && chain.mayRetry) throw new StaleChainReading();
-  const platform = await evaluateUserRequirements(tx, { requirements, workspaceId: raffle.workspaceId, userId, at: now });
-  // Not read, or read twice for other requirements than the raffle's: pending, settled later.
-  return combineVerdicts(requirements, platform, matches ? current.verdicts : null);
-}
-
-/** What was read of the chain before the transaction: `read` false when the caller has no reader at all. */
-type ChainAtEntry = { read: boolean; reading: EntrantChainReading | null; mayRetry: boolean };
-
-/**
- * One entry in as few round trips as its rules allow: the admission read (raffle lock, standing,
- * signal locks, duplicates), the requirement check when the raffle has requirements, then the
- * entry's writes sent together (decision 0016). On-chain requirements were read before the
- * transaction (`reading`); when the chain did not answer, the entry is stored `pending`: it takes
- * no spot until settlePendingEntries evaluates it (decision 0027).
- */
-async function enterIn(tx: Tx, args: EnterRaffleArgs, userId: string, now: Date, chain: ChainAtEntry): Promise<EnteredRaffle & { mayCloseRaffle?: boolean }> {
-  const entryId = args.id ?? newId('entry', now.getTime());
-  const { raffle, existingEntryId, walletSnapshot, spotsTaken, walletReuse, ipReuse, winnerIdentity, fcfsClaim } = await admit(tx, args, userId, entryId);
-  assertAcceptingEntries(raffle, now);
-  if (existingEntryId) throw new DomainError('ALREADY_ENTERED', `you already entered this raffle (entry ${existingEntryId})`);
-
-  const verdicts = await verdictsFor(tx, raffle, userId, now, chain);
-  if (verdicts.failed.length > 0) {
-    throw new DomainError('REQUIREMENTS_NOT_MET', 'you do not meet every requirement of this raffle', { failedRequirements: verdicts.failed });
-  }
-  assertSpotLeft(raffle, spotsTaken);
-  const pending = verdicts.pending;
-
-  const duplicateFlags = duplicateFlagsOf({ walletReuse, ipReuse });
-  const input = {
-    id: entryId,
-    raffle,
-    userId,
-    status: pending ? ('pending' as const) : ('valid' as const),
-    source: args.source,
-    entryWeight: verdicts.weight,
-    walletSnapshot,
-    duplicateFlags,
-    ipHash: args.ipHash ?? null,
-    createdAt: now,
-    evaluations: verdicts.evaluations,
-  };
-  const entry = entryRecordOf(input);
-  const events: NewEvent[] = [
-    ...entryEvents('entry.created', entry, raffle.workspaceId, now),
-    ...(await flagEarlierEntries(tx, raffle, entry.id, duplicateFlags, now)),
-  ];
-  const alongside = () => args.inTransaction?.(tx, { entry }) ?? Promise.resolve();
-
-  // A pending FCFS entry takes no position yet: it takes the next one left when it is settled.
-  if (raffle.mechanic !== 'fcfs' || pending) {
-    await Promise.all([storeEntry(tx, entry, input.evaluations), appendEvents(tx, events), alongside()]);
-    return { entry, win: null, raffle };
-  }
-  // The lowest free spot, claimed with the admission when the raffle has no requirements, else
-  // in a round trip of its own now: the win's rendered JSON carries the position, so it is known
-  // before the write pipeline is built. The spot's row is held to the commit; other entrants
-  // claim other spots meanwhile (decision 0029). Then everything goes out in one pipeline, the
-  // entry's insert first (its win references it): storeEntry's postgres.js statement is handed to
-  // the connection a microtask after the call, drizzle's insert of the win only after drizzle's
-  // own awaits.
-  const claimed = await claimFcfsPosition(tx, raffle, entry.id, now, fcfsClaim);
-  if (!claimed) throw new DomainError('RAFFLE_FULL', `all ${raffle.spots} spots are taken`);
-  const created = planWins(raffle, [{ entry, position: claimed.position, source: 'fcfs' }], now, new Map([[userId, winnerIdentity!]]));
-  await Promise.all([
-    storeEntry(tx, entry, input.evaluations),
-    insertWins(tx, created.wins),
-    appendEvents(tx, [...events, ...claimed.replacing, ...created.events]),
-    alongside(),
-  ]);
-  return { entry, win: created.wins[0]!, raffle, mayCloseRaffle: !claimed.unclaimedLeft };
 }
 
 /**
  * The acting user enters a raffle: it must be open and visible to them, they must not have
  * entered before, and they must meet its requirements (422 naming the failed ones otherwise).
- * FCFS entries win on arrival until `spots` are filled, and the entry that fills the last spot
- * closes the raffle once it committed.
+ * One statement, one round trip (`enter_raffle`, decision 0032): the rules that must hold inside
+ * the database run there; the requirement verdicts are evaluated here before it, for the
+ * requirements the raffle was last seen with, and evaluated again once if the raffle says it has
+ * others. FCFS entries win on arrival until `spots` are filled, and the entry that fills the
+ * last spot closes the raffle.
  */
 export async function enterRaffle(db: Db, args: EnterRaffleArgs): Promise<EnteredRaffle> {
-  const now = (args.clock ?? systemClock).now();
+  const at = (args.clock ?? systemClock).now();
   const userId = entrantOf(args.actor);
-  // The chain is asked before the transaction: no lock is held while it answers (or does not).
-  const readChain = (fresh: boolean) => (args.chain ? readEntrantChainVerdicts(db, args.chain, { ref: args.raffle, userId, fresh }) : Promise.resolve(null));
-  let reading = await readChain(false);
+  let plan = requirementPlanOf(args.raffle);
   for (let attempt = 0; ; attempt++) {
+    const verdicts = await entryVerdictsFor(db, plan, { userId, at, chain: args.chain });
+    let result: EntryOutcome;
     try {
-      const chain = { read: args.chain !== undefined, reading, mayRetry: attempt === 0 };
-      const { mayCloseRaffle, ...entered } = await db.transaction(async (tx) => enterIn(tx, args, userId, now, chain));
-      if (!mayCloseRaffle) return entered;
-      // This entry took a spot when no other was left unclaimed: it may be the last to commit.
-      // The close is its own transaction, after the entry's commit (decision 0029).
-      const closed = await closeFcfsRaffleWhenFull(db, entered.raffle.id, now, args.beacon ?? QUICKNET);
-      return closed ? { ...entered, raffle: closed } : entered;
+      result = await enterRaffleInOneStatement(db, {
+        ref: args.raffle,
+        id: args.id,
+        userId,
+        source: args.source,
+        ipHash: args.ipHash ?? null,
+        at,
+        fingerprint: plan.fingerprint,
+        verdict: verdicts.failed.length > 0 ? 'failed' : verdicts.pending ? 'pending' : 'passed',
+        weight: verdicts.weight,
+        evaluations: verdicts.evaluations,
+        idempotency: args.idempotency,
+      });
     } catch (error) {
-      if (error instanceof StaleChainReading && attempt === 0) {
-        reading = await readChain(true);
-        continue;
-      }
       // Two requests of one user at once: the unique index lets one commit and refuses the other.
       if (isUniqueViolation(error, 'entries_one_per_user_idx')) throw new DomainError('ALREADY_ENTERED', 'you already entered this raffle');
       throw error;
+    }
+    switch (result.outcome) {
+      case 'entered':
+        return { entry: result.entry, win: null, raffle: result.raffle };
+      case 'fcfs':
+        return enterFcfsRaffle(db, args, userId, at);
+      case 'requirements_changed':
+        rememberRequirementPlan(args.raffle, result.plan);
+        // Requirements cannot change once a raffle is open: twice in a row means it was edited meanwhile.
+        if (attempt > 0) throw new DomainError('RAFFLE_NOT_OPEN', "the raffle's requirements changed while this entry was checked; send it again");
+        plan = result.plan;
+        continue;
+      default:
+        throw refusalOf(result, verdicts.failed);
     }
   }
 }

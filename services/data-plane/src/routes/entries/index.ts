@@ -1,5 +1,5 @@
 import { PageOf, PAGE_SIZES, PageQuerySchema, SanitizedEntrySchema } from '@raffle/contracts';
-import { completeIdempotentRequest, findOwnerEntryJson, findRaffleIdVisibleToUser, pageUserEntries } from '@raffle/db';
+import { findOwnerEntryJson, findRaffleIdVisibleToUser, pageUserEntries } from '@raffle/db';
 import { cursorBinding, DomainError, enterRaffle, hashIp, isStringKey, loadJsonPage, userPrincipal, withdrawEntry } from '@raffle/domain';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
@@ -94,7 +94,7 @@ const entryRoutes: FastifyPluginAsyncTypebox = async (app) => {
         beacon: beaconChainOf(app),
         chain: { reader: chainReaderOf(app), timeoutMs: configOf(app).CHAIN_ENTRY_TIMEOUT_MS },
         // The entry and the response its Idempotency-Key replays commit together.
-        inTransaction: held ? (tx, { entry }) => completeIdempotentRequest(tx, { ...held, status: 201, body: entry.ownerJson }) : undefined,
+        idempotency: held ? { apiKeyId: held.apiKeyId, key: held.key } : undefined,
       });
       if (held) markIdempotencyCompleted(request);
       if (entry.status === 'pending') pendingEntriesOf(app).nudge();

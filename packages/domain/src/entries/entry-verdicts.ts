@@ -1,0 +1,28 @@
+import { evaluateUserRequirements, isChainRequirement, listVerifiedWallets, type Db, type RequirementPlan } from '@raffle/db';
+import { combineVerdicts, readChainVerdicts, type ChainCheck } from '../requirements/chain-verdicts.js';
+
+/**
+ * An entrant's verdicts on the requirements of a raffle's plan, evaluated before the entry's
+ * statement: the platform ones are plain reads (inside the entry's transaction, READ COMMITTED
+ * would promise nothing more), the on-chain ones the chain's answer within the entry's budget.
+ * No lock is held meanwhile. `pending` when the chain did not answer (or there is no reader):
+ * the entry is stored and settled later (decision 0027).
+ */
+export async function entryVerdictsFor(db: Db, plan: RequirementPlan, args: { userId: string; at: Date; chain?: ChainCheck }) {
+  const { requirements } = plan;
+  if (requirements.length === 0) return combineVerdicts([], { passed: [], evidence: [] }, []);
+  const onChain = requirements.filter(isChainRequirement);
+  const readChain = async () => {
+    if (onChain.length === 0) return [];
+    if (!args.chain) return null;
+    const chains = [...new Set(onChain.map((r) => String(r.params.chain)))];
+    const wallets = (await listVerifiedWallets(db, { userIds: [args.userId], chains })).get(args.userId) ?? [];
+    const reading = await readChainVerdicts(args.chain, onChain, [{ userId: args.userId, wallets }]);
+    return reading.verdicts?.[0] ?? null;
+  };
+  const [platform, chain] = await Promise.all([
+    evaluateUserRequirements(db, { requirements, workspaceId: plan.workspaceId!, userId: args.userId, at: args.at }),
+    readChain(),
+  ]);
+  return combineVerdicts(requirements, platform, chain);
+}
