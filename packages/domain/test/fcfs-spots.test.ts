@@ -190,3 +190,21 @@ describe('FCFS spots while claims are in flight', () => {
     expect(wins.filter((w) => w.status === 'selected').map((w) => w.position).sort()).toEqual([1, 2, 3]);
   });
 });
+
+describe('entering a first-come raffle', () => {
+  it('asks enter_raffle once per raffle: later entrants take the transaction path straight away', async () => {
+    const sent: string[] = [];
+    const observed = createDatabase({ url: testDb.url, max: 2, onStatement: (query) => sent.push(query) });
+    try {
+      const raffle = await world.openRaffle({ mechanic: 'fcfs', spots: 3 });
+      const enterObserved = async () => enterRaffle(observed.db, { raffle: { raffleId: raffle.id }, actor: userPrincipal((await world.user()).id), source: 'api' });
+      const calls = () => sent.filter((q) => q.includes('enter_raffle(')).length;
+      expect((await enterObserved()).win!.position).toBe(1);
+      expect(calls()).toBe(1);
+      expect((await enterObserved()).win!.position).toBe(2);
+      expect(calls()).toBe(1);
+    } finally {
+      await observed.close();
+    }
+  });
+});

@@ -10,6 +10,7 @@ import type { WinRecord } from '../wins/win-transitions.js';
 import { isUniqueViolation } from '../unique-violation.js';
 import { enterFcfsRaffle } from './enter-fcfs-raffle.js';
 import { entrantOf } from './entrant.js';
+import { isKnownFcfsRaffle, rememberFcfsRaffle } from './fcfs-refs.js';
 import { entryVerdictsFor } from './entry-verdicts.js';
 import type { RaffleRef } from './find-entrable-raffle.js';
 import { rememberRequirementPlan, requirementPlanOf } from './requirement-plans.js';
@@ -79,6 +80,7 @@ function refusalOf(outcome: Exclude<EntryOutcome, { outcome: 'entered' | 'requir
 export async function enterRaffle(db: Db, args: EnterRaffleArgs): Promise<EnteredRaffle> {
   const at = (args.clock ?? systemClock).now();
   const userId = entrantOf(args.actor);
+  if (isKnownFcfsRaffle(args.raffle)) return enterFcfsRaffle(db, args, userId, at);
   let plan = requirementPlanOf(args.raffle);
   for (let attempt = 0; ; attempt++) {
     const verdicts = await entryVerdictsFor(db, plan, { userId, at, chain: args.chain });
@@ -106,6 +108,7 @@ export async function enterRaffle(db: Db, args: EnterRaffleArgs): Promise<Entere
       case 'entered':
         return { entry: result.entry, win: null, raffle: result.raffle };
       case 'fcfs':
+        rememberFcfsRaffle(args.raffle);
         return enterFcfsRaffle(db, args, userId, at);
       case 'requirements_changed':
         rememberRequirementPlan(args.raffle, result.plan);
