@@ -8,7 +8,7 @@ import type { entries } from '../schema/entries.js';
 import { rowOfTable } from '../queries/raw-rows.js';
 import type { RaffleRef } from '../queries/raffle-locks.js';
 import { renderEntryTemplate } from './entry-template.js';
-import type { RequirementEvaluation } from './entries.js';
+import { verdictColumnsOf, type RequirementEvaluation } from './entries.js';
 
 type EntryRecord = typeof entries.$inferSelect;
 type RaffleRow = typeof raffles.$inferSelect;
@@ -91,14 +91,7 @@ export async function enterRaffleInOneStatement(db: DbOrTx, attempt: EntryAttemp
   const at = attempt.at.toISOString();
   // One entry's events share a stem; the function counts up the last two characters (ULID order).
   const eventStem = newId('event', attempt.at.getTime()).slice(0, -2);
-  const evaluations = attempt.evaluations.map((e) => ({
-    requirementId: e.requirementId,
-    type: e.type,
-    label: e.label,
-    passed: e.passed,
-    detail: e.detail ?? null,
-    evidence: e.evidence ?? {},
-  }));
+  const evaluations = attempt.evaluations.map(verdictColumnsOf);
   const ref = attempt.ref;
   const [row] = await sql<Row[]>`select * from enter_raffle(${'raffleId' in ref ? ref.raffleId : null}::text, ${'slug' in ref ? ref.slug : null}::text,
     ${attempt.userId}, ${id}, ${attempt.source}, ${attempt.ipHash}::text, ${at}, ${attempt.fingerprint}::text, ${attempt.verdict},

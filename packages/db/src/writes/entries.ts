@@ -61,18 +61,19 @@ export async function insertEntry(tx: DbOrTx, input: NewEntry): Promise<EntryRec
   return entry;
 }
 
-/** An entry's verdicts as rows, all evaluated at `at`; the evidence stays in its private column. */
+/** One verdict as its row stores it (without its entry and time); the evidence stays in its private column. */
+export const verdictColumnsOf = (e: RequirementEvaluation) => ({
+  requirementId: e.requirementId,
+  type: e.type,
+  label: e.label,
+  passed: e.passed,
+  detail: e.detail ?? null,
+  evidence: e.evidence ?? {},
+});
+
+/** An entry's verdicts as rows, all evaluated at `at`. */
 const evaluationRows = (entryId: string, evaluations: readonly RequirementEvaluation[], at: Date) =>
-  evaluations.map((e) => ({
-    entryId,
-    requirementId: e.requirementId,
-    type: e.type,
-    label: e.label,
-    passed: e.passed,
-    detail: e.detail ?? null,
-    evidence: e.evidence ?? {},
-    evaluatedAt: at,
-  }));
+  evaluations.map((e) => ({ entryId, ...verdictColumnsOf(e), evaluatedAt: at }));
 
 /**
  * Stores an entry built by `entryRecordOf`, and its verdicts. Nothing is read back (no
