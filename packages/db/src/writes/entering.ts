@@ -1,4 +1,4 @@
-import type { DuplicateFlags, RequirementResult } from '@raffle/contracts';
+import type { DuplicateFlags } from '@raffle/contracts';
 import { rawTransactionOf, type DbOrTx } from '../client.js';
 import { relayWakeOf } from '../outbox-wake.js';
 import { activeTraceparent } from './outbox.js';
@@ -8,7 +8,7 @@ import type { entries } from '../schema/entries.js';
 import { rowOfTable } from '../queries/raw-rows.js';
 import type { RaffleRef } from '../queries/raffle-locks.js';
 import { renderEntryTemplate } from './entry-template.js';
-import { verdictColumnsOf, type RequirementEvaluation } from './entries.js';
+import { storedWeight, verdictColumnsOf, type RequirementEvaluation } from './entries.js';
 
 type EntryRecord = typeof entries.$inferSelect;
 type RaffleRow = typeof raffles.$inferSelect;
@@ -45,16 +45,6 @@ export type EntryOutcome =
   | { outcome: 'fcfs' }
   | { outcome: 'requirements_changed'; plan: RequirementPlan };
 
-/** A weight as Postgres returns the numeric(20,6) column: six decimals ("2.5" reads back "2.500000"). */
-function storedWeight(weight: string): string {
-  const [whole, fraction = ''] = weight.split('.');
-  return `${whole}.${fraction.padEnd(6, '0')}`;
-}
-
-/** The verdicts as the evaluations rows take them; the entrant's view of them is rendered from the same list. */
-const requirementResultsOf = (evaluations: readonly RequirementEvaluation[]): RequirementResult[] =>
-  evaluations.map(({ type, label, passed, detail }) => ({ type, label, passed, ...(detail ? { detail } : {}) }));
-
 type Row = {
   outcome: EntryOutcome['outcome'];
   detail: string | null;
@@ -86,7 +76,7 @@ export async function enterRaffleInOneStatement(db: DbOrTx, attempt: EntryAttemp
   const id = attempt.id ?? newId('entry', attempt.at.getTime());
   const template = renderEntryTemplate(
     { id, userId: attempt.userId, status, source: attempt.source, entryWeight: attempt.weight, ipHash: attempt.ipHash, createdAt: attempt.at },
-    requirementResultsOf(attempt.evaluations),
+    [...attempt.evaluations],
   );
   const at = attempt.at.toISOString();
   // One entry's events share a stem; the function counts up the last two characters (ULID order).

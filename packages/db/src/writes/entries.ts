@@ -43,7 +43,7 @@ export function buildEntryRow(input: NewEntry): EntryRow {
 type EntryRecord = typeof entries.$inferSelect;
 
 /** A weight as Postgres returns the numeric(20,6) column: six decimals ("2.5" reads back "2.500000"). */
-function storedWeight(weight: string): string {
+export function storedWeight(weight: string): string {
   const [whole, fraction = ''] = weight.split('.');
   return `${whole}.${fraction.padEnd(6, '0')}`;
 }

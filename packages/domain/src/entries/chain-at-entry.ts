@@ -1,6 +1,7 @@
 import { findChainRequirementsOfRaffle, listVerifiedWallets, type Db, type RaffleRef, type schema } from '@raffle/db';
 import type { ChainVerdict } from '../requirements/chain-requirements.js';
 import { readChainVerdicts, type ChainCheck } from '../requirements/chain-verdicts.js';
+import { raffleRefKey } from './find-entrable-raffle.js';
 
 type RaffleRequirement = schema.RaffleRequirement;
 
@@ -17,10 +18,9 @@ const PLAN_TTL_MS = 2_000;
 const PLAN_CACHE_LIMIT = 1_000;
 const plans = new Map<string, { at: number; requirements: RaffleRequirement[] | null }>();
 
-const keyOf = (ref: RaffleRef) => ('slug' in ref ? `s:${ref.slug}` : `i:${ref.raffleId}`);
 
 async function chainRequirementsOf(db: Db, ref: RaffleRef, fresh: boolean): Promise<RaffleRequirement[] | null> {
-  const key = keyOf(ref);
+  const key = raffleRefKey(ref);
   const cached = plans.get(key);
   if (!fresh && cached && Date.now() - cached.at < PLAN_TTL_MS) return cached.requirements;
   const requirements = await findChainRequirementsOfRaffle(db, ref);

@@ -1,4 +1,5 @@
 import type { RaffleRef } from '@raffle/db';
+import { raffleRefKey } from './find-entrable-raffle.js';
 
 /**
  * Raffle refs known to name first-come raffles, as `enter_raffle` reported them. Their entries take
@@ -9,11 +10,10 @@ import type { RaffleRef } from '@raffle/db';
 const FCFS_REFS_LIMIT = 1_000;
 const fcfsRefs = new Set<string>();
 
-const keyOf = (ref: RaffleRef) => ('slug' in ref ? `s:${ref.slug}` : `i:${ref.raffleId}`);
 
-export const isKnownFcfsRaffle = (ref: RaffleRef): boolean => fcfsRefs.has(keyOf(ref));
+export const isKnownFcfsRaffle = (ref: RaffleRef): boolean => fcfsRefs.has(raffleRefKey(ref));
 
 export function rememberFcfsRaffle(ref: RaffleRef): void {
   if (fcfsRefs.size >= FCFS_REFS_LIMIT) fcfsRefs.clear();
-  fcfsRefs.add(keyOf(ref));
+  fcfsRefs.add(raffleRefKey(ref));
 }

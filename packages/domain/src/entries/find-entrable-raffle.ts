@@ -4,6 +4,9 @@ import type { RaffleRecord } from '../raffles/raffle-locks.js';
 
 export type { RaffleRef };
 
+/** A raffle ref as a map key: the per-process caches of entering are keyed by what the caller sent. */
+export const raffleRefKey = (ref: RaffleRef): string => ('slug' in ref ? `s:${ref.slug}` : `i:${ref.raffleId}`);
+
 /**
  * Mechanics whose spots are counted as entries arrive (FCFS wins, collection entries): their
  * entries take the raffle row exclusively, one at a time; other entries share it.

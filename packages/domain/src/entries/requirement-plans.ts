@@ -1,4 +1,5 @@
 import type { RaffleRef, RequirementPlan } from '@raffle/db';
+import { raffleRefKey } from './find-entrable-raffle.js';
 
 /**
  * The requirements each raffle's entries were last evaluated for, by ref, as `enter_raffle`
@@ -13,11 +14,10 @@ const plans = new Map<string, RequirementPlan>();
 
 export const NO_REQUIREMENTS: RequirementPlan = { requirements: [], fingerprint: null, workspaceId: null };
 
-const keyOf = (ref: RaffleRef) => ('slug' in ref ? `s:${ref.slug}` : `i:${ref.raffleId}`);
 
-export const requirementPlanOf = (ref: RaffleRef): RequirementPlan => plans.get(keyOf(ref)) ?? NO_REQUIREMENTS;
+export const requirementPlanOf = (ref: RaffleRef): RequirementPlan => plans.get(raffleRefKey(ref)) ?? NO_REQUIREMENTS;
 
 export function rememberRequirementPlan(ref: RaffleRef, plan: RequirementPlan): void {
   if (plans.size >= PLAN_CACHE_LIMIT) plans.clear();
-  plans.set(keyOf(ref), plan);
+  plans.set(raffleRefKey(ref), plan);
 }
