@@ -8,6 +8,7 @@ import errorHandlerPlugin, { routerErrorHandler } from './errors/error-handler.j
 import type { ServiceErrors } from './errors/service-errors.js';
 import { httpServerOptions, limitConnections, type HttpServerConfig } from './http-server-settings.js';
 import { restrictDateTimesToStorableYears } from './input/storable-dates.js';
+import { lazySerializerFactory } from './serialization/lazy-serializers.js';
 import optionalBodyPlugin from './input/optional-body.js';
 import storableTextPlugin from './input/storable-text.js';
 import { loggerOptions } from './logging/logger-options.js';
@@ -110,6 +111,8 @@ export async function createServiceApp<C extends ServiceConfig>(options: Service
     ...(errors.parserFailure ? { frameworkErrors: routerErrorHandler(errors), clientErrorHandler: createClientErrorHandler(errors.parserFailure) } : {}),
     routerOptions: { ignoreTrailingSlash: true, ...routerOptions },
     ajv: { customOptions: ajvOptions ?? {}, onCreate: restrictDateTimesToStorableYears },
+    // Response serializers compile on first use, once per process (serialization/lazy-serializers.ts).
+    schemaController: { compilersFactory: { buildSerializer: lazySerializerFactory } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   await app.register(
