@@ -1,6 +1,7 @@
 /** The fault-test harness: private servers to take away, services as child processes, a load and its tally. */
 export { acceptsConnections, freePort } from './free-port.js';
 export { startPrivateNats, type PrivateNats } from './private-nats.js';
+export { startPrivateNatsCluster, type PrivateNatsCluster, type PrivateNatsNode } from './private-nats-cluster.js';
 export { startPrivateRedis, type PrivateRedis } from './private-redis.js';
 export { startServiceProcess, type LogLine, type ServiceProcess, type ServiceProcessOptions } from './service-process.js';
 export { clock, sendPlanned, sendRepeatedly, startRequestLoad, type PlannedRequest, type RequestLoad, type RequestLoadOptions, type RequestOutcome } from './request-load.js';
