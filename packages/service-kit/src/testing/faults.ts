@@ -11,7 +11,7 @@ export { errorLogSummary } from './error-log-summary.js';
 export { boundedAnswerViolations, databaseOutageViolations, noServerErrorViolations, shutdownViolations, unexpectedStatusViolations, type ErrorBodyCheck } from './fault-checks.js';
 export { startPrivatePostgres, type PostgresStopMode, type PrivatePostgres } from './private-postgres.js';
 export { runShutdownScenario, type ShutdownScenarioOptions, type ShutdownScenarioRun } from './shutdown-scenario.js';
-export { useFaultDependencies, type FaultDependencies, type OwnPostgres } from './fault-dependencies.js';
+export { useFaultDependencies, type FaultDependencies, type OwnNats, type OwnPostgres } from './fault-dependencies.js';
 export { describePostgresOutages, type OutageTarget } from './postgres-outage-suite.js';
 export { useLoadedService, type FaultTarget } from './loaded-service.js';
 export { describeShutdown, type ShutdownTarget } from './shutdown-suite.js';

@@ -1,9 +1,9 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { jetstreamManager } from '@nats-io/jetstream';
+import { jetstreamManager, type StreamInfo } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
-import { freePort } from './free-port.js';
+import { freePorts } from './free-port.js';
 import { privateServerProcess } from './private-server-process.js';
 
 const NATS_SERVER = process.env.NATS_SERVER_BIN ?? '/usr/sbin/nats-server';
@@ -28,6 +28,8 @@ export type PrivateNatsCluster = {
   nodes: PrivateNatsNode[];
   /** The node that leads `stream` now (asked of any live node), or null while it has none. */
   streamLeader(stream: string): Promise<PrivateNatsNode | null>;
+  /** The stream's info (its cluster: leader, replicas and whether each is current), or null while no node can answer. */
+  streamInfo(stream: string): Promise<StreamInfo | null>;
   /** Resolves once the live nodes have a JetStream meta leader (accounts and streams answer). */
   whenJetStreamReady(): Promise<void>;
   /** Stops every node for good and removes the stores. */
@@ -41,7 +43,9 @@ export type PrivateNatsCluster = {
  */
 export async function startPrivateNatsCluster(size: number): Promise<PrivateNatsCluster> {
   const root = await mkdtemp(join(tmpdir(), 'nats-cluster-'));
-  const routePorts = await Promise.all(Array.from({ length: size }, () => freePort()));
+  // Client and route ports reserved together, so no two of them can be the same.
+  const ports = await freePorts(size * 2);
+  const routePorts = ports.slice(size);
   const nodes: PrivateNatsNode[] = [];
   for (let i = 0; i < size; i++) {
     const name = `n${i + 1}`;
@@ -49,8 +53,8 @@ export async function startPrivateNatsCluster(size: number): Promise<PrivateNats
     await mkdir(storeDir);
     const configFile = join(root, `${name}.conf`);
     await writeFile(configFile, nodeConfig(name, storeDir, routePorts, i));
-    // The client port comes from the command line (it overrides nothing in the file, which has none).
-    const server = await privateServerProcess(`nats-server ${name}`, NATS_SERVER, (port) => ['-c', configFile, '-a', '127.0.0.1', '-p', String(port)]);
+    // The client port comes from the command line (the file has none).
+    const server = await privateServerProcess(`nats-server ${name}`, NATS_SERVER, (port) => ['-c', configFile, '-a', '127.0.0.1', '-p', String(port)], ports[i]);
     nodes.push({
       name,
       url: `nats://127.0.0.1:${server.port}`,
@@ -88,13 +92,10 @@ export async function startPrivateNatsCluster(size: number): Promise<PrivateNats
     url,
     nodes,
     async streamLeader(stream) {
-      try {
-        const leader = await ask(async (jsm) => (await jsm.streams.info(stream)).cluster?.leader);
-        return nodes.find((n) => n.name === leader) ?? null;
-      } catch {
-        return null;
-      }
+      const leader = (await cluster.streamInfo(stream))?.cluster?.leader;
+      return nodes.find((n) => n.name === leader) ?? null;
     },
+    streamInfo: (stream) => ask((jsm) => jsm.streams.info(stream)).catch(() => null),
     whenJetStreamReady,
     async destroy() {
       await Promise.all(nodes.map((n) => n.stop()));
