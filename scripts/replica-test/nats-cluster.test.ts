@@ -170,7 +170,11 @@ async function killStreamLeader(label: string, key: { id: string; key: string },
   const next = await until(`a stream leader other than ${node.name}`, async () => {
     const leader = await cluster.streamLeader(STREAM);
     return leader && leader !== node ? leader : null;
-  }, 20_000);
+  }, 20_000).catch((error: Error) => {
+    // What a stream without a copy elsewhere looks like: say how many events got through meanwhile.
+    const delivered = [...receiver.firstArrivals().values()].filter((t) => t > at).length;
+    throw new Error(`${error.message}; ${delivered} events delivered in the ${Math.round(clock() - at)} ms since the kill`);
+  });
   return { label, node, at, newLeader: next.name, electedMs: Math.round(clock() - at), revokedMs };
 }
 

@@ -1,7 +1,6 @@
 import { jetstream, jetstreamManager, RetentionPolicy, StorageType } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { natsServers } from '../src/nats-servers.js';
 import { startPrivateNatsCluster, type PrivateNatsCluster } from '../src/testing/private-nats-cluster.js';
 
 let cluster: PrivateNatsCluster;
@@ -10,7 +9,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 beforeAll(async () => {
   cluster = await startPrivateNatsCluster(3);
-  nc = await connect({ servers: natsServers(cluster.url), reconnectTimeWait: 200 });
+  nc = await connect({ servers: cluster.nodes.map((n) => n.url), reconnectTimeWait: 200 });
 });
 afterAll(async () => {
   await nc?.close();
@@ -26,14 +25,6 @@ async function until<T>(what: string, probe: () => Promise<T | null>, timeoutMs 
     await sleep(100);
   }
 }
-
-describe('NATS_URL as a server list', () => {
-  it('splits a comma-separated list and trims it; one URL stays one', () => {
-    expect(natsServers('nats://a:4222, nats://b:4222 ,nats://c:4222')).toEqual(['nats://a:4222', 'nats://b:4222', 'nats://c:4222']);
-    expect(natsServers('nats://127.0.0.1:4222')).toEqual(['nats://127.0.0.1:4222']);
-    expect(() => natsServers(' , ')).toThrow(/no server/);
-  });
-});
 
 describe('a private three-node NATS cluster', () => {
   it('keeps a three-replica stream through a kill -9 of its leader, and the node rejoins', async () => {
