@@ -113,7 +113,7 @@ function startEventLoad() {
   const done = (async () => {
     for (let i = 0; running; i++) {
       const started = clock();
-      const made = await call(managements[i % 2]!.origin, 'POST', `/api/dashboard/workspaces/${workspaceId}/projects`, ownerToken, { slug: `p-${i}-${Math.random().toString(36).slice(2, 8)}`, name: `Project ${i}` }).catch(() => ({ status: 0, body: {} }));
+      const made = await call(managements[i % 2]!.origin, 'POST', `/api/dashboard/workspaces/${workspaceId}/projects`, ownerToken, { slug: `p-${i}-${Math.random().toString(36).slice(2, 8)}`, name: `Project ${i}` }).catch(() => ({ status: 0, body: {} as Record<string, unknown> }));
       if (made.status === 201) acked.push({ projectId: made.body.id as string, at: clock() });
       else failures.push(made.status);
       await sleep(Math.max(0, LOAD_INTERVAL_MS - (clock() - started)));
@@ -206,7 +206,10 @@ async function deliveriesResumedAfter(kill: Kill, acked: { projectId: string; at
   );
 }
 
-/** From the kill: the first delivery of any event, and the first of an event committed after the kill. */
+/**
+ * From the kill: the first delivery of any event, and the first of an event committed after the
+ * kill (taken as: its creation answered 201 after the kill).
+ */
 function pauseOf(kill: Kill, acked: { projectId: string; at: number }[], events: { id: string; projectId: string }[]) {
   const arrivals = receiver.firstArrivals();
   const eventOf = new Map(events.map((e) => [e.projectId, e.id]));
