@@ -4,6 +4,7 @@ export { default as databasePlugin, type DatabasePluginOptions } from './plugins
 export { default as healthPlugin, type CheckState, type HealthOptions, type ReadinessCheck, type ReadinessDocumentation } from './plugins/health.js';
 export { default as metricsPlugin } from './plugins/metrics.js';
 export { default as natsPlugin, type NatsHandle } from './plugins/nats.js';
+export { natsServers } from './nats-servers.js';
 export { default as notFoundPlugin, type UnmatchedBody, type UnmatchedFallback } from './plugins/not-found.js';
 export { default as openApiPlugin, type OpenApiDocumentOptions, type OpenApiInfo } from './plugins/openapi.js';
 export type { OpenApiFinish, OpenApiServer, OpenApiTag } from './openapi/finish-document.js';

@@ -28,6 +28,7 @@ export const ConfigSchema = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
   DATABASE_URL: Type.String({ minLength: 1 }),
   DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, default: 10 }),
+  /** One server, or a comma-separated list of a cluster's nodes. */
   NATS_URL: Type.String({ default: 'nats://127.0.0.1:4222' }),
   /** Optional: when set, rate-limit counters are shared by every instance. */
   REDIS_URL: Type.Optional(Type.String({ minLength: 1 })),

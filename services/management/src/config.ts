@@ -31,6 +31,7 @@ export const ConfigSchema = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3001 }),
   DATABASE_URL: Type.String({ minLength: 1 }),
   DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, default: 10 }),
+  /** One server, or a comma-separated list of a cluster's nodes. */
   NATS_URL: Type.String({ default: 'nats://127.0.0.1:4222' }),
   /** HS256 secret of the dashboard's session JWTs; unused when JWT_JWKS_URL is set. */
   JWT_SECRET: Type.String({ minLength: 32, default: DEV_JWT_SECRET }),

@@ -11,6 +11,7 @@ export const ConfigSchema = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3002 }),
   DATABASE_URL: Type.String({ minLength: 1 }),
   DATABASE_POOL_SIZE: Type.Integer({ minimum: 2, default: 10 }),
+  /** One server, or a comma-separated list of a cluster's nodes. */
   NATS_URL: Type.String({ default: 'nats://127.0.0.1:4222' }),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
@@ -42,6 +43,8 @@ export const ConfigSchema = Type.Object({
   NATS_STREAM: Type.String({ minLength: 1, default: RAFFLE_EVENTS_STREAM }),
   NATS_SUBJECT_PREFIX: Type.String({ minLength: 1, default: RAFFLE_EVENTS_SUBJECT_PREFIX }),
   NATS_CONSUMER: Type.String({ minLength: 1, default: DISPATCHER_CONSUMER }),
+  /** Copies of the stream when it is created here: 1 on one server, 3 on a three-node cluster. */
+  NATS_STREAM_REPLICAS: Type.Integer({ minimum: 1, maximum: 5, default: 1 }),
   /** Create the JetStream stream and consumer when missing (off where infra owns them). */
   NATS_ENSURE_STREAM: Type.Boolean({ default: true }),
   /** Published outbox rows are kept this long: retries, retry and recover need their payloads. */

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { startPrivateNatsCluster } from '@raffle/service-kit/testing/faults';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setupStream } from '../src/consumer/setup-stream.js';
 import { consumerConfig, streamConfig } from '../src/consumer/stream-setup.js';
@@ -49,5 +50,19 @@ describe('the JetStream setup Job (node dist/cli/setup-stream.js)', () => {
 
     const failed = run(process.execPath, ['--conditions=development', '--import', 'tsx', CLI], { env: { ...process.env, ...env, NATS_URL: 'nats://127.0.0.1:1' } });
     await expect(failed).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('setting up the stream failed') });
+  });
+
+  it('on a cluster named by a comma-separated NATS_URL, creates the stream with NATS_STREAM_REPLICAS copies', async () => {
+    const cluster = await startPrivateNatsCluster(3);
+    try {
+      const env = isolatedStreamNames();
+      const names = await setupStream({ ...env, NATS_URL: cluster.url, NATS_STREAM_REPLICAS: '3' });
+      const stream = await cluster.streamInfo(names.stream);
+      expect(stream?.config).toMatchObject(streamConfig(names, 3));
+      expect(stream?.cluster?.replicas).toHaveLength(2);
+      await expect(setupStream({ ...env, NATS_URL: cluster.url, NATS_STREAM_REPLICAS: 'three' })).rejects.toThrow(/NATS_STREAM_REPLICAS/);
+    } finally {
+      await cluster.destroy();
+    }
   });
 });

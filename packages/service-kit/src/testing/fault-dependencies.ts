@@ -14,12 +14,16 @@ export type OwnPostgres = {
   destroy(): Promise<void>;
 };
 
-export type FaultDependencies<P extends OwnPostgres = OwnPostgres> = {
+/** What the harness needs of a NATS of the file's own (one server or a cluster): NATS_URL and teardown. */
+export type OwnNats = { url: string; destroy(): Promise<void> };
+
+export type FaultDependencies<P extends OwnPostgres = OwnPostgres, N extends OwnNats = PrivateNats> = {
   /** The migrated database the service under test uses. */
   databaseUrl: string;
   /** Set when the file brought a Postgres of its own (to stop and kill); null on the shared server. */
   postgres: P | null;
-  nats: PrivateNats;
+  /** A private nats-server, or what the file's `ownNats` started (a cluster). */
+  nats: N;
   redis: PrivateRedis;
   /** A short-lived client for seeding and checking: closed again before any fault, so the test's own pool never sits on a dying server. */
   withDatabase<T>(fn: (database: Database) => Promise<T>): Promise<T>;
@@ -28,17 +32,21 @@ export type FaultDependencies<P extends OwnPostgres = OwnPostgres> = {
 };
 
 /**
- * What a fault test file stands on: NATS and Redis servers of its own, a migrated database (on
+ * What a fault test file stands on: NATS (one server, or the cluster `ownNats` starts) and Redis servers of its own, a migrated database (on
  * the Postgres the file brings when it stops Postgres, else a clone on the shared server), and the
  * service processes it starts; everything is torn down after the file, whatever happened.
  */
-export function useFaultDependencies<P extends OwnPostgres = OwnPostgres>(options: { ownPostgres?: () => Promise<P> } = {}): () => FaultDependencies<P> {
-  let deps: FaultDependencies<P> | undefined;
+export function useFaultDependencies<P extends OwnPostgres = OwnPostgres, N extends OwnNats = PrivateNats>(
+  options: { ownPostgres?: () => Promise<P>; ownNats?: () => Promise<N> } = {},
+): () => FaultDependencies<P, N> {
+  let deps: FaultDependencies<P, N> | undefined;
   const cleanups: Array<() => Promise<void>> = [];
   const children: ServiceProcess[] = [];
 
   beforeAll(async () => {
-    const [nats, redis] = await Promise.all([startPrivateNats(), startPrivateRedis()]);
+    // Without `ownNats`, N is PrivateNats (the default type argument), which startPrivateNats gives.
+    const startNats = options.ownNats ?? (startPrivateNats as unknown as () => Promise<N>);
+    const [nats, redis] = await Promise.all([startNats(), startPrivateRedis()]);
     cleanups.push(() => nats.destroy(), () => redis.destroy());
     let databaseUrl: string;
     let ownPostgres: P | null = null;

@@ -12,6 +12,23 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/**
+ * `count` distinct free loopback ports: all held open together before any is released, so the
+ * kernel cannot hand the same one out twice (as calling freePort in turn can).
+ */
+export async function freePorts(count: number): Promise<number[]> {
+  const servers = await Promise.all(
+    Array.from({ length: count }, () => new Promise<ReturnType<typeof createServer>>((resolve, reject) => {
+      const server = createServer();
+      server.once('error', reject);
+      server.listen(0, '127.0.0.1', () => resolve(server));
+    })),
+  );
+  const ports = servers.map((s) => (s.address() as { port: number }).port);
+  await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
+  return ports;
+}
+
 /** True when something accepts TCP connections on the loopback port. */
 export const acceptsConnections = (port: number) =>
   new Promise<boolean>((resolve) => {

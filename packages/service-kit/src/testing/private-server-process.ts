@@ -18,10 +18,11 @@ const START_TIMEOUT_MS = 10_000;
 /**
  * A server binary of one test's own on a free loopback port, started and stopped on demand
  * (not started yet when this resolves). `argsFor` gives its command line for that port. Outages
- * made with it never touch the machine's shared servers that other test files use.
+ * made with it never touch the machine's shared servers that other test files use. `reservedPort` is one
+ * the caller reserved with others (see freePorts); else a free one is picked here.
  */
-export async function privateServerProcess(name: string, binary: string, argsFor: (port: number) => string[]): Promise<PrivateServerProcess> {
-  const port = await freePort();
+export async function privateServerProcess(name: string, binary: string, argsFor: (port: number) => string[], reservedPort?: number): Promise<PrivateServerProcess> {
+  const port = reservedPort ?? (await freePort());
   let child: ChildProcess | null = null;
   let output = '';
 

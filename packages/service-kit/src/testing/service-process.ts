@@ -67,7 +67,12 @@ export async function startServiceProcess(options: ServiceProcessOptions): Promi
     child.once('exit', (code, signal) => resolve((exit = { code, signal }))),
   );
 
-  const origin = await listeningOrigin(lines, () => exit, () => output, options.startTimeoutMs ?? 60_000);
+  // A service that never listened is nobody's to kill later (the caller never got its handle):
+  // kill it here, or it outlives the test file and loads the machine for everyone else.
+  const origin = await listeningOrigin(lines, () => exit, () => output, options.startTimeoutMs ?? 60_000).catch((error: unknown) => {
+    child.kill('SIGKILL');
+    throw error;
+  });
   return {
     name: options.name,
     pid: child.pid!,

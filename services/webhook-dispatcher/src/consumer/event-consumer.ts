@@ -9,6 +9,14 @@ export type EventConsumer = { stop(): Promise<void> };
 
 /** Messages fanned out per database round trip; a busy stream fills it, a quiet one flushes at once. */
 const BATCH = 256;
+/**
+ * How long one pull request stays open on the server (decision 0035). The client expects a
+ * heartbeat every half of it and, after two missed, pulls again. A pull lost with a NATS node
+ * (the consumer's leader killed) is thus re-sent after about 5 s; with the library's 30 s default
+ * it took 30 s, longer than the cluster needs to elect the consumer's new leader. Idle, it costs
+ * one pull every 5 s per dispatcher.
+ */
+const PULL_EXPIRES_MS = 5000;
 
 /**
  * Reads the shared durable pull consumer and turns each batch of events into deliveries in one
@@ -28,7 +36,7 @@ export async function startEventConsumer(options: {
   log: Logger;
 }): Promise<EventConsumer> {
   const consumer = await options.js.consumers.get(options.names.stream, options.names.consumer);
-  const messages: ConsumerMessages = await consumer.consume({ max_messages: BATCH * 2 });
+  const messages: ConsumerMessages = await consumer.consume({ max_messages: BATCH * 2, expires: PULL_EXPIRES_MS });
   const pending: JsMsg[] = [];
   let writing: Promise<void> | null = null;
   let scheduled: NodeJS.Immediate | null = null;

@@ -7,16 +7,23 @@ const nanos = (ms: number) => ms * 1_000_000;
 export type StreamNames = { stream: string; subjectPrefix: string; consumer: string };
 
 /**
+ * How many nodes keep a copy of every event (NATS_STREAM_REPLICAS): 1 on a single server, 3 on a
+ * three-node cluster, so the stream survives the loss of any one node (decision 0035).
+ */
+export const DEFAULT_STREAM_REPLICAS = 1;
+
+/**
  * The stream and consumer as infra/nats/*.json declares them (a test keeps the two equal). Only
  * JetStream features of NATS 2.9 are used: one filter subject, a duplicate window, explicit ack.
+ * The consumer declares no replica count of its own: it inherits the stream's.
  */
-export const streamConfig = (names: StreamNames) => ({
+export const streamConfig = (names: StreamNames, replicas = DEFAULT_STREAM_REPLICAS) => ({
   name: names.stream,
   subjects: [`${names.subjectPrefix}.>`],
   retention: RetentionPolicy.Limits,
   storage: StorageType.File,
   discard: DiscardPolicy.Old,
-  num_replicas: 1,
+  num_replicas: replicas,
   max_age: nanos(7 * 24 * 60 * 60 * 1000),
   duplicate_window: nanos(2 * 60 * 1000),
 });
@@ -34,13 +41,16 @@ export const consumerConfig = (names: StreamNames) => ({
 
 const isNotFound = (error: unknown) => error instanceof JetStreamApiError && (error.code === 10059 || error.code === 10014);
 
-/** Creates the stream and the durable consumer when missing; an existing one is left as infra made it. */
-export async function ensureStream(jsm: JetStreamManager, names: StreamNames): Promise<void> {
+/**
+ * Creates the stream (with `replicas` copies) and the durable consumer when missing; an existing
+ * one is left as infra made it, replica count included.
+ */
+export async function ensureStream(jsm: JetStreamManager, names: StreamNames, replicas = DEFAULT_STREAM_REPLICAS): Promise<void> {
   try {
     await jsm.streams.info(names.stream);
   } catch (error) {
     if (!isNotFound(error)) throw error;
-    await jsm.streams.add(streamConfig(names));
+    await jsm.streams.add(streamConfig(names, replicas));
   }
   try {
     await jsm.consumers.info(names.stream, names.consumer);

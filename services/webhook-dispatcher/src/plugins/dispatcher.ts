@@ -98,7 +98,7 @@ async function dispatcherPlugin(app: FastifyInstance, deps: DispatcherDependenci
       void (async () => {
         for (let attempt = 0; !closing; attempt++) {
           try {
-            if (config.NATS_ENSURE_STREAM) await ensureStream(await jetstreamManager(nc), names);
+            if (config.NATS_ENSURE_STREAM) await ensureStream(await jetstreamManager(nc), names, config.NATS_STREAM_REPLICAS);
             consumer = await startEventConsumer({
               js: jetstream(nc),
               names,
