@@ -10,7 +10,7 @@ import { renderWinColumns } from '../src/render/win.js';
 import { identitySnapshotOf } from '../src/queries/winner-identities.js';
 import { updateWin } from '../src/writes/wins.js';
 
-// enter_raffle (migration 0015) on its own database: its outcomes, what it stores, and the rules
+// enter_raffle (migrations 0015, 0016) on its own database: its outcomes, what it stores, and the rules
 // that only it enforces now, under concurrency.
 const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const name = `t_enter_${randomBytes(5).toString('hex')}`;
