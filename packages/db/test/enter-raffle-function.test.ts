@@ -6,8 +6,11 @@ import { runMigrations } from '../src/migrate.js';
 import * as schema from '../src/schema/index.js';
 import { enterRaffleInOneStatement, type EntryAttempt } from '../src/writes/entering.js';
 import { renderEntryColumns } from '../src/render/entry.js';
+import { renderWinColumns } from '../src/render/win.js';
+import { identitySnapshotOf } from '../src/queries/winner-identities.js';
+import { updateWin } from '../src/writes/wins.js';
 
-// enter_raffle (migration 0015) on its own database: its outcomes, what it stores, and the rules
+// enter_raffle (migrations 0015, 0016) on its own database: its outcomes, what it stores, and the rules
 // that only it enforces now, under concurrency.
 const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const name = `t_enter_${randomBytes(5).toString('hex')}`;
@@ -30,19 +33,33 @@ afterAll(async () => {
 let counter = 0;
 const unique = () => `${Date.now().toString(36)}${(counter++).toString(36)}`;
 
-async function user(wallet?: string): Promise<string> {
+async function user(wallet?: string, displayName?: string): Promise<string> {
   const id = `usr_${unique()}`;
-  await sql`insert into users (id, handle, profile_json) values (${id}, ${id}, '{}')`;
+  await sql`insert into users (id, handle, display_name, profile_json) values (${id}, ${id}, ${displayName ?? null}, '{}')`;
   if (wallet) await sql`insert into user_wallets (user_id, chain, address, verified) values (${id}, 'solana', ${wallet}, true)`;
   return id;
 }
 
-async function raffle(fields: { status?: string; mechanic?: string; spots?: number; requirements?: unknown[]; visibility?: string } = {}): Promise<{ id: string; slug: string }> {
+async function raffle(
+  fields: { status?: string; mechanic?: string; spots?: number; requirements?: unknown[]; visibility?: string; title?: string; chain?: string | null } = {},
+): Promise<{ id: string; slug: string }> {
   const id = `raf_${unique()}`;
   await sql`insert into raffles (id, workspace_id, slug, title, mechanic, allocation_type, visibility, status, spots, chain, requirements, settings, published_at, workspace_item_json, public_item_json)
-    values (${id}, 'wks_1', ${id}, 'T', ${fields.mechanic ?? 'raffle'}, 'allowlist_gtd', ${fields.visibility ?? 'public'}, ${fields.status ?? 'open'}, ${fields.spots ?? 10}, 'solana',
-      ${JSON.stringify(fields.requirements ?? [])}::jsonb, '{}', now(), '{}', '{}')`;
+    values (${id}, 'wks_1', ${id}, ${fields.title ?? 'T'}, ${fields.mechanic ?? 'raffle'}, 'allowlist_gtd', ${fields.visibility ?? 'public'}, ${fields.status ?? 'open'}, ${fields.spots ?? 10},
+      ${fields.chain === undefined ? 'solana' : fields.chain}, ${JSON.stringify(fields.requirements ?? [])}::jsonb, '{}', now(), '{}', '{}')`;
+  // An FCFS raffle gets its spots as it opens (decision 0029).
+  await sql`select open_fcfs_spots(${id})`;
   return { id, slug: id };
+}
+
+async function storedWin(winId: string) {
+  const [row] = await db.query.wins.findMany({ where: (w, { eq }) => eq(w.id, winId) });
+  return row!;
+}
+
+async function raffleRow(raffleId: string) {
+  const [row] = await db.query.raffles.findMany({ where: (r, { eq }) => eq(r.id, raffleId) });
+  return row!;
 }
 
 const attempt = (raffleId: string, userId: string, extra: Partial<EntryAttempt> = {}): EntryAttempt => ({
@@ -108,13 +125,13 @@ describe('enter_raffle', () => {
     expect(await enter((await raffle({ status: 'closed' })).id, u)).toMatchObject({ outcome: 'raffle_not_open', raffle: { status: 'closed' } });
     const gated = await raffle({ requirements: [{ id: 'req_1', type: 'account_age_days', label: 'Old', params: { days: 1 } }] });
     const changed = await enter(gated.id, u);
-    expect(changed).toMatchObject({ outcome: 'requirements_changed', plan: { requirements: [{ id: 'req_1' }], workspaceId: 'wks_1' } });
-    const fingerprint = changed.outcome === 'requirements_changed' ? changed.plan.fingerprint : null;
+    expect(changed).toMatchObject({ outcome: 'plan_changed', plan: { requirements: [{ id: 'req_1' }], workspaceId: 'wks_1' } });
+    const fingerprint = changed.outcome === 'plan_changed' ? changed.plan.fingerprint : null;
     expect(await enter(gated.id, u, { fingerprint, verdict: 'failed' })).toEqual({ outcome: 'requirements_not_met' });
     expect((await enter(gated.id, u, { fingerprint, verdict: 'pending' })).outcome).toBe('entered');
     const collection = await raffle({ mechanic: 'collection', spots: 1 });
     expect((await enter(collection.id, await user())).outcome).toBe('entered');
-    expect(await enter(collection.id, await user())).toMatchObject({ outcome: 'raffle_full', raffle: { spots: 1 } });
+    expect(await enter(collection.id, await user())).toEqual({ outcome: 'raffle_full', spots: 1 });
   });
 
   it('flags the earlier entries sharing a signal, patching their views and announcing them', async () => {
@@ -184,5 +201,76 @@ describe('enter_raffle', () => {
     }
     const [count] = await sql<{ n: number }[]>`select count(*)::int as n from entries where raffle_id = ${r.id}`;
     expect(count!.n).toBe(0);
+  });
+
+  it('an FCFS entry claims its spot and writes its win and events in the same call, the win filled in as TypeScript renders it', async () => {
+    const r = await raffle({ mechanic: 'fcfs', spots: 2, title: 'Drop "one" \\ \u00e9' });
+    const u = await user('WaLLet9', 'Ann "A"');
+    await sql`insert into user_wallets (user_id, chain, address, verified) values (${u}, 'ethereum', '0xabc', false)`;
+    // Without a plan saying so, the function asks for the win to be rendered first.
+    expect(await enter(r.id, u)).toEqual({
+      outcome: 'plan_changed',
+      plan: { requirements: [], fingerprint: null, workspaceId: 'wks_1', fcfs: true },
+    });
+    const result = await enterRaffleInOneStatement(db, { ...attempt(r.id, u, { fcfs: true }), ref: { slug: r.slug } });
+    expect(result.outcome).toBe('entered');
+    if (result.outcome !== 'entered') return;
+    expect(result.mayClose).toBe(false);
+    const win = await storedWin(result.win!.id);
+    expect(result.win).toEqual(win);
+    expect(win).toMatchObject({ position: 1, status: 'selected', source: 'fcfs', entryId: result.entry.id, walletSnapshot: 'WaLLet9' });
+    expect(win.identitySnapshot).toEqual({ handle: u, displayName: 'Ann "A"', wallets: [{ chain: 'ethereum', address: '0xabc' }, { chain: 'solana', address: 'WaLLet9' }] });
+    // Byte for byte what renderWinColumns renders from the stored row, with the identity in the
+    // key order identitySnapshotOf gives (a jsonb column reads back in its own order).
+    const identity = identitySnapshotOf({ handle: win.identitySnapshot.handle, displayName: win.identitySnapshot.displayName ?? null }, win.identitySnapshot.wallets);
+    expect({ winJson: win.winJson, winnerJson: win.winnerJson }).toEqual(renderWinColumns({ ...win, identitySnapshot: identity }, await raffleRow(r.id)));
+    const events = await sql<{ type: string; payload: string }[]>`select type, payload from event_outbox
+      where payload like ${`%${result.entry.id}%`} or payload like ${`%${result.win!.id}%`} order by id`;
+    expect(events.map((e) => e.type)).toEqual(['entry.created', 'entry.created', 'win.selected', 'winner.selected']);
+    expect(events.slice(2).map((e) => JSON.parse(e.payload).data)).toEqual([JSON.parse(win.winJson), JSON.parse(win.winnerJson)]);
+
+    // The last spot: the entrant answers that it may close; then the raffle is full, read unlocked.
+    const chainless = await enter(r.id, await user(), { fcfs: true });
+    expect(chainless).toMatchObject({ outcome: 'entered', mayClose: true, win: { position: 2 } });
+    expect(await enter(r.id, await user(), { fcfs: true })).toEqual({ outcome: 'raffle_full', spots: 2 });
+    expect(await enter(r.id, u, { fcfs: true })).toEqual({ outcome: 'raffle_full', spots: 2 });
+    // A chainless raffle's wins have no chain in their raffle.
+    const none = await raffle({ mechanic: 'fcfs', spots: 1, chain: null });
+    const plain = await enter(none.id, await user(), { fcfs: true });
+    if (plain.outcome !== 'entered') throw new Error(plain.outcome);
+    expect(JSON.parse(plain.win!.winJson).raffle).not.toHaveProperty('chain');
+    expect(plain.win!.winJson).toEqual(renderWinColumns(await storedWin(plain.win!.id), await raffleRow(none.id)).winJson);
+  });
+
+  it('a pending FCFS entry takes no spot; a spot freed by a disqualification goes to the next entrant, the disqualified win replaced', async () => {
+    const gated = await raffle({ mechanic: 'fcfs', spots: 1, requirements: [{ id: 'req_1', type: 'account_age_days', label: 'Old', params: { days: 1 } }] });
+    const changed = await enter(gated.id, await user());
+    if (changed.outcome !== 'plan_changed') throw new Error(changed.outcome);
+    const pending = await enter(gated.id, await user(), { fingerprint: changed.plan.fingerprint, fcfs: true, verdict: 'pending' });
+    expect(pending).toMatchObject({ outcome: 'entered', win: null, mayClose: false, entry: { status: 'pending' } });
+    const [free] = await sql<{ n: number }[]>`select count(*)::int as n from fcfs_spots where raffle_id = ${gated.id} and entry_id is null`;
+    expect(free!.n).toBe(1);
+
+    const r = await raffle({ mechanic: 'fcfs', spots: 2 });
+    const first = await enter(r.id, await user(), { fcfs: true });
+    if (first.outcome !== 'entered') throw new Error(first.outcome);
+    const raffleFields = await raffleRow(r.id);
+    const at = new Date();
+    // What disqualifyWin does while the raffle is open: the win disqualified, its spot freed.
+    await updateWin(db, first.win!.id, raffleFields, { status: 'disqualified', disqualifiedAt: at, updatedAt: at });
+    await sql`select free_fcfs_spot(${r.id}, 1, ${first.entry.id})`;
+    const next = await enter(r.id, await user(), { fcfs: true });
+    expect(next).toMatchObject({ outcome: 'entered', win: { position: 1 }, mayClose: false });
+    const replaced = await storedWin(first.win!.id);
+    expect(replaced).toMatchObject({ status: 'replaced', position: 1 });
+    expect(replaced.replacedAt).toEqual(next.outcome === 'entered' ? next.entry.createdAt : null);
+    // The patched views are what a re-render of the row gives.
+    expect(replaced.winJson).toEqual(renderWinColumns(replaced, raffleFields).winJson);
+    expect(JSON.parse(replaced.winnerJson)).toEqual(JSON.parse(renderWinColumns(replaced, raffleFields).winnerJson));
+    const events = await sql<{ type: string; payload: string }[]>`select type, payload from event_outbox
+      where payload like ${`%${next.outcome === 'entered' ? next.entry.id : ''}%`} or payload like ${`%${next.outcome === 'entered' ? next.win!.id : ''}%`}
+        or (type = 'winner.replaced' and payload like ${`%${first.win!.id}%`}) order by id`;
+    expect(events.map((e) => e.type)).toEqual(['entry.created', 'entry.created', 'winner.replaced', 'win.selected', 'winner.selected']);
+    expect(JSON.parse(events[2]!.payload).data).toEqual(JSON.parse(replaced.winnerJson));
   });
 });

@@ -1,4 +1,4 @@
-import { createDatabase, schema, type Database } from '@raffle/db';
+import { createDatabase, enterRaffleInOneStatement, schema, type Database } from '@raffle/db';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { disqualifyWin, enterRaffle, isDomainError, userPrincipal, type EnteredRaffle } from '../src/index.js';
@@ -26,23 +26,24 @@ afterAll(async () => {
 
 class RolledBack extends Error {}
 
-/** An entrant whose transaction stops after claiming its spot, until `rollBack` makes it roll back. */
+/**
+ * An entrant whose entry stops after claiming its spot, until `rollBack` makes it roll back: the
+ * entry's one statement run inside a transaction this test holds open (as the demo's load runs
+ * it), so its claim stays in flight meanwhile.
+ */
 function heldEntrant(raffleId: string, userId: string) {
   let claimed!: () => void;
   const hasClaimed = new Promise<void>((resolve) => (claimed = resolve));
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));
   const state = { rolledBack: false };
-  const entering = enterRaffle(wide.db, {
-    raffle: { raffleId },
-    actor: userPrincipal(userId),
-    source: 'api',
-    // Runs in the write pipeline, after the spot was claimed: the claim stays in flight meanwhile.
-    inTransaction: async () => {
-      claimed();
-      await released;
-      throw new RolledBack();
-    },
+  const entering = wide.db.transaction(async (tx) => {
+    const attempt = { ref: { raffleId }, userId, source: 'api', ipHash: null, at: new Date(), fingerprint: null, fcfs: true } as const;
+    const entered = await enterRaffleInOneStatement(tx, { ...attempt, verdict: 'passed', weight: '1', evaluations: [] });
+    if (entered.outcome !== 'entered') throw new Error(`not entered: ${entered.outcome}`);
+    claimed();
+    await released;
+    throw new RolledBack();
   });
   const settled = entering.then(
     () => 'entered',
@@ -192,7 +193,7 @@ describe('FCFS spots while claims are in flight', () => {
 });
 
 describe('entering a first-come raffle', () => {
-  it('asks enter_raffle once per raffle: later entrants take the transaction path straight away', async () => {
+  it('is one statement: the first entrant of a raffle per process learns its plan (a second call), the others send one; the last spot closes in a step of its own', async () => {
     const sent: string[] = [];
     const observed = createDatabase({ url: testDb.url, max: 2, onStatement: (query) => sent.push(query) });
     try {
@@ -200,9 +201,17 @@ describe('entering a first-come raffle', () => {
       const enterObserved = async () => enterRaffle(observed.db, { raffle: { raffleId: raffle.id }, actor: userPrincipal((await world.user()).id), source: 'api' });
       const calls = () => sent.filter((q) => q.includes('enter_raffle(')).length;
       expect((await enterObserved()).win!.position).toBe(1);
-      expect(calls()).toBe(1);
-      expect((await enterObserved()).win!.position).toBe(2);
-      expect(calls()).toBe(1);
+      expect(calls()).toBe(2);
+      const before = sent.length;
+      const second = await enterObserved();
+      expect(second.win!.position).toBe(2);
+      expect(second.raffle.status).toBe('open');
+      // One statement (the relay's coalesced wake-up after the commit aside: the pool's, not the entry's).
+      expect(sent.slice(before).filter((q) => !q.startsWith('select pg_notify'))).toHaveLength(1);
+      const last = await enterObserved();
+      expect(last.win!.position).toBe(3);
+      expect(last.raffle.status).toBe('closed');
+      expect(calls()).toBe(4);
     } finally {
       await observed.close();
     }

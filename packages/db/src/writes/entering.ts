@@ -7,14 +7,21 @@ import { raffles, type RaffleRequirement } from '../schema/raffles.js';
 import type { entries } from '../schema/entries.js';
 import { rowOfTable } from '../queries/raw-rows.js';
 import type { RaffleRef } from '../queries/raffle-locks.js';
+import type { wins } from '../schema/wins.js';
 import { renderEntryTemplate } from './entry-template.js';
 import { storedWeight, verdictColumnsOf, type RequirementEvaluation } from './entries.js';
+import { renderFcfsWinTemplate } from './win-template.js';
 
 type EntryRecord = typeof entries.$inferSelect;
 type RaffleRow = typeof raffles.$inferSelect;
+type WinRecord = typeof wins.$inferSelect;
 
-/** The requirements an entry's verdicts were evaluated for; `fingerprint` null for none. */
-export type RequirementPlan = { requirements: RaffleRequirement[]; fingerprint: string | null; workspaceId: string | null };
+/**
+ * What an entry to a raffle is prepared for before the call: the requirements its verdicts are
+ * evaluated for (`fingerprint` null for none), and whether its entries win on arrival (FCFS: the
+ * win is rendered too). The function sends the raffle's own back when they differ (`plan_changed`).
+ */
+export type RequirementPlan = { requirements: RaffleRequirement[]; fingerprint: string | null; workspaceId: string | null; fcfs: boolean };
 
 export type EntryAttempt = {
   ref: RaffleRef;
@@ -26,6 +33,8 @@ export type EntryAttempt = {
   at: Date;
   /** The fingerprint of the requirements the verdicts below are for (RequirementPlan). */
   fingerprint: string | null;
+  /** The plan says the raffle is first-come: the entry's win is rendered and sent with it. */
+  fcfs?: boolean;
   /** `failed`: the entry is refused (once the raffle's other rules passed); `pending`: stored, settled later. */
   verdict: 'passed' | 'pending' | 'failed';
   weight: string;
@@ -35,15 +44,17 @@ export type EntryAttempt = {
 };
 
 export type EntryOutcome =
-  | { outcome: 'entered'; entry: EntryRecord; raffle: RaffleRow }
+  /**
+   * `win` for a first-come entry that took a spot; `mayClose` when it left no spot unclaimed: it
+   * may be the last to commit, and the caller tries the close (closeFcfsRaffleWhenFull).
+   */
+  | { outcome: 'entered'; entry: EntryRecord; raffle: RaffleRow; win: WinRecord | null; mayClose: boolean }
   | { outcome: 'raffle_not_found' }
   | { outcome: 'raffle_not_open'; raffle: RaffleRow }
   | { outcome: 'already_entered'; entryId: string }
-  | { outcome: 'raffle_full'; raffle: RaffleRow }
+  | { outcome: 'raffle_full'; spots: number }
   | { outcome: 'requirements_not_met' }
-  /** FCFS raffles are entered the earlier way until their spots are claimed in the function. */
-  | { outcome: 'fcfs' }
-  | { outcome: 'requirements_changed'; plan: RequirementPlan };
+  | { outcome: 'plan_changed'; plan: RequirementPlan };
 
 type Row = {
   outcome: EntryOutcome['outcome'];
@@ -56,15 +67,23 @@ type Row = {
   requirements: RaffleRequirement[] | string | null;
   requirements_fingerprint: string | null;
   workspace_id: string | null;
+  mechanic: string | null;
+  win_position: number | null;
+  winner_identity: string | null;
+  win_json: string | null;
+  winner_json: string | null;
+  may_close: boolean;
 };
 
 const parsed = <T>(value: T | string): T => (typeof value === 'string' ? (JSON.parse(value) as T) : value);
 
 /**
- * One entry in one round trip: the migration-managed function `enter_raffle` (migration 0015)
- * checks, locks and writes in a single statement sent in autocommit, so BEGIN and COMMIT travel
- * with it. Written against postgres.js, prepared, with no query builder: the hottest write there is.
- * The entry is rendered here with markers the function fills (entry-template.ts).
+ * One entry in one round trip: the migration-managed function `enter_raffle` (migrations 0015,
+ * 0016) checks, locks and writes in a single statement sent in autocommit, so BEGIN and COMMIT
+ * travel with it; a first-come entry claims its spot and writes its win there too. Written against
+ * postgres.js, prepared, with no query builder: the hottest write there is. The entry (and a
+ * first-come entry's win) is rendered here with markers the function fills (entry-template.ts,
+ * win-template.ts).
  */
 export async function enterRaffleInOneStatement(db: DbOrTx, attempt: EntryAttempt): Promise<EntryOutcome> {
   // The pool (or, for the demo's load, the transaction it runs in: the statement then commits with it).
@@ -78,6 +97,8 @@ export async function enterRaffleInOneStatement(db: DbOrTx, attempt: EntryAttemp
     { id, userId: attempt.userId, status, source: attempt.source, entryWeight: attempt.weight, ipHash: attempt.ipHash, createdAt: attempt.at },
     [...attempt.evaluations],
   );
+  const win = attempt.fcfs ? { id: newId('win', attempt.at.getTime()) } : null;
+  const winTemplate = win && renderFcfsWinTemplate({ id: win.id, entryId: id, userId: attempt.userId, selectedAt: attempt.at });
   const at = attempt.at.toISOString();
   // One entry's events share a stem; the function counts up the last two characters (ULID order).
   const eventStem = newId('event', attempt.at.getTime()).slice(0, -2);
@@ -86,12 +107,41 @@ export async function enterRaffleInOneStatement(db: DbOrTx, attempt: EntryAttemp
   const [row] = await sql<Row[]>`select * from enter_raffle(${'raffleId' in ref ? ref.raffleId : null}::text, ${'slug' in ref ? ref.slug : null}::text,
     ${attempt.userId}, ${id}, ${attempt.source}, ${attempt.ipHash}::text, ${at}, ${attempt.fingerprint}::text, ${attempt.verdict},
     ${attempt.weight}, ${JSON.stringify(evaluations)}::jsonb, ${template.workspaceJson}, ${template.ownerJson}, ${eventStem},
-    ${activeTraceparent()}::text, ${wake === null}, ${attempt.idempotency?.apiKeyId ?? null}::text, ${attempt.idempotency?.key ?? null}::text)`;
+    ${activeTraceparent()}::text, ${wake === null}, ${attempt.idempotency?.apiKeyId ?? null}::text, ${attempt.idempotency?.key ?? null}::text,
+    ${win?.id ?? null}::text, ${winTemplate?.winJson ?? null}::text, ${winTemplate?.winnerJson ?? null}::text)`;
   if (row!.outcome === 'entered') wake?.();
-  return outcomeOf(row!, { id, status, attempt });
+  return outcomeOf(row!, { id, status, winId: win?.id ?? null, attempt });
 }
 
-function outcomeOf(row: Row, made: { id: string; status: string; attempt: EntryAttempt }): EntryOutcome {
+/** The win the function inserted for a first-come entry, as a read returns it. */
+function winOf(row: Row, made: { id: string; winId: string | null; attempt: EntryAttempt }, raffleId: string): WinRecord | null {
+  if (row.win_position === null || made.winId === null) return null;
+  const at = made.attempt.at;
+  return {
+    id: made.winId,
+    raffleId,
+    entryId: made.id,
+    userId: made.attempt.userId,
+    position: row.win_position,
+    source: 'fcfs',
+    status: 'selected',
+    walletSnapshot: row.wallet_snapshot,
+    identitySnapshot: JSON.parse(row.winner_identity!) as WinRecord['identitySnapshot'],
+    deliveryStatus: 'pending',
+    deliveryNote: null,
+    selectedAt: at,
+    finalizedAt: null,
+    disqualifiedAt: null,
+    replacedAt: null,
+    deliveredAt: null,
+    createdAt: at,
+    updatedAt: at,
+    winJson: row.win_json!,
+    winnerJson: row.winner_json!,
+  };
+}
+
+function outcomeOf(row: Row, made: { id: string; status: string; winId: string | null; attempt: EntryAttempt }): EntryOutcome {
   switch (row.outcome) {
     case 'entered': {
       const { attempt } = made;
@@ -111,18 +161,18 @@ function outcomeOf(row: Row, made: { id: string; status: string; attempt: EntryA
         workspaceJson: row.workspace_json!,
         ownerJson: row.owner_json!,
       };
-      return { outcome: 'entered', entry, raffle: rowOfTable(raffles, parsed(row.raffle!)) };
+      return { outcome: 'entered', entry, raffle: rowOfTable(raffles, parsed(row.raffle!)), win: winOf(row, made, entry.raffleId), mayClose: row.may_close };
     }
     case 'raffle_not_open':
       return { outcome: 'raffle_not_open', raffle: rowOfTable(raffles, parsed(row.raffle!)) };
     case 'already_entered':
       return { outcome: 'already_entered', entryId: row.detail! };
     case 'raffle_full':
-      return { outcome: 'raffle_full', raffle: rowOfTable(raffles, parsed(row.raffle!)) };
-    case 'requirements_changed':
+      return { outcome: 'raffle_full', spots: Number(row.detail) };
+    case 'plan_changed':
       return {
-        outcome: 'requirements_changed',
-        plan: { requirements: parsed(row.requirements!), fingerprint: row.requirements_fingerprint, workspaceId: row.workspace_id },
+        outcome: 'plan_changed',
+        plan: { requirements: parsed(row.requirements!), fingerprint: row.requirements_fingerprint, workspaceId: row.workspace_id, fcfs: row.mechanic === 'fcfs' },
       };
     default:
       return { outcome: row.outcome };

@@ -3,7 +3,7 @@ import { renderEntryColumns, type EntryRow } from '../render/entry.js';
 
 /**
  * Marker values for the fields of an entry's stored views that only the database knows when the
- * entry is rendered: the entry is rendered here before `enter_raffle` runs (migration 0015), and
+ * entry is rendered: the entry is rendered here before `enter_raffle` runs (migrations 0015, 0016), and
  * the function replaces each marked `"field":"marker"` pair. A marker begins with U+0000, which
  * JSON.stringify always escapes, so the pair with its unescaped quotes can only be the field
  * itself, never text inside a label. The function spells the same pairs: change both together

@@ -21,10 +21,10 @@ export type FcfsClaim = {
 
 /**
  * Claims the lowest free spot of an open FCFS raffle for an entry not inserted yet (its win is
- * rendered with the position); the caller holds the raffle row FOR SHARE. Null when the raffle is
- * full: every spot is taken by a committed claim. One statement: the claim runs first, in the
- * subquery, then the lookups that follow from it. (The entry admission sends the same claim,
- * in its round trip, for raffles without requirements.)
+ * rendered with the position); the caller holds the raffle row. Null when the raffle is full:
+ * every spot is taken by a committed claim. One statement: the claim runs first, in the subquery,
+ * then the lookups that follow from it. Settling a pending entry claims here; a new entry claims
+ * inside `enter_raffle` (migration 0016), which makes the same lookups.
  */
 export async function claimFcfsSpot(tx: DbOrTx, args: { raffleId: string; entryId: string }): Promise<FcfsClaim | null> {
   const [row] = await rawTransactionOf(tx)<{ position: number | null; replaces: string | null; unclaimed_left: boolean }[]>`

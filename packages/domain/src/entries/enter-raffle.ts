@@ -1,6 +1,6 @@
-import type { BeaconChain } from '@raffle/beacon';
+import { QUICKNET, type BeaconChain } from '@raffle/beacon';
 import type { EntrySource } from '@raffle/contracts';
-import { enterRaffleInOneStatement, type Db, type EntryOutcome, type schema, type Tx } from '@raffle/db';
+import { enterRaffleInOneStatement, type Db, type EntryOutcome, type schema } from '@raffle/db';
 import { systemClock, type Clock } from '../clock.js';
 import { DomainError } from '../errors.js';
 import type { Principal } from '../principal.js';
@@ -8,9 +8,8 @@ import type { RaffleRecord } from '../raffles/raffle-locks.js';
 import type { ChainCheck } from '../requirements/chain-verdicts.js';
 import type { WinRecord } from '../wins/win-transitions.js';
 import { isUniqueViolation } from '../unique-violation.js';
-import { enterFcfsRaffle } from './enter-fcfs-raffle.js';
+import { closeFcfsRaffleWhenFull } from '../wins/fcfs-positions.js';
 import { entrantOf } from './entrant.js';
-import { isKnownFcfsRaffle, rememberFcfsRaffle } from './fcfs-refs.js';
 import { entryVerdictsFor } from './entry-verdicts.js';
 import type { RaffleRef } from './find-entrable-raffle.js';
 import { rememberRequirementPlan, requirementPlanOf } from './requirement-plans.js';
@@ -37,12 +36,6 @@ export type EnterRaffleArgs = {
   chain?: ChainCheck;
   /** The request's Idempotency-Key: the response it replays (the entry's owner view) commits with the entry. */
   idempotency?: { apiKeyId: string; key: string };
-  /**
-   * Tests only, FCFS raffles only: writes run inside an FCFS entry's transaction, after its spot
-   * was claimed (to hold a claim in flight). Entries of other mechanics are one statement, with
-   * nothing alongside.
-   */
-  inTransaction?: (tx: Tx, entered: { entry: EntryRecord }) => Promise<void>;
 };
 
 export type EnteredRaffle = { entry: EntryRecord; win: WinRecord | null; raffle: RaffleRecord };
@@ -50,7 +43,7 @@ export type EnteredRaffle = { entry: EntryRecord; win: WinRecord | null; raffle:
 type Verdicts = Awaited<ReturnType<typeof entryVerdictsFor>>;
 
 /** Each refusal of `enter_raffle` as the API error it is. */
-function refusalOf(outcome: Exclude<EntryOutcome, { outcome: 'entered' | 'requirements_changed' | 'fcfs' }>, failed: Verdicts['failed']): DomainError {
+function refusalOf(outcome: Exclude<EntryOutcome, { outcome: 'entered' | 'plan_changed' }>, failed: Verdicts['failed']): DomainError {
   switch (outcome.outcome) {
     case 'raffle_not_found':
       return new DomainError('RAFFLE_NOT_FOUND', 'no such raffle');
@@ -62,7 +55,7 @@ function refusalOf(outcome: Exclude<EntryOutcome, { outcome: 'entered' | 'requir
     case 'already_entered':
       return new DomainError('ALREADY_ENTERED', `you already entered this raffle (entry ${outcome.entryId})`);
     case 'raffle_full':
-      return new DomainError('RAFFLE_FULL', `all ${outcome.raffle.spots} spots are taken`);
+      return new DomainError('RAFFLE_FULL', `all ${outcome.spots} spots are taken`);
     case 'requirements_not_met':
       return new DomainError('REQUIREMENTS_NOT_MET', 'you do not meet every requirement of this raffle', { failedRequirements: failed });
   }
@@ -74,13 +67,13 @@ function refusalOf(outcome: Exclude<EntryOutcome, { outcome: 'entered' | 'requir
  * One statement, one round trip (`enter_raffle`, decision 0032): the rules that must hold inside
  * the database run there; the requirement verdicts are evaluated here before it, for the
  * requirements the raffle was last seen with, and evaluated again once if the raffle says it has
- * others. FCFS entries win on arrival until `spots` are filled, and the entry that fills the
- * last spot closes the raffle.
+ * others. FCFS entries win on arrival until `spots` are filled, in the same statement (decision
+ * 0033); the entry that may have taken the last spot closes the raffle in a second step, once
+ * committed: the one entry allowed two round trips.
  */
 export async function enterRaffle(db: Db, args: EnterRaffleArgs): Promise<EnteredRaffle> {
   const at = (args.clock ?? systemClock).now();
   const userId = entrantOf(args.actor);
-  if (isKnownFcfsRaffle(args.raffle)) return enterFcfsRaffle(db, args, userId, at);
   let plan = requirementPlanOf(args.raffle);
   for (let attempt = 0; ; attempt++) {
     const verdicts = await entryVerdictsFor(db, plan, { userId, at, chain: args.chain });
@@ -94,6 +87,7 @@ export async function enterRaffle(db: Db, args: EnterRaffleArgs): Promise<Entere
         ipHash: args.ipHash ?? null,
         at,
         fingerprint: plan.fingerprint,
+        fcfs: plan.fcfs,
         verdict: verdicts.failed.length > 0 ? 'failed' : verdicts.pending ? 'pending' : 'passed',
         weight: verdicts.weight,
         evaluations: verdicts.evaluations,
@@ -105,14 +99,17 @@ export async function enterRaffle(db: Db, args: EnterRaffleArgs): Promise<Entere
       throw error;
     }
     switch (result.outcome) {
-      case 'entered':
-        return { entry: result.entry, win: null, raffle: result.raffle };
-      case 'fcfs':
-        rememberFcfsRaffle(args.raffle);
-        return enterFcfsRaffle(db, args, userId, at);
-      case 'requirements_changed':
+      case 'entered': {
+        const { entry, win, raffle } = result;
+        if (!result.mayClose) return { entry, win, raffle };
+        // This entry took a spot when no other was left unclaimed: it may be the last to commit.
+        // The close is its own transaction, after the entry's commit (decision 0029).
+        const closed = await closeFcfsRaffleWhenFull(db, raffle.id, at, args.beacon ?? QUICKNET);
+        return { entry, win, raffle: closed ?? raffle };
+      }
+      case 'plan_changed':
         rememberRequirementPlan(args.raffle, result.plan);
-        // Requirements cannot change once a raffle is open: twice in a row means it was edited meanwhile.
+        // A plan cannot change once a raffle is open: twice in a row means it was edited meanwhile.
         if (attempt > 0) throw new DomainError('RAFFLE_NOT_OPEN', "the raffle's requirements changed while this entry was checked; send it again");
         plan = result.plan;
         continue;

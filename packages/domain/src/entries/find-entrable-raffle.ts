@@ -14,14 +14,6 @@ export const raffleRefKey = (ref: RaffleRef): string => ('slug' in ref ? `s:${re
 export const SPOT_COUNTED_MECHANICS: readonly string[] = ['fcfs', 'collection'];
 
 /**
- * At entry, collection raffles still count their valid entries under the raffle row held
- * exclusively; FCFS raffles claim a spot row each (decision 0029) and share the raffle row while
- * it is open, so their entries commit in parallel yet never across a close.
- */
-export const EXCLUSIVE_ENTRY_MECHANICS: readonly string[] = ['collection'];
-export const SPOT_ROW_MECHANICS: readonly string[] = ['fcfs'];
-
-/**
  * The raffle a user may enter or withdraw from, locked for this transaction. Visible as on the
  * personal raffle routes: published, and public or unlisted, or private to a workspace the user
  * belongs to; anything else is not found. FCFS and collection raffles take an exclusive lock

@@ -1,5 +1,5 @@
 import type { BeaconChain } from '@raffle/beacon';
-import { boundTransaction, claimFcfsSpot, fcfsSpotsAllTaken, isDatabaseTimeout, lockRaffleRow, STATEMENT_BOUNDS, updateWin, type Db, type FcfsClaim, type NewEvent, type Tx } from '@raffle/db';
+import { boundTransaction, claimFcfsSpot, fcfsSpotsAllTaken, isDatabaseTimeout, lockRaffleRow, STATEMENT_BOUNDS, updateWin, type Db, type NewEvent, type Tx } from '@raffle/db';
 import { winnerReplacedEvent } from '../events/resource-events.js';
 import { closeStep } from '../raffles/lifecycle-steps.js';
 import type { RaffleRecord } from '../raffles/raffle-locks.js';
@@ -14,19 +14,13 @@ export type FcfsPosition = {
 };
 
 /**
- * The position an FCFS entry takes: the lowest free spot (decision 0029), claimed in SQL for the
- * entry about to be inserted, here or already by its admission (`claimed`). Null when every spot
- * is taken: the raffle is full. A spot offered again after a disqualification while the raffle
- * was open leaves its disqualified win `replaced`, as a reroll would.
+ * The position a settled pending FCFS entry takes: the lowest free spot (decision 0029), claimed in
+ * SQL for the entry. Null when every spot is taken: the raffle is full. A spot offered again after
+ * a disqualification while the raffle was open leaves its disqualified win `replaced`, as a reroll
+ * would. (A new entry claims in `enter_raffle`, migration 0016, by the same rules.)
  */
-export async function claimFcfsPosition(
-  tx: Tx,
-  raffle: RaffleRecord,
-  entryId: string,
-  now: Date,
-  claimed?: FcfsClaim | null,
-): Promise<FcfsPosition | null> {
-  const claim = claimed !== undefined ? claimed : await claimFcfsSpot(tx, { raffleId: raffle.id, entryId });
+export async function claimFcfsPosition(tx: Tx, raffle: RaffleRecord, entryId: string, now: Date): Promise<FcfsPosition | null> {
+  const claim = await claimFcfsSpot(tx, { raffleId: raffle.id, entryId });
   if (!claim) return null;
   if (!claim.replacesWinId) return { position: claim.position, replacing: [], unclaimedLeft: claim.unclaimedLeft };
   const replaced = await updateWin(tx, claim.replacesWinId, winRaffleOf(raffle), { status: 'replaced', replacedAt: now, updatedAt: now });
