@@ -224,12 +224,3 @@ BEGIN
   RETURN QUERY SELECT 'entered', NULL::text, row_to_json(r), v_wallet, v_flags, v_workspace_json, v_owner_json, NULL::jsonb, NULL::text, r.workspace_id;
 END
 $$;
---> statement-breakpoint
--- Decision 0034: the function's statements always run their generic plans. A custom plan (the
--- first five of each connection, and after every invalidation: an ANALYZE, a VACUUM) is made for
--- the raffle at hand, and statistics taken before a raffle opened say it has no entries, so it
--- looked the entrant and the IP up among all of the raffle's entries (entries_raffle_page_idx, then
--- a filter): every entry of a drop read the entries before it, on each new connection. The generic
--- plans use the indexes of both columns. A `create or replace` drops the setting unless it
--- restates it, so this comes after the function's last one (0015, 0016's FCFS version).
-ALTER FUNCTION enter_raffle SET plan_cache_mode = force_generic_plan;
