@@ -34,8 +34,11 @@ export const entries = pgTable(
     uniqueIndex('entries_one_per_user_idx').on(t.raffleId, t.userId),
     index('entries_raffle_page_idx').on(t.raffleId, t.id),
     index('entries_user_page_idx').on(t.userId, t.id),
-    index('entries_wallet_idx').on(t.raffleId, t.walletSnapshot),
-    index('entries_ip_idx').on(t.raffleId, t.ipHash),
+    // Only the entries that carry the signal: they are looked up by equality (a twin shares a
+    // wallet or an IP, never a null), and an entrant without a wallet, the common case, then costs
+    // no insert here (decision 0034).
+    index('entries_wallet_idx').on(t.raffleId, t.walletSnapshot).where(sql`${t.walletSnapshot} is not null`),
+    index('entries_ip_idx').on(t.raffleId, t.ipHash).where(sql`${t.ipHash} is not null`),
     // The resolver's queue (decision 0027): pending entries are few and short-lived, so only they are indexed.
     index('entries_pending_idx').on(t.id).where(sql`${t.status} = 'pending'`),
   ],
