@@ -89,8 +89,8 @@ DECLARE
   v_existing text;
   v_wallet text;
   v_fingerprint text;
-  v_wallet_reuse text[];
-  v_ip_reuse text[];
+  v_wallet_reuse text[] := '{}';
+  v_ip_reuse text[] := '{}';
   v_flags text;
   v_workspace_json text;
   v_owner_json text;
@@ -168,10 +168,14 @@ BEGIN
       NULL::text, NULL::integer, NULL::text, NULL::text, NULL::text, false;
     RETURN;
   END IF;
-  IF r.mechanic = 'collection' AND (SELECT count(*) FROM entries e WHERE e.raffle_id = r.id AND e.status = 'valid') >= r.spots THEN
-    RETURN QUERY SELECT 'raffle_full', r.spots::text, NULL::json, NULL::text, NULL::text, NULL::text, NULL::text, NULL::jsonb, NULL::text, NULL::text,
-      NULL::text, NULL::integer, NULL::text, NULL::text, NULL::text, false;
-    RETURN;
+  -- Nested, not `AND`: a condition with a subquery is no plpgsql simple expression, and costs an
+  -- executor start on every entry even when `AND` short-circuits (decision 0034).
+  IF r.mechanic = 'collection' THEN
+    IF (SELECT count(*) FROM entries e WHERE e.raffle_id = r.id AND e.status = 'valid') >= r.spots THEN
+      RETURN QUERY SELECT 'raffle_full', r.spots::text, NULL::json, NULL::text, NULL::text, NULL::text, NULL::text, NULL::jsonb, NULL::text, NULL::text,
+        NULL::text, NULL::integer, NULL::text, NULL::text, NULL::text, false;
+      RETURN;
+    END IF;
   END IF;
 
   -- A first-come entry wins at once: its spot, the lowest free one (decision 0029). Claimed before
@@ -204,8 +208,14 @@ BEGIN
     PERFORM pg_advisory_xact_lock(hashtextextended(r.id || ':i:' || p_ip_hash, 0));
   END IF;
   -- After the locks: a new statement, a new snapshot, which sees every entry committed before them.
-  v_wallet_reuse := array(SELECT e.id FROM entries e WHERE e.raffle_id = r.id AND e.wallet_snapshot = v_wallet ORDER BY e.id LIMIT c_listed_duplicates);
-  v_ip_reuse := array(SELECT e.id FROM entries e WHERE e.raffle_id = r.id AND e.ip_hash = p_ip_hash ORDER BY e.id LIMIT c_listed_duplicates);
+  -- A lookup runs only for a signal the entry has (`= NULL` matches nothing; the arrays start empty):
+  -- one statement less for each signal it lacks (decision 0034).
+  IF v_wallet IS NOT NULL THEN
+    v_wallet_reuse := array(SELECT e.id FROM entries e WHERE e.raffle_id = r.id AND e.wallet_snapshot = v_wallet ORDER BY e.id LIMIT c_listed_duplicates);
+  END IF;
+  IF p_ip_hash IS NOT NULL THEN
+    v_ip_reuse := array(SELECT e.id FROM entries e WHERE e.raffle_id = r.id AND e.ip_hash = p_ip_hash ORDER BY e.id LIMIT c_listed_duplicates);
+  END IF;
 
   v_flags := '{' || concat_ws(',',
     CASE WHEN cardinality(v_wallet_reuse) > 0 THEN '"walletReuse":' || array_to_json(v_wallet_reuse)::text END,
