@@ -12,10 +12,19 @@ export async function copySnapshotChunks(tx: DbOrTx, raffleId: string, chunks: r
   await pipeline(Readable.from(binaryCopyRows(chunks.map((bytes, seq) => [raffleId, seq, bytes] as const))), writable);
 }
 
-async function collect(stream: Readable): Promise<Buffer> {
+/**
+ * Every byte of a COPY … TO STDOUT stream. Read in flowing mode ('data'), never with an async
+ * iterator: postgres.js pauses the connection's socket whenever a push finds the stream's buffer
+ * full, and resumes it only when the stream asks for more; if that happens on the last row the
+ * stream ends without asking, and the pooled connection hangs on its next query.
+ */
+function collect(stream: Readable): Promise<Buffer> {
   const parts: Buffer[] = [];
-  for await (const part of stream) parts.push(part as Buffer);
-  return Buffer.concat(parts);
+  return new Promise((resolve, reject) => {
+    stream.on('data', (part: Buffer) => parts.push(part));
+    stream.once('end', () => resolve(Buffer.concat(parts)));
+    stream.once('error', reject);
+  });
 }
 
 /**
