@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { schema } from '@raffle/db';
+import { findDrawSnapshot, schema } from '@raffle/db';
 import { beaconMixedSeed, parseEntryLines, rankEntries, type DrawProof } from '@raffle/sdk';
 import { beaconDrawProblems } from '@raffle/service-kit/testing';
 import { asc, eq } from 'drizzle-orm';
@@ -32,7 +32,7 @@ const winsOf = (raffleId: string) =>
 
 async function proofOf(raffleId: string): Promise<DrawProof> {
   const [raffle] = await world.db.select().from(schema.raffles).where(eq(schema.raffles.id, raffleId));
-  const [snapshot] = await world.db.select().from(schema.raffleDrawSnapshots).where(eq(schema.raffleDrawSnapshots.raffleId, raffleId));
+  const snapshot = await findDrawSnapshot(world.db, raffleId);
   const drawWins = (await winsOf(raffleId)).filter((w) => w.source === 'draw');
   return {
     algorithm: snapshot!.algorithm,

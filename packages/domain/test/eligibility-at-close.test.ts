@@ -11,7 +11,7 @@ import {
   type DeployedDemoContracts,
   type LocalChain,
 } from '@raffle/chain/local';
-import { insertEntry, schema } from '@raffle/db';
+import { findDrawSnapshot, insertEntry, schema } from '@raffle/db';
 import { parseEntryLines } from '@raffle/sdk';
 import { eq } from 'drizzle-orm';
 import { createPublicClient, http, type Address } from 'viem';
@@ -60,7 +60,7 @@ async function entrant(raffle: RaffleRecord, wallet: Address, status: 'valid' | 
 
 const entryOf = async (entryId: string) => (await world.db.select().from(schema.entries).where(eq(schema.entries.id, entryId)))[0]!;
 const raffleRow = async (raffleId: string) => (await world.db.select().from(schema.raffles).where(eq(schema.raffles.id, raffleId)))[0]!;
-const snapshotOf = async (raffleId: string) => (await world.db.select().from(schema.raffleDrawSnapshots).where(eq(schema.raffleDrawSnapshots.raffleId, raffleId)))[0];
+const snapshotOf = async (raffleId: string) => (await findDrawSnapshot(world.db, raffleId)) ?? undefined;
 const evaluationsOf = (entryId: string) => world.db.select().from(schema.entryRequirementEvaluations).where(eq(schema.entryRequirementEvaluations.entryId, entryId));
 
 const close = (raffle: RaffleRecord) => closeRaffle(world.db, { actor: world.team, raffleId: raffle.id, beacon: world.beacon.chain });

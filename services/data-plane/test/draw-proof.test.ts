@@ -1,5 +1,7 @@
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
+import { inflateRawSync } from 'node:zlib';
 import { DRAW_ENTRY_ID_PATTERN, DRAW_USER_ID_PATTERN, DRAW_WEIGHT_PATTERN } from '@raffle/contracts';
 import { DRAND_DRAW_ALGORITHM, ENTRY_ID_FORMAT, USER_ID_FORMAT, WEIGHT_FORMAT, drawCommitment, parseEntryLines, verifyDraw, type DrawProof } from '@raffle/sdk';
 import { beaconDrawProblems, localBeaconChain } from '@raffle/service-kit/testing';
@@ -116,12 +118,17 @@ describe('after the draw', () => {
     expect(proof.drawCommitment).toBe(commitmentShownBefore);
     expect(drawCommitment(Buffer.from(proof.seed, 'hex'))).toBe(commitmentShownBefore);
 
-    const [row] = await db.database.sql<{ seed: string; digest: string; lines: string }[]>`
+    const [row] = await db.database.sql<{ seed: string; digest: string; lines: string | null }[]>`
       select r.draw_seed as seed, r.entries_digest as digest, s.entry_lines as lines
       from raffles r join raffle_draw_snapshots s on s.raffle_id = r.id where r.id = ${raffle.id}`;
+    // A draw since decision 0030 stores its lines as deflated chunks, read here apart from the route's reader.
+    expect(row!.lines).toBeNull();
+    const chunks = await db.database.sql<{ bytes: Buffer }[]>`select bytes from raffle_draw_snapshot_chunks where raffle_id = ${raffle.id} order by seq`;
+    const lines = Buffer.concat(chunks.map((c) => inflateRawSync(c.bytes))).toString('utf8');
+    expect(createHash('sha256').update(lines).digest('hex')).toBe(row!.digest);
     expect(proof.seed).toBe(row!.seed);
     expect(proof.entriesDigest).toBe(row!.digest);
-    expect(proof.entries).toEqual(parseEntryLines(row!.lines));
+    expect(proof.entries).toEqual(parseEntryLines(lines));
     expect(proof.entries).toHaveLength(12);
     expect(new Set(proof.entries.map((e) => e.weight))).toEqual(new Set(['1', '2.5']));
 
@@ -177,6 +184,18 @@ describe('after the draw', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual(proof);
     expect(beaconDrawProblems(res.json())).toEqual([]);
+  });
+
+  it('is served byte for byte alike from a snapshot stored as before migration 0017 (its lines in entry_lines, no chunks)', async () => {
+    const chunked = await getProof(raffle.slug);
+    const chunks = await db.database.sql<{ bytes: Buffer }[]>`select bytes from raffle_draw_snapshot_chunks where raffle_id = ${raffle.id} order by seq`;
+    expect(chunks.length).toBeGreaterThan(0);
+    const lines = Buffer.concat(chunks.map((c) => inflateRawSync(c.bytes))).toString('utf8');
+    await db.database.sql`delete from raffle_draw_snapshot_chunks where raffle_id = ${raffle.id}`;
+    await db.database.sql`update raffle_draw_snapshots set entry_lines = ${lines} where raffle_id = ${raffle.id}`;
+    const legacy = await getProof(raffle.slug);
+    expect(legacy.statusCode).toBe(200);
+    expect(legacy.body).toBe(chunked.body);
   });
 });
 

@@ -1,4 +1,5 @@
 import type { Sql } from '../client.js';
+import { readSnapshotChunkLines } from '../draw-snapshots/snapshot-chunks.js';
 import type { DrawBeaconRecord, EligibilityBlockRecord } from '../schema/draws.js';
 
 /** What a raffle's draw proof is built from: the raffle's draw fields and its snapshot, if any. */
@@ -18,7 +19,7 @@ export type DrawProofSource = {
   beacon: DrawBeaconRecord | null;
   /** The blocks the draw re-read on-chain requirements at (decision 0028), or null when it read none. */
   eligibilityBlocks: EligibilityBlockRecord[] | null;
-  /** The snapshot's canonical lines (`id:userId:weight\n`, in id order). */
+  /** The snapshot's canonical lines (`id:userId:weight\n`, in id order); null before the draw. */
   entryLines: string | null;
 };
 
@@ -27,19 +28,24 @@ export type DrawWinnerPosition = { entryId: string; position: number };
 /** The raffle's draw fields and snapshot, or null when there is no such raffle. */
 export async function findDrawProofSource(sql: Sql, raffleId: string): Promise<DrawProofSource | null> {
   const [row] = await sql<(Omit<DrawProofSource, 'closedAt' | 'beacon' | 'eligibilityBlocks'> & {
+      hasSnapshot: boolean;
       closedAt: string | Date | null;
       beacon: string | DrawBeaconRecord | null;
       eligibilityBlocks: string | EligibilityBlockRecord[] | null;
     })[]>`
     select r.mechanic, r.status, r.spots, r.draw_seed as seed, r.draw_commitment as "drawCommitment", r.entries_digest as "entriesDigest",
-           r.closed_at as "closedAt", s.algorithm, s.beacon, s.eligibility_blocks as "eligibilityBlocks", s.entry_lines as "entryLines"
+           r.closed_at as "closedAt", s.algorithm, s.beacon, s.eligibility_blocks as "eligibilityBlocks", s.entry_lines as "entryLines",
+           s.raffle_id is not null as "hasSnapshot"
     from raffles r left join raffle_draw_snapshots s on s.raffle_id = r.id
     where r.id = ${raffleId}`;
   if (!row) return null;
   // The shared client leaves timestamps and JSON as Postgres sent them (see client.ts).
-  const { closedAt, beacon, eligibilityBlocks } = row;
+  const { closedAt, beacon, eligibilityBlocks, hasSnapshot, ...fields } = row;
+  // A snapshot since migration 0017 keeps its lines in chunks (decision 0030); older ones in entry_lines.
+  const entryLines = hasSnapshot && fields.entryLines === null ? await readSnapshotChunkLines(sql, raffleId) : fields.entryLines;
   return {
-    ...row,
+    ...fields,
+    entryLines,
     closedAt: closedAt === null ? null : new Date(closedAt),
     beacon: typeof beacon === 'string' ? (JSON.parse(beacon) as DrawBeaconRecord) : beacon,
     eligibilityBlocks: typeof eligibilityBlocks === 'string' ? (JSON.parse(eligibilityBlocks) as EligibilityBlockRecord[]) : eligibilityBlocks,

@@ -1,22 +1,12 @@
 import type { DuplicateFlags } from '@raffle/contracts';
-import { and, eq, inArray, notInArray, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../client.js';
+import { and, eq, inArray, notInArray } from 'drizzle-orm';
+import { rawTransactionOf, type DbOrTx } from '../client.js';
+import { readSnapshotChunkLines } from '../draw-snapshots/snapshot-chunks.js';
 import { raffleDrawSnapshots } from '../schema/draws.js';
 import { entries } from '../schema/entries.js';
-import { eligibleEntriesFilter, type EligibleRaffle } from './eligible-entries-filter.js';
+import type { EligibleRaffle } from './eligible-entries-filter.js';
 
 export type { EligibleRaffle };
-
-/** One entry of the eligible set as the draw ranks it; `weight` is numeric(20,6) as Postgres prints it. */
-export type EligibleEntryRow = { id: string; userId: string; weight: string };
-
-/** The next `limit` eligible entries after the id `after` ('' to start), in id order. */
-export async function readEligibleEntryBatch(tx: DbOrTx, args: { raffle: EligibleRaffle; after: string; limit: number }): Promise<EligibleEntryRow[]> {
-  return tx.execute<EligibleEntryRow>(sql`
-      select id, user_id as "userId", entry_weight::text as weight from entries
-      where ${eligibleEntriesFilter(args.raffle)} and id > ${args.after}
-      order by id limit ${args.limit}`);
-}
 
 /** An entry as a selection takes it: who, and the wallet snapshotted at entry. */
 export type PickableEntryRow = { id: string; userId: string; walletSnapshot: string | null };
@@ -50,8 +40,12 @@ export async function findEntryWallets(tx: DbOrTx, entryIds: readonly string[]):
   return new Map(rows.map((r) => [r.id, r.wallet]));
 }
 
-/** The eligible set the raffle's draw froze (see raffle_draw_snapshots), or null before its draw. */
-export async function findDrawSnapshot(tx: DbOrTx, raffleId: string) {
+/**
+ * The eligible set the raffle's draw froze (see raffle_draw_snapshots), or null before its draw;
+ * `entryLines` is filled from the chunks for a snapshot that keeps them there (decision 0030).
+ */
+export async function findDrawSnapshot(tx: DbOrTx, raffleId: string): Promise<(typeof raffleDrawSnapshots.$inferSelect & { entryLines: string }) | null> {
   const [snapshot] = await tx.select().from(raffleDrawSnapshots).where(eq(raffleDrawSnapshots.raffleId, raffleId));
-  return snapshot ?? null;
+  if (!snapshot) return null;
+  return { ...snapshot, entryLines: snapshot.entryLines ?? (await readSnapshotChunkLines(rawTransactionOf(tx), raffleId)) };
 }

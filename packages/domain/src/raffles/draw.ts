@@ -27,30 +27,10 @@ import type { MovedRaffle, RaffleTarget } from './lifecycle.js';
 import { moveRaffle } from './lifecycle-steps.js';
 import { lockRaffleWithContextAs, relockRaffle, requireRaffleManager, type RaffleRecord } from './raffle-locks.js';
 import { assertRaffleCan } from './transitions.js';
-import { rankEligibleEntries, type RankedEligible } from './weighted-selection.js';
+import { rankEligibleEntries } from './weighted-selection.js';
 
 /** For `application` raffles: the entries the team picked, in position order. */
 export type DrawSelection = { entryIds: string[] };
-
-/**
- * Freezes the eligible set as the proof will serve it (see insertDrawSnapshot). Its sha256 and
- * count must equal what the ranking saw, or the draw is aborted.
- */
-async function storeDrawSnapshot(
-  tx: DbOrTx,
-  raffle: RaffleRecord,
-  expected: RankedEligible,
-  algorithm: string,
-  beacon: DrawBeaconRecord | null,
-  eligibility: EligibilityAtClose | null,
-): Promise<void> {
-  const stored = await insertDrawSnapshot(tx, { raffle, algorithm, beacon, eligibilityBlocks: eligibility?.blocks ?? [] });
-  if (stored.count !== expected.count || stored.digest !== expected.entriesDigest) {
-    throw new Error(
-      `draw snapshot of raffle ${raffle.id} does not match the ranked set (${stored.count} vs ${expected.count} entries): aborting the draw`,
-    );
-  }
-}
 
 /** The weighted draw's picks, and the digest of the eligible set it ranked (stored on the raffle with the draw's own update). */
 async function weightedPicks(
@@ -61,7 +41,8 @@ async function weightedPicks(
 ): Promise<{ picks: WinPick[]; entriesDigest: string }> {
   const { key, algorithm } = drawRankingKey(raffle, beacon);
   const ranked = await rankEligibleEntries(tx, raffle, key, raffle.spots);
-  await storeDrawSnapshot(tx, raffle, ranked, algorithm, beacon, eligibility);
+  // The eligible set is frozen as the proof will serve it: the very bytes the ranking hashed.
+  await insertDrawSnapshot(tx, { raffleId: raffle.id, algorithm, beacon, eligibilityBlocks: eligibility?.blocks ?? [], entryCount: ranked.count, chunks: ranked.chunks });
   const wallets = await findEntryWallets(tx, ranked.ranked.map((r) => r.id));
   const picks = ranked.ranked.map((r, i) => ({ entry: { ...r, walletSnapshot: wallets.get(r.id) ?? null }, position: i + 1, source: 'draw' as const }));
   return { picks, entriesDigest: ranked.entriesDigest };
