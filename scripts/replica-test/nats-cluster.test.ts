@@ -4,6 +4,7 @@ import { localBeaconEnv } from '@raffle/service-kit/testing';
 import { startPrivateNatsCluster, useFaultDependencies, type PrivateNatsNode, type ServiceProcess } from '@raffle/service-kit/testing/faults';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signDevToken } from '../../services/management/src/cli/dev-token.js';
+import { call, sleep, until } from './http-probes.js';
 import { startWebhookReceiver } from './webhook-receiver.js';
 
 /**
@@ -35,26 +36,7 @@ let ownerToken: string;
 let keyHolder: { token: string };
 const report: string[] = [];
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const clock = () => performance.now();
-
-async function call(origin: string, method: string, path: string, token: string, body?: unknown) {
-  const headers: Record<string, string> = { authorization: `Bearer ${token}` };
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  const response = await fetch(`${origin}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await response.text();
-  return { status: response.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
-}
-
-async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
 
 const natsUrl = () => deps().nats.url;
 const startManagement = () =>

@@ -4,6 +4,7 @@ import { localBeaconEnv } from '@raffle/service-kit/testing';
 import { useFaultDependencies, type ServiceProcess } from '@raffle/service-kit/testing/faults';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signDevToken } from '../../services/management/src/cli/dev-token.js';
+import { call, sleep, until } from './http-probes.js';
 import { startWebhookReceiver } from './webhook-receiver.js';
 
 const entry = (service: string) => fileURLToPath(new URL(`../../services/${service}/src/server.ts`, import.meta.url));
@@ -23,24 +24,6 @@ let ownerToken: string;
 let entrants: { id: string; token: string; key?: string }[] = [];
 const report: string[] = [];
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-async function call(origin: string, method: string, path: string, token: string, body?: unknown) {
-  const headers: Record<string, string> = { authorization: `Bearer ${token}` };
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  const response = await fetch(`${origin}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await response.text();
-  return { status: response.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
-}
-
-async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
 
 const startManagement = () =>
   deps().startService({

@@ -39,6 +39,7 @@ export { SDK_VERSION } from './version.js';
 export { BEACON_ROUND_OFFSET, beaconRoundForClose, chainValueProblems, QUICKNET, roundAt, timeOfRound, UNCHAINED_G1_RFC9380, type BeaconChain, type ChainValueProblem } from './draw/beacon-chain.js';
 export { generateSecretKey, isRoundSignatureValid, publicKeyOf, randomnessOf, signRound } from './draw/beacon-signature.js';
 export { beaconMixedSeed, DRAND_DRAW_ALGORITHM, type DrawBeaconRound } from './draw/beacon-draw.js';
+export { drawKeyHasher, type DrawKeyHasher } from './draw-key-hasher.js';
 export { DRAW_ALGORITHM, drawCommitment, drawKey, drawOrder, entriesDigest, entryLine, parseEntryLines, rankEntries, type DrawEntry } from './weighted-draw.js';
 export { ENTRY_ID_FORMAT, USER_ID_FORMAT, WEIGHT_FORMAT, malformedDrawEntryField, type DrawEntryField } from './draw/entry-format.js';
 export {

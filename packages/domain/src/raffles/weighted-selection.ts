@@ -1,7 +1,6 @@
 import type { Readable } from 'node:stream';
 import { copyEligibleLines, type DbOrTx, type EligibleRaffle } from '@raffle/db';
-import { drawOrder, ENTRY_ID_FORMAT, malformedDrawEntryField, USER_ID_FORMAT, WEIGHT_FORMAT, type DrawEntry } from '@raffle/sdk';
-import { drawKeyHasher, type DrawKeyHasher } from './draw-key-hasher.js';
+import { drawKeyHasher, drawOrder, ENTRY_ID_FORMAT, malformedDrawEntryField, USER_ID_FORMAT, WEIGHT_FORMAT, type DrawEntry, type DrawKeyHasher } from '@raffle/sdk';
 import { SnapshotChunker } from './snapshot-chunker.js';
 
 type Ranked = { key: number; id: string; userId: string };

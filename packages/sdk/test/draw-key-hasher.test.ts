@@ -1,7 +1,6 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { drawKey } from '@raffle/sdk';
-import { drawKeyHasher } from '../src/raffles/draw-key-hasher.js';
+import { drawKey, drawKeyHasher } from '../src/index.js';
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 const body = () => Array.from({ length: 26 }, () => CROCKFORD[randomInt(32)]).join('');
