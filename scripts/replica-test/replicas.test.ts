@@ -4,7 +4,7 @@ import { localBeaconEnv } from '@raffle/service-kit/testing';
 import { useFaultDependencies, type ServiceProcess } from '@raffle/service-kit/testing/faults';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signDevToken } from '../../services/management/src/cli/dev-token.js';
-import { call, sleep, until } from './http-probes.js';
+import { call, until } from './http-probes.js';
 import { startWebhookReceiver } from './webhook-receiver.js';
 
 const entry = (service: string) => fileURLToPath(new URL(`../../services/${service}/src/server.ts`, import.meta.url));
