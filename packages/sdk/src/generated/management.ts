@@ -14480,7 +14480,7 @@ export interface operations {
                      *       "enabled": false,
                      *       "createdAt": "2026-03-14T16:00:00.000Z",
                      *       "updatedAt": "2026-03-14T16:00:00.000Z",
-                     *       "secret": "whsec_RVhBTVBMRS1TRUNSRVQtRE8tTk9ULVVTRS0wMDAwMDAw"
+                     *       "secret": "whsec_EXAMPLESECRETDONOTUSE00000000000000000000000"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedWebhookEndpoint"];
@@ -15369,7 +15369,7 @@ export interface operations {
                      *       "enabled": false,
                      *       "createdAt": "2026-03-14T16:00:00.000Z",
                      *       "updatedAt": "2026-03-14T16:00:00.000Z",
-                     *       "secret": "whsec_RVhBTVBMRS1TRUNSRVQtRE8tTk9ULVVTRS0wMDAwMDAw"
+                     *       "secret": "whsec_EXAMPLESECRETDONOTUSE00000000000000000000000"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedWebhookEndpoint"];
@@ -16758,7 +16758,7 @@ export interface operations {
                      *       "enabled": false,
                      *       "createdAt": "2026-03-14T16:00:00.000Z",
                      *       "updatedAt": "2026-03-14T16:00:00.000Z",
-                     *       "secret": "whsec_RVhBTVBMRS1TRUNSRVQtRE8tTk9ULVVTRS0wMDAwMDAw"
+                     *       "secret": "whsec_EXAMPLESECRETDONOTUSE00000000000000000000000"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedWebhookEndpoint"];
@@ -17667,7 +17667,7 @@ export interface operations {
                      *       "enabled": false,
                      *       "createdAt": "2026-03-14T16:00:00.000Z",
                      *       "updatedAt": "2026-03-14T16:00:00.000Z",
-                     *       "secret": "whsec_RVhBTVBMRS1TRUNSRVQtRE8tTk9ULVVTRS0wMDAwMDAw"
+                     *       "secret": "whsec_EXAMPLESECRETDONOTUSE00000000000000000000000"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedWebhookEndpoint"];

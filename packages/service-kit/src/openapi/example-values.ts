@@ -104,7 +104,7 @@ export const STRING_BY_FIELD: Record<string, string> = {
   apiKey: 'svc_u_EXAMPLEKEYDONOTUSE000000000000000000',
   prefix: 'svc_u_EXAMPL',
   lastFour: '0000',
-  secret: 'whsec_RVhBTVBMRS1TRUNSRVQtRE8tTk9ULVVTRS0wMDAwMDAw',
+  secret: 'whsec_EXAMPLESECRETDONOTUSE00000000000000000000000',
   scope: 'raffles:read',
   personalApiScope: 'raffles:read',
   workspaceApiScope: 'raffles:read',
