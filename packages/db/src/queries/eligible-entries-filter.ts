@@ -1,14 +1,16 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { copyIdLiteral } from '../draw-snapshots/copy-literal.js';
 
 /** What decides a raffle's eligible set: the raffle, and whether it leaves flagged duplicates out. */
 export type EligibleRaffle = { id: string; settings: { excludeFlaggedDuplicates: boolean } };
 
 /**
- * The draw's eligible set: valid entries, minus flagged duplicates when the raffle excludes them.
- * Flags are only ever written non-empty, so "has either key" is "is flagged", and the predicate
- * keeps the batches on the (raffle_id, id) index.
+ * The draw's eligible set as a `where` condition on `entries`: valid entries, minus flagged
+ * duplicates when the raffle excludes them. Flags are only ever written non-empty, so "has either
+ * key" is "is flagged", and the condition keeps the read on the (raffle_id, id) index. Text with
+ * the raffle's id written in (copyIdLiteral), because the draw reads the set with COPY, which
+ * takes no bind parameters.
  */
-export function eligibleEntriesFilter(raffle: EligibleRaffle): SQL {
-  return sql`raffle_id = ${raffle.id} and status = 'valid'
-    ${raffle.settings.excludeFlaggedDuplicates ? sql`and not (duplicate_flags ?| array['walletReuse', 'ipReuse'])` : sql``}`;
+export function eligibleEntriesCondition(raffle: EligibleRaffle): string {
+  const duplicates = raffle.settings.excludeFlaggedDuplicates ? ` and not (duplicate_flags ?| array['walletReuse', 'ipReuse'])` : '';
+  return `raffle_id = ${copyIdLiteral(raffle.id)} and status = 'valid'${duplicates}`;
 }
