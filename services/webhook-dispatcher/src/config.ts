@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DISPATCHER_CONSUMER, RAFFLE_EVENTS_STREAM, RAFFLE_EVENTS_SUBJECT_PREFIX } from '@raffle/contracts';
 import { ConfigError, HttpServerSettings, readConfig, TracingSettings } from '@raffle/service-kit';
+import { DEFAULT_STREAM_REPLICAS, MAX_STREAM_REPLICAS } from './consumer/stream-setup.js';
 
 export const ConfigSchema = Type.Object({
   ...HttpServerSettings,
@@ -44,7 +45,7 @@ export const ConfigSchema = Type.Object({
   NATS_SUBJECT_PREFIX: Type.String({ minLength: 1, default: RAFFLE_EVENTS_SUBJECT_PREFIX }),
   NATS_CONSUMER: Type.String({ minLength: 1, default: DISPATCHER_CONSUMER }),
   /** Copies of the stream when it is created here: 1 on one server, 3 on a three-node cluster. */
-  NATS_STREAM_REPLICAS: Type.Integer({ minimum: 1, maximum: 5, default: 1 }),
+  NATS_STREAM_REPLICAS: Type.Integer({ minimum: 1, maximum: MAX_STREAM_REPLICAS, default: DEFAULT_STREAM_REPLICAS }),
   /** Create the JetStream stream and consumer when missing (off where infra owns them). */
   NATS_ENSURE_STREAM: Type.Boolean({ default: true }),
   /** Published outbox rows are kept this long: retries, retry and recover need their payloads. */

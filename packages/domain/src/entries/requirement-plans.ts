@@ -16,7 +16,6 @@ const plans = new Map<string, RequirementPlan>();
 
 export const NO_REQUIREMENTS: RequirementPlan = { requirements: [], fingerprint: null, workspaceId: null, fcfs: false };
 
-
 export const requirementPlanOf = (ref: RaffleRef): RequirementPlan => plans.get(raffleRefKey(ref)) ?? NO_REQUIREMENTS;
 
 export function rememberRequirementPlan(ref: RaffleRef, plan: RequirementPlan): void {

@@ -2,7 +2,7 @@ import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { DISPATCHER_CONSUMER, RAFFLE_EVENTS_STREAM, RAFFLE_EVENTS_SUBJECT_PREFIX } from '@raffle/contracts';
 import { natsServers } from '@raffle/service-kit';
-import { DEFAULT_STREAM_REPLICAS, ensureStream, type StreamNames } from './stream-setup.js';
+import { DEFAULT_STREAM_REPLICAS, ensureStream, MAX_STREAM_REPLICAS, type StreamNames } from './stream-setup.js';
 
 /**
  * Creates the JetStream stream and the dispatcher's durable consumer when missing (what the
@@ -28,10 +28,12 @@ export async function setupStream(env: Record<string, string | undefined>): Prom
   return names;
 }
 
-/** JetStream keeps at most 5 copies; an even count buys nothing over the odd count below it. */
+/** NATS_STREAM_REPLICAS as the dispatcher's config reads it (the same bounds and default). */
 function streamReplicas(value: string | undefined): number {
   if (!value) return DEFAULT_STREAM_REPLICAS;
   const replicas = Number(value);
-  if (!Number.isInteger(replicas) || replicas < 1 || replicas > 5) throw new Error(`NATS_STREAM_REPLICAS must be a whole number from 1 to 5, not ${JSON.stringify(value)}`);
+  if (!Number.isInteger(replicas) || replicas < 1 || replicas > MAX_STREAM_REPLICAS) {
+    throw new Error(`NATS_STREAM_REPLICAS must be a whole number from 1 to ${MAX_STREAM_REPLICAS}, not ${JSON.stringify(value)}`);
+  }
   return replicas;
 }

@@ -11,6 +11,8 @@ export type StreamNames = { stream: string; subjectPrefix: string; consumer: str
  * three-node cluster, so the stream survives the loss of any one node (decision 0035).
  */
 export const DEFAULT_STREAM_REPLICAS = 1;
+/** JetStream keeps at most 5 copies of a stream. */
+export const MAX_STREAM_REPLICAS = 5;
 
 /**
  * The stream and consumer as infra/nats/*.json declares them (a test keeps the two equal). Only
