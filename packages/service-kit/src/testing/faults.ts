@@ -10,6 +10,7 @@ export { formatFaultTable, recoveryMsOf, tallyFaultScenario, type FaultTally } f
 export { errorLogSummary } from './error-log-summary.js';
 export { boundedAnswerViolations, databaseOutageViolations, noServerErrorViolations, shutdownViolations, unexpectedStatusViolations, type ErrorBodyCheck } from './fault-checks.js';
 export { startPrivatePostgres, type PostgresStopMode, type PrivatePostgres } from './private-postgres.js';
+export { startPrivatePostgresPair, type PrivatePostgresPair, type PrivatePostgresServer, type PrivateReplica } from './private-postgres-pair.js';
 export { runShutdownScenario, type ShutdownScenarioOptions, type ShutdownScenarioRun } from './shutdown-scenario.js';
 export { useFaultDependencies, type FaultDependencies, type OwnNats, type OwnPostgres } from './fault-dependencies.js';
 export { describePostgresOutages, type OutageTarget } from './postgres-outage-suite.js';
