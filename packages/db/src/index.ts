@@ -75,4 +75,5 @@ export * from './writes/webhook-endpoints.js';
 export * from './writes/wins.js';
 export * from './writes/workspaces.js';
 export * from './queries/database-ping.js';
+export * from './queries/wal-positions.js';
 export * from './writes/demo-load.js';

@@ -11,6 +11,7 @@ import authPlugin, { API_PREFIX, PUBLIC_PREFIX, type AccessTableRow } from './pl
 import pageLimitPlugin from './plugins/page-limit.js';
 import publicCorsPlugin from './plugins/public-cors.js';
 import rateLimitPlugin from './plugins/rate-limit.js';
+import readRoutingPlugin from './plugins/read-routing.js';
 import revocationListenerPlugin from './plugins/revocation-listener.js';
 import apiV1Routes from './routes/api-v1.js';
 import { DATA_PLANE_OPENAPI } from './routes/openapi-document.js';
@@ -20,6 +21,8 @@ import publicDrawRoutes from './routes/public-draw/index.js';
 export type AppDependencies = {
   /** A database pool to use instead of opening one from config (tests share one per file). */
   database?: Database;
+  /** A read-replica pool to use instead of opening one from DATABASE_READ_URL (tests). */
+  readDatabase?: Database;
   /** Where logs go instead of stdout. */
   logStream?: DestinationStream;
 };
@@ -69,6 +72,7 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   await app.register(revocationListenerPlugin);
   await app.register(rateLimitPlugin);
   await app.register(pageLimitPlugin);
+  await app.register(readRoutingPlugin, { readDatabase: deps.readDatabase });
   await app.register(chainReaderPlugin, { settings: config });
   await app.register(pendingEntriesPlugin);
   // Keys are per API key (decision 0010); entries carry no secret, so answers are stored as sent.

@@ -28,6 +28,17 @@ export const ConfigSchema = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
   DATABASE_URL: Type.String({ minLength: 1 }),
   DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, default: 10 }),
+  /**
+   * Optional: a streaming replica of DATABASE_URL's primary. Lists and reads go to it while it is
+   * fresh enough and has replayed the caller's own writes; everything else stays on the primary.
+   */
+  DATABASE_READ_URL: Type.Optional(Type.String({ minLength: 1 })),
+  /** The replica pool's size; DATABASE_POOL_SIZE when unset. */
+  DATABASE_READ_POOL_SIZE: Type.Optional(Type.Integer({ minimum: 1 })),
+  /** Past this many ms behind the primary, reads go to the primary (the bound `Raffle-Staleness-Ms` never exceeds). */
+  DATABASE_READ_MAX_STALENESS_MS: Type.Integer({ minimum: 0, maximum: 600_000, default: 2000 }),
+  /** How often each instance reads the primary's WAL position and the replica's replay position. */
+  DATABASE_READ_SAMPLE_INTERVAL_MS: Type.Integer({ minimum: 10, maximum: 10_000, default: 100 }),
   /** One server, or a comma-separated list of a cluster's nodes. */
   NATS_URL: Type.String({ default: 'nats://127.0.0.1:4222' }),
   /** Optional: when set, rate-limit counters are shared by every instance. */

@@ -6,6 +6,7 @@ import type { Config } from './config.js';
 import type { ApiKeyVerifier } from './plugins/api-key-verifier.js';
 import type { Caller } from './plugins/caller.js';
 import type { PendingEntryResolver } from './plugins/pending-entries.js';
+import type { ReadRouting } from './plugins/read-routing.js';
 
 /*
  * The data plane's own decorations, read through these accessors instead of a `declare module
@@ -27,6 +28,9 @@ export const beaconChainOf = (app: FastifyInstance) => app.getDecorator<BeaconCh
 
 /** Signs and checks the lists' cursors (CURSOR_SECRET); refusals are INVALID_CURSOR in the API's words. */
 export const cursorsOf = (app: FastifyInstance) => app.getDecorator<CursorCodec>('cursors');
+
+/** Sends each read to the replica or the primary (DATABASE_READ_URL; read-routing plugin). */
+export const readRoutingOf = (app: FastifyInstance) => app.getDecorator<ReadRouting>('readRouting');
 
 /** Verifies presented API keys, with a short cache (auth plugin). */
 export const apiKeysOf = (app: FastifyInstance) => app.getDecorator<ApiKeyVerifier>('apiKeys');

@@ -17,6 +17,11 @@ export type RaffleClientOptions = {
   timeoutMs?: number;
   /** A fetch to use instead of the global one. */
   fetch?: typeof fetch;
+  /**
+   * Send the `Raffle-Read-After` token of this client's latest entry or withdrawal on its reads
+   * (default true): where the platform reads from a replica, your reads never miss your own writes.
+   */
+  readYourWrites?: boolean;
 };
 
 export const DEFAULT_DATA_PLANE_URL = 'http://localhost:3000';
@@ -38,6 +43,7 @@ export class RaffleClient {
       timeoutMs: options.timeoutMs,
       fetch: options.fetch,
       errorCodeSource: 'body',
+      readYourWrites: options.readYourWrites,
     });
     this.me = new MeResource(http);
     this.raffles = new RafflesResource(http);

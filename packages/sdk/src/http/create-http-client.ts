@@ -3,6 +3,7 @@ import { errorFromResponse, type ErrorCodeSource } from './error-from-response.j
 import type { HttpClient, Page, PagedList, RequestSpec } from './http-client.js';
 import { RaffleConnectionError, RaffleTimeoutError } from './raffle-api-error.js';
 import type { RequestOptions } from './request-options.js';
+import { createReadAfterTokens } from './read-after-token.js';
 import { attachResponse, responseInfoOf, type WithResponse } from './response-info.js';
 import { backoffDelayMs, delayAfterStatus, isRefusedBeforeActing, isRetryableRequest, isRetryableAnswer } from './retry-policy.js';
 
@@ -18,6 +19,11 @@ export type HttpClientOptions = {
   fetch?: typeof fetch;
   /** Where the error code lives: the data plane's `code` field, or the management API's `CODE: …` message prefix. */
   errorCodeSource: ErrorCodeSource;
+  /**
+   * Send the `Raffle-Read-After` token of this client's latest write on its reads (default true),
+   * so a deployment that reads from a replica never answers them without that write.
+   */
+  readYourWrites?: boolean;
 };
 
 export const DEFAULT_MAX_RETRIES = 2;
@@ -47,6 +53,8 @@ const retriesOf = (value: number | undefined) => Math.max(0, Math.floor(value ??
 export function createHttpClient(options: HttpClientOptions): HttpClient {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const identityHeaders = clientIdentityHeaders();
+  const readAfter = createReadAfterTokens();
+  const readYourWrites = options.readYourWrites ?? true;
   // Resolved per call rather than captured: a polyfill may install globalThis.fetch later. Called
   // as a plain function, never as `options.fetch(…)`: a browser's fetch throws "Illegal invocation"
   // when `this` is another object.
@@ -71,6 +79,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     if (options.authorization !== '') headers.authorization = options.authorization;
     if (spec.body !== undefined) headers['content-type'] = 'application/json';
     if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
+    const token = readYourWrites && spec.method === 'GET' ? readAfter.latest() : null;
+    if (token !== null && headers['raffle-read-after'] === undefined) headers['raffle-read-after'] = token;
     return headers;
   }
 
@@ -124,6 +134,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         await sleep(backoffDelayMs(retry), signal);
         continue;
       }
+      readAfter.saw(answer.headers.get('raffle-read-after'));
       if (answer.ok) return attachResponse(answer.body as T, responseInfoOf(answer.status, answer.headers));
       const error = errorFromResponse(answer.status, answer.headers, answer.body, options.errorCodeSource);
       // Refused before anything ran (a 429, a draw waiting for its beacon round): any request may be sent again.

@@ -6,6 +6,11 @@ export type ResponseInfo = {
   headers: Headers;
   /** The tightest rate-limit policy that counted the call (the `RateLimit` headers), or null when none was sent. */
   rateLimit: RateLimitState | null;
+  /**
+   * At most how many ms old the answer's data may be (`Raffle-Staleness-Ms`: 0 when read from the
+   * primary, more when from a read replica), or null when the server did not say (writes, management).
+   */
+  stalenessMs: number | null;
 };
 
 export type RateLimitState = {
@@ -57,7 +62,12 @@ export const responseInfoOf = (status: number, headers: Headers): ResponseInfo =
   status,
   headers,
   rateLimit: rateLimitOf(headers),
+  stalenessMs: stalenessOf(headers.get('raffle-staleness-ms')),
 });
+
+function stalenessOf(value: string | null): number | null {
+  return value !== null && /^\d+$/.test(value) ? Number(value) : null;
+}
 
 /** Hangs the answer's info on its body, out of sight of enumeration. */
 export function attachResponse<T>(body: T, info: ResponseInfo): WithResponse<T> {

@@ -30,6 +30,18 @@ export const RESPONSE_HEADERS: Record<string, { description: string; schema: Jso
     description: '`true` when this response is the stored answer to an earlier request with the same `Idempotency-Key`; absent on a first answer.',
     schema: { type: 'string', enum: ['true'] },
   },
+  'Raffle-Staleness-Ms': {
+    description:
+      'At most how many milliseconds old the data of this answer may be: reads go to a streaming read replica while it is fresh enough (never past the deployment\'s bound, 2000 ms by default) ' +
+      "and has replayed the key owner's own writes; 0 when the answer was read from the primary. Lists and reads served from a shared cache count the cache's age too.",
+    schema: { type: 'integer', minimum: 0, examples: [0, 120] },
+  },
+  'Raffle-Read-After': {
+    description:
+      'Sent on writes when the deployment reads from a replica: where this write ends in the database\'s log. Send it back as the `Raffle-Read-After` request header on a later read ' +
+      'and that read sees this write, whichever instance answers. `@raffle/sdk` does so by itself.',
+    schema: { type: 'string', pattern: '^[0-9A-F]{1,8}/[0-9A-F]{1,8}$', examples: ['0/16B3748'] },
+  },
   ETag: {
     description: 'A strong validator of the representation; send it back as `If-None-Match` to get a 304 while it has not changed.',
     schema: { type: 'string', examples: ['"3f1c9a7e2b"'] },

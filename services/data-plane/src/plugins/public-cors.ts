@@ -4,17 +4,19 @@ import { PUBLIC_PREFIX } from './auth.js';
 
 /**
  * The response headers a page on another origin may read: the validators it revalidates with, the
- * rate-limit state it should back off by, and the request id to quote in a report. Cache-Control
+ * rate-limit state it should back off by, the request id to quote in a report, and how stale the
+ * answer may be (read from a replica). Cache-Control
  * and Content-Type are readable without being listed.
  */
-export const PUBLIC_EXPOSED_HEADERS = ['ETag', 'RateLimit', 'RateLimit-Policy', 'Retry-After', 'X-Request-Id'];
+export const PUBLIC_EXPOSED_HEADERS = ['ETag', 'RateLimit', 'RateLimit-Policy', 'Retry-After', 'X-Request-Id', 'Raffle-Staleness-Ms'];
 /**
- * What a cross-origin page may send: the read methods, a tag to revalidate, a request id, and the
+ * What a cross-origin page may send: the read methods, a tag to revalidate, a request id, a write's
+ * `Raffle-Read-After` token, and the
  * `X-Raffle-Client` a page may name its client with (@raffle/sdk sends none from a browser, sparing
  * each public GET a preflight).
  */
 export const PUBLIC_ALLOWED_METHODS = ['GET', 'HEAD'];
-export const PUBLIC_ALLOWED_HEADERS = ['If-None-Match', 'X-Request-Id', 'X-Raffle-Client'];
+export const PUBLIC_ALLOWED_HEADERS = ['If-None-Match', 'X-Request-Id', 'X-Raffle-Client', 'Raffle-Read-After'];
 /** How long a browser may reuse a preflight's answer (browsers cap it lower: Chrome at 2 h). */
 export const PREFLIGHT_MAX_AGE_SECONDS = 86_400;
 

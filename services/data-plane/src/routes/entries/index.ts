@@ -4,8 +4,8 @@ import { cursorBinding, DomainError, enterRaffle, hashIp, isStringKey, loadJsonP
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { heldIdempotencyOf, markIdempotencyCompleted } from '@raffle/service-kit';
-import { beaconChainOf, callerOf, chainReaderOf, configOf, cursorsOf, pendingEntriesOf } from '../../decorations.js';
-import { dataPlaneCreatedResponses, dataPlaneResponses, SlugParams } from '../responses.js';
+import { beaconChainOf, callerOf, chainReaderOf, configOf, cursorsOf, pendingEntriesOf, readRoutingOf } from '../../decorations.js';
+import { dataPlaneReadResponses, dataPlaneWriteResponses, RoutedReadHeaders, SlugParams } from '../responses.js';
 import { sendRenderedJson } from '@raffle/service-kit';
 
 export const SanitizedEntryPageSchema = PageOf(Type.Ref(SanitizedEntrySchema), 'SanitizedEntryPage');
@@ -16,6 +16,7 @@ const EnterRaffleBody = Type.Object({}, { additionalProperties: false, maxProper
 const entryRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // Read once: the codec is decorated before any route plugin registers.
   const cursors = cursorsOf(app);
+  const reads = readRoutingOf(app);
   app.addSchema(SanitizedEntryPageSchema);
 
   app.get(
@@ -27,16 +28,19 @@ const entryRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['Personal'],
         summary: "The key owner's entries, newest first",
         querystring: PageQuerySchema(PAGE_SIZES.personalEntries),
-        response: dataPlaneResponses(Type.Ref(SanitizedEntryPageSchema)),
+        headers: RoutedReadHeaders,
+        response: dataPlaneReadResponses(Type.Ref(SanitizedEntryPageSchema)),
       },
     },
     async (request, reply) => {
       const { userId } = callerOf(request)!;
-      const body = await loadJsonPage(
-        { ...request.query, cursors },
-        { binding: cursorBinding('v1:my-entries', userId), rule: PAGE_SIZES.personalEntries, isKey: isStringKey },
-        (after, limit) => pageUserEntries(app.database.sql, { userId, before: after, limit }),
-        (row) => row.id,
+      const body = await reads.read(request, reply, (database) =>
+        loadJsonPage(
+          { ...request.query, cursors },
+          { binding: cursorBinding('v1:my-entries', userId), rule: PAGE_SIZES.personalEntries, isKey: isStringKey },
+          (after, limit) => pageUserEntries(database.sql, { userId, before: after, limit }),
+          (row) => row.id,
+        ),
       );
       return sendRenderedJson(reply, body);
     },
@@ -52,14 +56,17 @@ const entryRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['Personal'],
         summary: "The key owner's entry in a raffle",
         params: SlugParams,
-        response: dataPlaneResponses(Type.Ref(SanitizedEntrySchema)),
+        headers: RoutedReadHeaders,
+        response: dataPlaneReadResponses(Type.Ref(SanitizedEntrySchema)),
       },
     },
     async (request, reply) => {
       const { userId } = callerOf(request)!;
-      const raffleId = await findRaffleIdVisibleToUser(app.database.sql, { slug: request.params.slug, userId });
-      if (!raffleId) throw new DomainError('RAFFLE_NOT_FOUND', `no raffle with slug "${request.params.slug}"`);
-      const json = await findOwnerEntryJson(app.database.sql, { raffleId, userId });
+      const json = await reads.read(request, reply, async (database) => {
+        const raffleId = await findRaffleIdVisibleToUser(database.sql, { slug: request.params.slug, userId });
+        if (!raffleId) throw new DomainError('RAFFLE_NOT_FOUND', `no raffle with slug "${request.params.slug}"`);
+        return findOwnerEntryJson(database.sql, { raffleId, userId });
+      });
       if (!json) throw new DomainError('ENTRY_NOT_FOUND', 'you have not entered this raffle');
       return sendRenderedJson(reply, json);
     },
@@ -81,7 +88,7 @@ const entryRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'When the chain does not answer in time the entry is still accepted, with status `pending` (201): it is evaluated as soon as the chain answers, becomes `valid` or `invalid`, and an `entry.updated` event says so; a pending first-come entry takes a spot only then.',
         params: SlugParams,
         body: EnterRaffleBody,
-        response: dataPlaneCreatedResponses(Type.Ref(SanitizedEntrySchema)),
+        response: dataPlaneWriteResponses(201, Type.Ref(SanitizedEntrySchema)),
       },
     },
     async (request, reply) => {
@@ -98,6 +105,7 @@ const entryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       });
       if (held) markIdempotencyCompleted(request);
       if (entry.status === 'pending') pendingEntriesOf(app).nudge();
+      await reads.wrote(request, reply);
       return sendRenderedJson(reply.status(201), entry.ownerJson);
     },
   );
@@ -114,11 +122,12 @@ const entryRoutes: FastifyPluginAsyncTypebox = async (app) => {
         description:
           'Only while the raffle is open, and not once the entry has won a spot (409 `ENTRY_NOT_WITHDRAWABLE`). A withdrawn entry stays on record with status `withdrawn`; the raffle cannot be entered again.',
         params: SlugParams,
-        response: dataPlaneResponses(Type.Ref(SanitizedEntrySchema)),
+        response: dataPlaneWriteResponses(200, Type.Ref(SanitizedEntrySchema)),
       },
     },
     async (request, reply) => {
       const entry = await withdrawEntry(app.database.db, { raffle: { slug: request.params.slug }, actor: userPrincipal(callerOf(request)!.userId) });
+      await reads.wrote(request, reply);
       return sendRenderedJson(reply, entry.ownerJson);
     },
   );

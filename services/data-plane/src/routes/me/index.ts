@@ -3,11 +3,12 @@ import { findProfileJson } from '@raffle/db';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { DomainError } from '@raffle/domain';
-import { callerOf } from '../../decorations.js';
-import { dataPlaneResponses } from '../responses.js';
+import { callerOf, readRoutingOf } from '../../decorations.js';
+import { dataPlaneReadResponses, RoutedReadHeaders } from '../responses.js';
 import { sendRenderedJson } from '@raffle/service-kit';
 
 const meRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const reads = readRoutingOf(app);
   app.get(
     '/me',
     {
@@ -17,11 +18,12 @@ const meRoutes: FastifyPluginAsyncTypebox = async (app) => {
         'x-error-codes': ['NOT_FOUND'],
         tags: ['Personal'],
         summary: "The key owner's profile",
-        response: dataPlaneResponses(Type.Ref(ProfileSchema)),
+        headers: RoutedReadHeaders,
+        response: dataPlaneReadResponses(Type.Ref(ProfileSchema)),
       },
     },
     async (request, reply) => {
-      const json = await findProfileJson(app.database.sql, callerOf(request)!.userId);
+      const json = await reads.read(request, reply, (database) => findProfileJson(database.sql, callerOf(request)!.userId));
       if (!json) throw new DomainError('NOT_FOUND', 'the key owner no longer exists');
       return sendRenderedJson(reply, json);
     },

@@ -1,6 +1,7 @@
 import { findPubliclyVisibleRaffle } from '@raffle/db';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { DomainError } from '@raffle/domain';
+import { readRoutingOf } from '../../decorations.js';
 import { readDrawProof } from '../draw-proof.js';
 import { sendRenderedJson } from '@raffle/service-kit';
 import { cacheControlFor, ERROR_CACHE_CONTROL, ifNoneMatchHits, strongEtagOf } from './http-cache.js';
@@ -12,6 +13,7 @@ import { publicDrawProofSchema } from './schema.js';
  * (public and unlisted raffles only), the per-IP `public` rate limit, and HTTP caching.
  */
 const publicDrawRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const reads = readRoutingOf(app);
   app.get(
     '/raffles/:slug/draw',
     {
@@ -24,10 +26,12 @@ const publicDrawRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const raffle = await findPubliclyVisibleRaffle(app.database.sql, request.params.slug);
-      // The keyed route's message for a slug it cannot see: a private raffle reads as a missing one.
-      if (!raffle) throw new DomainError('RAFFLE_NOT_FOUND', `no raffle with slug "${request.params.slug}"`);
-      const body = await readDrawProof(app.database.sql, raffle.id);
+      const { raffle, body } = await reads.read(request, reply, async (database) => {
+        const raffle = await findPubliclyVisibleRaffle(database.sql, request.params.slug);
+        // The keyed route's message for a slug it cannot see: a private raffle reads as a missing one.
+        if (!raffle) throw new DomainError('RAFFLE_NOT_FOUND', `no raffle with slug "${request.params.slug}"`);
+        return { raffle, body: await readDrawProof(database.sql, raffle.id) };
+      });
       const etag = strongEtagOf(body);
       reply.header('etag', etag).header('cache-control', cacheControlFor(raffle.status));
       // send() with no payload, not send(null): the 304 schema would serialize null to `null`, and

@@ -1,7 +1,7 @@
 import { DrawProofSchema, ErrorBodySchema } from '@raffle/contracts';
 import { unavailableResponse } from '@raffle/service-kit';
 import { Type, type TSchema } from '@sinclair/typebox';
-import { SlugParams } from '../responses.js';
+import { RoutedReadHeaders, SlugParams } from '../responses.js';
 
 const errorBody = () => Type.Ref(ErrorBodySchema);
 
@@ -36,11 +36,16 @@ export const publicDrawProofSchema = {
   'x-error-codes': ['RAFFLE_NOT_FOUND', 'DRAW_NOT_AVAILABLE'],
   params: SlugParams,
   headers: Type.Object({
+    ...RoutedReadHeaders.properties,
     'if-none-match': Type.Optional(Type.String({ description: 'An `ETag` of this proof seen before: answered 304 with no body while it still matches.' })),
   }),
   // Typed as plain schemas: the spread refs carry TypeBox's symbol keys, which declaration emit cannot name.
   response: {
-    200: { ...Type.Ref(DrawProofSchema), description: 'The draw proof: commitment, revealed seed, frozen entries and the draw\'s winners.', headers: CACHE_HEADERS },
+    200: {
+      ...Type.Ref(DrawProofSchema),
+      description: 'The draw proof: commitment, revealed seed, frozen entries and the draw\'s winners.',
+      headers: { ...CACHE_HEADERS, 'Raffle-Staleness-Ms': { type: 'integer' } },
+    },
     304: Type.Null({ description: 'Not modified: the `If-None-Match` tag is still the proof\'s `ETag`; no body.', headers: CACHE_HEADERS }),
     400: { ...errorBody(), description: 'The slug is not valid (empty, longer than 128 characters, or with control characters).' },
     404: { ...errorBody(), description: '`RAFFLE_NOT_FOUND`: no public or unlisted published raffle has this slug. `DRAW_NOT_AVAILABLE`: it has not been drawn, or it is not a weighted draw.' },

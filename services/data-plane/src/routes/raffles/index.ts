@@ -3,9 +3,9 @@ import { findPublicRaffleById, findRaffleIdVisibleToUser, pagePublicRaffles, typ
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { cursorBinding, DomainError, loadJsonPage } from '@raffle/domain';
-import { callerOf, configOf, cursorsOf } from '../../decorations.js';
+import { callerOf, configOf, cursorsOf, readRoutingOf } from '../../decorations.js';
 import { readDrawProof } from '../draw-proof.js';
-import { dataPlaneResponses, SlugParams } from '../responses.js';
+import { dataPlaneReadResponses, RoutedReadHeaders, SlugParams } from '../responses.js';
 import { sendRenderedJson } from '@raffle/service-kit';
 import { createSharedResponseCache } from './shared-response-cache.js';
 
@@ -24,8 +24,9 @@ const PUBLIC_LIST_BINDING = cursorBinding('v1:public-raffles');
 const raffleRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // Read once: the codec is decorated before any route plugin registers.
   const cursors = cursorsOf(app);
+  const reads = readRoutingOf(app);
   app.addSchema(PublicRafflePageSchema);
-  const cache = createSharedResponseCache({ ttlMs: configOf(app).PUBLIC_RAFFLES_CACHE_TTL_MS, maxEntries: 1000 });
+  const cache = createSharedResponseCache<{ json: string; freshAsOf: number }>({ ttlMs: configOf(app).PUBLIC_RAFFLES_CACHE_TTL_MS, maxEntries: 1000 });
 
   app.get(
     '/raffles',
@@ -36,21 +37,27 @@ const raffleRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['Personal'],
         summary: 'List published public raffles, most recently published first',
         querystring: PageQuerySchema(PAGE_SIZES.personalRaffles),
-        response: dataPlaneResponses(Type.Ref(PublicRafflePageSchema)),
+        headers: RoutedReadHeaders,
+        response: dataPlaneReadResponses(Type.Ref(PublicRafflePageSchema)),
       },
     },
     async (request, reply) => {
       // The schema fills in the default limit, so each page has one key; a hit skips the cursor check too.
       const { limit, cursor } = request.query;
-      const body = await cache.get(`${limit}|${cursor ?? ''}`, () =>
-        loadJsonPage(
-          { limit, cursor, cursors },
-          { binding: PUBLIC_LIST_BINDING, rule: PAGE_SIZES.personalRaffles, isKey: isPublicRaffleKey },
-          (after, size) => pagePublicRaffles(app.database.sql, { after, limit: size }),
-          (row) => ({ publishedAt: row.publishedAt, id: row.id }),
-        ),
-      );
-      return sendRenderedJson(reply, body);
+      // Shared by every caller for PUBLIC_RAFFLES_CACHE_TTL_MS: its staleness counts from when its data was read.
+      const page = await cache.get(`${limit}|${cursor ?? ''}`, async () => {
+        const { value, freshAsOf } = await reads.readShared(request, (database) =>
+          loadJsonPage(
+            { limit, cursor, cursors },
+            { binding: PUBLIC_LIST_BINDING, rule: PAGE_SIZES.personalRaffles, isKey: isPublicRaffleKey },
+            (after, size) => pagePublicRaffles(database.sql, { after, limit: size }),
+            (row) => ({ publishedAt: row.publishedAt, id: row.id }),
+          ),
+        );
+        return { json: value, freshAsOf };
+      });
+      reads.sayStaleness(reply, page.freshAsOf);
+      return sendRenderedJson(reply, page.json);
     },
   );
 
@@ -64,12 +71,15 @@ const raffleRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['Personal'],
         summary: 'One published raffle by slug (public, unlisted, or private to a workspace you belong to)',
         params: SlugParams,
-        response: dataPlaneResponses(Type.Ref(PublicRaffleSchema)),
+        headers: RoutedReadHeaders,
+        response: dataPlaneReadResponses(Type.Ref(PublicRaffleSchema)),
       },
     },
-    async (request) => {
-      const raffleId = await findRaffleIdVisibleToUser(app.database.sql, { slug: request.params.slug, userId: callerOf(request)!.userId });
-      const raffle = raffleId ? await findPublicRaffleById(app.database.db, raffleId) : null;
+    async (request, reply) => {
+      const raffle = await reads.read(request, reply, async (database) => {
+        const raffleId = await findRaffleIdVisibleToUser(database.sql, { slug: request.params.slug, userId: callerOf(request)!.userId });
+        return raffleId ? findPublicRaffleById(database.db, raffleId) : null;
+      });
       if (!raffle) throw new DomainError('RAFFLE_NOT_FOUND', `no raffle with slug "${request.params.slug}"`);
       return raffle;
     },
@@ -89,13 +99,17 @@ const raffleRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'Check it with `verifyDraw(proof)` from `@raffle/sdk`, or the `raffle-verify-draw` command: sha256(seed) must equal the commitment published with the raffle, ' +
           'the entries must hash to `entriesDigest`, and ranking them by the seed must give the winners.',
         params: SlugParams,
-        response: dataPlaneResponses(Type.Ref(DrawProofSchema)),
+        headers: RoutedReadHeaders,
+        response: dataPlaneReadResponses(Type.Ref(DrawProofSchema)),
       },
     },
     async (request, reply) => {
-      const raffleId = await findRaffleIdVisibleToUser(app.database.sql, { slug: request.params.slug, userId: callerOf(request)!.userId });
-      if (!raffleId) throw new DomainError('RAFFLE_NOT_FOUND', `no raffle with slug "${request.params.slug}"`);
-      return sendRenderedJson(reply, await readDrawProof(app.database.sql, raffleId));
+      const proof = await reads.read(request, reply, async (database) => {
+        const raffleId = await findRaffleIdVisibleToUser(database.sql, { slug: request.params.slug, userId: callerOf(request)!.userId });
+        if (!raffleId) throw new DomainError('RAFFLE_NOT_FOUND', `no raffle with slug "${request.params.slug}"`);
+        return readDrawProof(database.sql, raffleId);
+      });
+      return sendRenderedJson(reply, proof);
     },
   );
 };

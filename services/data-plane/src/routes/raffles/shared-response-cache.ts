@@ -2,12 +2,12 @@
  * A tiny TTL cache for responses that are identical for every caller (the public raffle
  * list). Concurrent misses for one key share a single load, so a burst costs one query.
  */
-export function createSharedResponseCache(options: { ttlMs: number; maxEntries: number; now?: () => number }) {
+export function createSharedResponseCache<T = string>(options: { ttlMs: number; maxEntries: number; now?: () => number }) {
   const now = options.now ?? Date.now;
-  const entries = new Map<string, { value: Promise<string>; expiresAt: number }>();
+  const entries = new Map<string, { value: Promise<T>; expiresAt: number }>();
 
   return {
-    get(key: string, load: () => Promise<string>): Promise<string> {
+    get(key: string, load: () => Promise<T>): Promise<T> {
       if (options.ttlMs <= 0) return load();
       const at = now();
       const hit = entries.get(key);

@@ -12,8 +12,8 @@ import { findWorkspaceRaffle, listFinalizedWinnerJson, pageRaffleEntries, pageWo
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { cursorBinding, DomainError, isStringKey, loadJsonPage, raffleFilterBinding } from '@raffle/domain';
-import { cursorsOf } from '../../decorations.js';
-import { dataPlaneResponses, WorkspaceParams, WorkspaceRaffleParams } from '../responses.js';
+import { cursorsOf, readRoutingOf } from '../../decorations.js';
+import { dataPlaneReadResponses, RoutedReadHeaders, WorkspaceParams, WorkspaceRaffleParams } from '../responses.js';
 import { sendRenderedJson } from '@raffle/service-kit';
 import { createRaffleOwnership } from './raffle-ownership.js';
 
@@ -26,6 +26,7 @@ const WorkspaceRaffleQuerySchema = Type.Object({ ...PageQuerySchema(PAGE_SIZES.w
 const workspaceRaffleRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // Read once: the codec is decorated before any route plugin registers.
   const cursors = cursorsOf(app);
+  const reads = readRoutingOf(app);
   app.addSchema(WorkspaceRafflePageSchema);
   app.addSchema(WorkspaceEntryPageSchema);
   const ownership = createRaffleOwnership(app.database.sql);
@@ -43,18 +44,21 @@ const workspaceRaffleRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'filtered list holds only matches, and its cursor continues only that filtered list.',
         params: WorkspaceParams,
         querystring: WorkspaceRaffleQuerySchema,
-        response: dataPlaneResponses(Type.Ref(WorkspaceRafflePageSchema)),
+        headers: RoutedReadHeaders,
+        response: dataPlaneReadResponses(Type.Ref(WorkspaceRafflePageSchema)),
       },
     },
     async (request, reply) => {
       const { workspaceId } = request.params;
       const { status, mechanic, q, ...page } = request.query;
       const filter = { status, mechanic, q };
-      const body = await loadJsonPage(
-        { ...page, cursors },
-        { binding: cursorBinding('v1:workspace-raffles', workspaceId, ...raffleFilterBinding(filter)), rule: PAGE_SIZES.workspaceRaffles, isKey: isStringKey },
-        (after, limit) => pageWorkspaceRaffles(app.database.sql, { workspaceId, before: after, limit, filter }),
-        (row) => row.id,
+      const body = await reads.read(request, reply, (database) =>
+        loadJsonPage(
+          { ...page, cursors },
+          { binding: cursorBinding('v1:workspace-raffles', workspaceId, ...raffleFilterBinding(filter)), rule: PAGE_SIZES.workspaceRaffles, isKey: isStringKey },
+          (after, limit) => pageWorkspaceRaffles(database.sql, { workspaceId, before: after, limit, filter }),
+          (row) => row.id,
+        ),
       );
       return sendRenderedJson(reply, body);
     },
@@ -70,11 +74,12 @@ const workspaceRaffleRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['Workspace'],
         summary: 'One raffle of the workspace',
         params: WorkspaceRaffleParams,
-        response: dataPlaneResponses(Type.Ref(WorkspaceRaffleSchema)),
+        headers: RoutedReadHeaders,
+        response: dataPlaneReadResponses(Type.Ref(WorkspaceRaffleSchema)),
       },
     },
-    async (request) => {
-      const raffle = await findWorkspaceRaffle(app.database.db, request.params);
+    async (request, reply) => {
+      const raffle = await reads.read(request, reply, (database) => findWorkspaceRaffle(database.db, request.params));
       if (!raffle) throw new DomainError('RAFFLE_NOT_FOUND', `no raffle ${request.params.raffleId} in this workspace`);
       return raffle;
     },
@@ -91,17 +96,20 @@ const workspaceRaffleRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'List entries of a raffle in arrival order',
         params: WorkspaceRaffleParams,
         querystring: PageQuerySchema(PAGE_SIZES.workspaceRaffleEntries),
-        response: dataPlaneResponses(Type.Ref(WorkspaceEntryPageSchema)),
+        headers: RoutedReadHeaders,
+        response: dataPlaneReadResponses(Type.Ref(WorkspaceEntryPageSchema)),
       },
     },
     async (request, reply) => {
       const { workspaceId, raffleId } = request.params;
       await ownership.require(workspaceId, raffleId);
-      const body = await loadJsonPage(
-        { ...request.query, cursors },
-        { binding: cursorBinding('v1:raffle-entries', workspaceId, raffleId), rule: PAGE_SIZES.workspaceRaffleEntries, isKey: isStringKey },
-        (after, limit) => pageRaffleEntries(app.database.sql, { raffleId, after, limit }),
-        (row) => row.id,
+      const body = await reads.read(request, reply, (database) =>
+        loadJsonPage(
+          { ...request.query, cursors },
+          { binding: cursorBinding('v1:raffle-entries', workspaceId, raffleId), rule: PAGE_SIZES.workspaceRaffleEntries, isKey: isStringKey },
+          (after, limit) => pageRaffleEntries(database.sql, { raffleId, after, limit }),
+          (row) => row.id,
+        ),
       );
       return sendRenderedJson(reply, body);
     },
@@ -117,13 +125,14 @@ const workspaceRaffleRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['Workspace'],
         summary: 'Finalized winners of a raffle, by position (a bare array, not paginated)',
         params: WorkspaceRaffleParams,
-        response: dataPlaneResponses(Type.Array(Type.Ref(WinnerSchema))),
+        headers: RoutedReadHeaders,
+        response: dataPlaneReadResponses(Type.Array(Type.Ref(WinnerSchema))),
       },
     },
     async (request, reply) => {
       const { workspaceId, raffleId } = request.params;
       await ownership.require(workspaceId, raffleId);
-      const winners = await listFinalizedWinnerJson(app.database.sql, raffleId);
+      const winners = await reads.read(request, reply, (database) => listFinalizedWinnerJson(database.sql, raffleId));
       return sendRenderedJson(reply, `[${winners.join(',')}]`);
     },
   );
