@@ -2,6 +2,7 @@ import { drizzle, type PostgresJsDatabase } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 import { boundConnectionWaits } from './connection-wait-deadline.js';
 import { wakeRelayAfterCommits } from './outbox-wake.js';
+import { poolerSessionDefaultsProblem, type PoolMode } from './pool-mode.js';
 import { pingDatabase } from './queries/database-ping.js';
 import * as schema from './schema/index.js';
 import { sessionSettingsOf, type StatementBounds } from './statement-bounds.js';
@@ -41,6 +42,18 @@ export type DatabaseOptions = {
    * request's statements watch through it. Never set by the services.
    */
   onStatement?: (query: string, parameters: readonly unknown[]) => void;
+  /**
+   * What `url` points at (pool-mode.ts); default `session`. In `transaction` (PgBouncer's
+   * transaction mode) statements are not prepared, only `application_name` goes as a startup
+   * parameter, and `statementBounds` and `jit = off` must come from the pooler's server sessions
+   * (`poolerConnectQuery`; `sessionDefaultsProblem` checks them).
+   */
+  poolMode?: PoolMode;
+  /**
+   * A session connection straight to the primary, bypassing a transaction-mode pooler: where
+   * `LISTEN` runs (`listenSql`). Not used in session mode, where the pool itself can listen.
+   */
+  directUrl?: string;
 };
 
 /**
@@ -74,6 +87,19 @@ export type Database = {
    * them). Rejects after `PING_TIMEOUT_MS` at most once connected.
    */
   ping: () => Promise<void>;
+  poolMode: PoolMode;
+  /**
+   * Where `LISTEN` may run: the pool in session mode (postgres.js listens on a connection of its
+   * own); a connection to `directUrl` in transaction mode; null in transaction mode without one,
+   * where a listener would hear nothing (its server connection goes back to the pooler after each
+   * statement) and callers poll instead.
+   */
+  listenSql: Sql | null;
+  /**
+   * In transaction mode with `statementBounds`, what a pooled session's defaults lack of them and
+   * of `jit = off` (a message for the operator), or null when they hold; always null otherwise.
+   */
+  sessionDefaultsProblem: () => Promise<string | null>;
 };
 
 /** A refused connection fails at once; this bounds the silent kind (a dropped route, a full backlog). */
@@ -96,14 +122,21 @@ function reconnectDelaySeconds(failedAttempts: number): number {
 export function createDatabase(options: DatabaseOptions): Database {
   const applicationName = options.applicationName ?? 'raffle';
   const max = options.max ?? 10;
+  const poolMode = options.poolMode ?? 'session';
+  const pooledByTransaction = poolMode === 'transaction';
   const pool = openPool(options, {
     max,
-    prepare: true,
+    // A transaction pooler runs each statement on whichever server connection is free: one that
+    // never saw the Parse of a named statement (PgBouncer 1.18 does not track them).
+    prepare: !pooledByTransaction,
     // JIT compiles a statement whose estimated cost is high, at 20–30 ms of CPU per execution: far
     // more than our statements take to run. An estimate can be high for a branch that never runs
     // (the entry admission's collection count is planned for every raffle), and JIT then ran on
-    // every entry (issue 13). Sessions run without it.
-    connection: { application_name: applicationName, jit: 'off', ...(options.statementBounds ? sessionSettingsOf(options.statementBounds) : {}) },
+    // every entry (issue 13). Sessions run without it. Behind a transaction pooler the pooler's
+    // server sessions carry these settings (application_name is one it passes on).
+    connection: pooledByTransaction
+      ? { application_name: applicationName }
+      : { application_name: applicationName, jit: 'off', ...(options.statementBounds ? sessionSettingsOf(options.statementBounds) : {}) },
     ...(options.onStatement ? { debug: statementObserver(options.onStatement) } : {}),
   });
   const { sql, queryCounts } = boundConnectionWaits(
@@ -119,14 +152,17 @@ export function createDatabase(options: DatabaseOptions): Database {
   const ping = async () => {
     // As the pool's queries do once it is ended; a ping must not open a connection after close.
     if (closed) throw Object.assign(new Error('the database was closed'), { code: 'CONNECTION_ENDED' });
-    pingConnection ??= openPingConnection(options, applicationName);
+    pingConnection ??= openPingConnection(options, applicationName, pooledByTransaction);
     await pingDatabase(pingConnection);
   };
+  const listenSql = pooledByTransaction ? (options.directUrl ? openListenConnection(options.directUrl, options, applicationName) : null) : sql;
   const close = async () => {
     closed = true;
-    await Promise.all([sql.end({ timeout: 5 }), pingConnection?.end({ timeout: 5 })]);
+    await Promise.all([sql.end({ timeout: 5 }), pingConnection?.end({ timeout: 5 }), listenSql !== sql ? listenSql?.end({ timeout: 5 }) : undefined]);
   };
-  return { sql, db, close, poolStats: () => ({ ...queryCounts(), size: max }), ping };
+  const sessionDefaultsProblem = async () =>
+    pooledByTransaction && options.statementBounds ? poolerSessionDefaultsProblem(sql, options.statementBounds) : null;
+  return { sql, db, close, poolStats: () => ({ ...queryCounts(), size: max }), ping, poolMode, listenSql, sessionDefaultsProblem };
 }
 
 const statementObserver =
@@ -135,8 +171,8 @@ const statementObserver =
     onStatement(query, parameters);
 
 /** A postgres.js pool with what every connection of ours shares: no notices, the connect timeout, the short reconnect delay. */
-function openPool(options: DatabaseOptions, settings: postgres.Options<Record<string, postgres.PostgresType>>): Sql {
-  return postgres(options.url, {
+function openPool(options: DatabaseOptions, settings: postgres.Options<Record<string, postgres.PostgresType>>, url = options.url): Sql {
+  return postgres(url, {
     onnotice: () => {},
     connect_timeout: (options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS) / 1000,
     backoff: reconnectDelaySeconds,
@@ -150,11 +186,24 @@ function openPool(options: DatabaseOptions, settings: postgres.Options<Record<st
  * While the database is unreachable its pings fail with the driver's connection errors, as the
  * pool's queries do; a ping never waits behind a statement of the pool's.
  */
-function openPingConnection(options: DatabaseOptions, applicationName: string): Sql {
+function openPingConnection(options: DatabaseOptions, applicationName: string, pooledByTransaction: boolean): Sql {
+  const application_name = `${applicationName}-ping`.slice(0, 63);
+  // Behind a transaction pooler `select 1` runs under the pooler's session defaults: it takes no
+  // lock and never runs long, and the readiness check bounds its wait for an answer itself.
   const connection = openPool(options, {
     max: 1,
-    connection: { application_name: `${applicationName}-ping`.slice(0, 63), statement_timeout: PING_TIMEOUT_MS, lock_timeout: PING_TIMEOUT_MS },
+    ...(pooledByTransaction
+      ? { prepare: false, connection: { application_name } }
+      : { connection: { application_name, statement_timeout: PING_TIMEOUT_MS, lock_timeout: PING_TIMEOUT_MS } }),
   });
   // Probes that keep coming while the database is out of reach must not queue up behind its reconnects.
   return boundConnectionWaits(connection, options.connectionWaitTimeoutMs ?? DEFAULT_CONNECTION_WAIT_TIMEOUT_MS, PING_TIMEOUT_MS).sql;
+}
+
+/**
+ * The session connection `LISTEN` needs when the pool goes through a transaction pooler: straight
+ * to the primary, one connection per instance, with the pool's short reconnect delay.
+ */
+function openListenConnection(directUrl: string, options: DatabaseOptions, applicationName: string): Sql {
+  return openPool(options, { max: 1, connection: { application_name: `${applicationName}-listen`.slice(0, 63) } }, directUrl);
 }

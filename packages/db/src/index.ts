@@ -5,6 +5,8 @@ export * from './input-caused-errors.js';
 export { ConnectionWaitTimeoutError } from './connection-wait-deadline.js';
 export * from './ids.js';
 export * from './migrate.js';
+export * from './migration-url.js';
+export * from './pool-mode.js';
 export * from './statement-bounds.js';
 export * as schema from './schema/index.js';
 export type { DrawBeaconRecord, EligibilityBlockRecord } from './schema/draws.js';

@@ -31,6 +31,7 @@ export { default as storableTextPlugin, findUnstorableText } from './input/stora
 export { default as optionalBodyPlugin } from './input/optional-body.js';
 export { isStorableInstant, MAX_YEAR, MIN_YEAR, restrictDateTimesToStorableYears } from './input/storable-dates.js';
 export { default as shutdownPlugin, type ShutdownBody, type ShutdownOptions } from './plugins/shutdown.js';
+export { DatabasePoolSettings } from './database-pool-settings.js';
 export { HttpServerSettings, httpServerOptions, limitConnections, type HttpServerConfig } from './http-server-settings.js';
 export { unavailableResponse } from './unavailable-response.js';
 export { sendRenderedJson } from './send-rendered-json.js';

@@ -1,5 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { Database } from '@raffle/db';
+import type { Database, PoolMode } from '@raffle/db';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import type { DestinationStream } from 'pino';
@@ -32,6 +32,9 @@ export type ServiceConfig = HttpServerConfig & {
   LOG_LEVEL: string;
   DATABASE_URL?: string;
   DATABASE_POOL_SIZE?: number;
+  /** From DatabasePoolSettings; session when absent. */
+  DATABASE_POOL_MODE?: PoolMode;
+  DATABASE_DIRECT_URL?: string;
   NATS_URL?: string;
 };
 
@@ -159,8 +162,13 @@ export async function createServiceApp<C extends ServiceConfig>(options: Service
   return app;
 }
 
-function databaseSettings(config: ServiceConfig): { url: string; poolSize: number } {
-  return { url: capabilitySetting(config, 'database', 'DATABASE_URL'), poolSize: capabilitySetting(config, 'database', 'DATABASE_POOL_SIZE') };
+function databaseSettings(config: ServiceConfig): { url: string; poolSize: number; poolMode?: PoolMode; directUrl?: string } {
+  return {
+    url: capabilitySetting(config, 'database', 'DATABASE_URL'),
+    poolSize: capabilitySetting(config, 'database', 'DATABASE_POOL_SIZE'),
+    poolMode: config.DATABASE_POOL_MODE,
+    directUrl: config.DATABASE_DIRECT_URL,
+  };
 }
 
 /**

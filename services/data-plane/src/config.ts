@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { BeaconSettings, beaconOf, ChainSettings, ConfigError, HttpServerSettings, readConfig, TracingSettings, TrustProxySetting, trustProxyRule } from '@raffle/service-kit';
+import { BeaconSettings, beaconOf, ChainSettings, ConfigError, DatabasePoolSettings, HttpServerSettings, readConfig, TracingSettings, TrustProxySetting, trustProxyRule } from '@raffle/service-kit';
 
 const DEV_CURSOR_SECRET = 'development-only-cursor-secret-change-me';
 const DEV_IP_HASH_SECRET = 'development-only-ip-hash-secret-change-me';
@@ -28,6 +28,7 @@ export const ConfigSchema = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
   DATABASE_URL: Type.String({ minLength: 1 }),
   DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, default: 10 }),
+  ...DatabasePoolSettings,
   /**
    * Optional: a streaming replica of DATABASE_URL's primary. Lists and reads go to it while it is
    * fresh enough and has replayed the caller's own writes; everything else stays on the primary.

@@ -1,7 +1,7 @@
 import { parseChainRpcUrls } from '@raffle/chain';
 import { parseAllowedOrigins } from '@raffle/domain';
 import { Type, type Static } from '@sinclair/typebox';
-import { BeaconSettings, beaconOf, ChainSettings, ConfigError, HttpServerSettings, readConfig, TracingSettings, TrustProxySetting, trustProxyRule } from '@raffle/service-kit';
+import { BeaconSettings, beaconOf, ChainSettings, ConfigError, DatabasePoolSettings, HttpServerSettings, readConfig, TracingSettings, TrustProxySetting, trustProxyRule } from '@raffle/service-kit';
 
 /** Outside production only: lets `pnpm start` and the token CLI work with no setup. */
 export const DEV_JWT_SECRET = 'development-only-jwt-secret-never-use-in-production';
@@ -31,6 +31,7 @@ export const ConfigSchema = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3001 }),
   DATABASE_URL: Type.String({ minLength: 1 }),
   DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, default: 10 }),
+  ...DatabasePoolSettings,
   /** One server, or a comma-separated list of a cluster's nodes. */
   NATS_URL: Type.String({ default: 'nats://127.0.0.1:4222' }),
   /** HS256 secret of the dashboard's session JWTs; unused when JWT_JWKS_URL is set. */

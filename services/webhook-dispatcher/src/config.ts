@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DISPATCHER_CONSUMER, RAFFLE_EVENTS_STREAM, RAFFLE_EVENTS_SUBJECT_PREFIX } from '@raffle/contracts';
-import { ConfigError, HttpServerSettings, readConfig, TracingSettings } from '@raffle/service-kit';
+import { ConfigError, DatabasePoolSettings, HttpServerSettings, readConfig, TracingSettings } from '@raffle/service-kit';
 import { DEFAULT_STREAM_REPLICAS, MAX_STREAM_REPLICAS } from './consumer/stream-setup.js';
 
 export const ConfigSchema = Type.Object({
@@ -12,6 +12,7 @@ export const ConfigSchema = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3002 }),
   DATABASE_URL: Type.String({ minLength: 1 }),
   DATABASE_POOL_SIZE: Type.Integer({ minimum: 2, default: 10 }),
+  ...DatabasePoolSettings,
   /** One server, or a comma-separated list of a cluster's nodes. */
   NATS_URL: Type.String({ default: 'nats://127.0.0.1:4222' }),
   LOG_LEVEL: Type.Union(

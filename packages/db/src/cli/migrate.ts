@@ -1,8 +1,11 @@
+import { migrationUrlOf } from '../migration-url.js';
 import { runMigrations } from '../migrate.js';
 
-const url = process.env.DATABASE_URL;
-if (!url) {
-  console.error('DATABASE_URL is not set: it names the Postgres database to migrate.');
+let url: string;
+try {
+  url = migrationUrlOf(process.env);
+} catch (error) {
+  console.error((error as Error).message);
   process.exit(2);
 }
 await runMigrations(url, {

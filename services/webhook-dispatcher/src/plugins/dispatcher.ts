@@ -71,7 +71,7 @@ async function dispatcherPlugin(app: FastifyInstance, deps: DispatcherDependenci
   if (config.RELAY_ENABLED) {
     relay = await startRelayLoop({
       sql,
-      listenSql: sql,
+      listenSql: app.database.listenSql,
       publish: async (subject, event) => {
         const nc = app.nats.connection();
         if (!nc) throw new Error('NATS is not connected');

@@ -18,7 +18,8 @@ const PRUNE_EVERY_MS = 10 * 60 * 1000;
  */
 export async function startRelayLoop(options: {
   sql: Sql;
-  listenSql: Sql;
+  /** Where to LISTEN for appends; null behind a transaction pooler without a direct connection: the relay then only polls. */
+  listenSql: Sql | null;
   publish: PublishEvent;
   isPublishable: () => boolean;
   batchSize: number;
@@ -101,9 +102,14 @@ export async function startRelayLoop(options: {
     schedule(failing ? backoffMs : options.pollIntervalMs);
   };
 
-  const listener = await listenForOutboxAppends(options.listenSql, () => {
-    if (!failing) void wake();
-  });
+  const listener = options.listenSql
+    ? await listenForOutboxAppends(options.listenSql, () => {
+        if (!failing) void wake();
+      })
+    : null;
+  if (!listener) {
+    log.info({ pollIntervalMs: options.pollIntervalMs }, 'outbox relay: no session connection to LISTEN on (DATABASE_POOL_MODE=transaction without DATABASE_DIRECT_URL); polling the outbox instead');
+  }
   void wake();
 
   return {
@@ -114,7 +120,7 @@ export async function startRelayLoop(options: {
     async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);
-      await listener.unlisten().catch(() => undefined);
+      await listener?.unlisten().catch(() => undefined);
       while (running) await running;
     },
   };
