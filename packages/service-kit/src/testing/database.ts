@@ -1,13 +1,22 @@
 import { randomBytes } from 'node:crypto';
-import { createDatabase, runMigrations, type Database } from '@raffle/db';
+import { createDatabase, runMigrations, STATEMENT_BOUNDS, type Database } from '@raffle/db';
 import postgres from 'postgres';
 import { inject } from 'vitest';
+import { startPrivatePgBouncer, type PrivatePgBouncer } from './private-pgbouncer.js';
 import { recordRunSecrets } from './run-log.js';
 
 const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 const urlFor = (name: string) => {
   const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
+};
+
+const pooledUrlFor = (name: string, port: number) => {
+  const url = new URL(ADMIN_URL);
+  url.hostname = '127.0.0.1';
+  url.port = String(port);
   url.pathname = `/${name}`;
   return url.toString();
 };
@@ -30,20 +39,42 @@ export async function dropTemplateDatabase(template: string): Promise<void> {
   await withAdmin((sql) => sql.unsafe(`drop database if exists ${template} with (force)`));
 }
 
-export type TestDatabase = { url: string; database: Database; drop: () => Promise<void> };
+/** One PgBouncer in transaction mode in front of the test Postgres, for a run (global-setup.ts). */
+export async function startRunPgBouncer(): Promise<PrivatePgBouncer> {
+  const admin = new URL(ADMIN_URL);
+  return startPrivatePgBouncer({ targetHost: admin.hostname, targetPort: Number(admin.port || 5432), poolMode: 'transaction', users: [admin.username || 'postgres'] });
+}
 
-/** A fresh, migrated database for one test file. */
+export type TestDatabase = {
+  /** Where the services' pool connects: Postgres, or the run's PgBouncer in a `*-pgbouncer` project. */
+  url: string;
+  /** Postgres itself, always (a session: LISTEN, session locks, the test's own checks). */
+  directUrl: string;
+  database: Database;
+  drop: () => Promise<void>;
+};
+
+/**
+ * A fresh, migrated database for one test file. In a run with a PgBouncer (TEST_DATABASE_POOLER)
+ * its pool goes through the pooler in transaction mode, with the request bounds a service's pool
+ * has (the pooler's connect_query carries them) and LISTEN on the direct URL.
+ */
 export async function createTestDatabase(): Promise<TestDatabase> {
   const name = `t_${randomBytes(6).toString('hex')}`;
   await withAdmin((sql) => sql.unsafe(`create database ${name} template ${inject('templateDatabase')}`));
-  const url = urlFor(name);
-  const database = createDatabase({ url, max: 5 });
+  const directUrl = urlFor(name);
+  const pgbouncerPort = inject('pgbouncerPort');
+  const url = pgbouncerPort ? pooledUrlFor(name, pgbouncerPort) : directUrl;
+  const database = pgbouncerPort
+    ? createDatabase({ url, max: 5, poolMode: 'transaction', directUrl, statementBounds: STATEMENT_BOUNDS.request })
+    : createDatabase({ url, max: 5 });
   return {
     url,
+    directUrl,
     database,
     drop: async () => {
       // On a connection of its own: a test may have closed (or broken) its pool on purpose.
-      const own = postgres(url, { max: 1, onnotice: () => {} });
+      const own = postgres(directUrl, { max: 1, onnotice: () => {} });
       try {
         recordRunSecrets({ label: name, values: await secretsHeldBy(own) });
       } finally {

@@ -9,6 +9,7 @@ export { runFaultScenario, type FaultMarks, type FaultScenarioOptions, type Faul
 export { formatFaultTable, recoveryMsOf, tallyFaultScenario, type FaultTally } from './fault-tally.js';
 export { errorLogSummary } from './error-log-summary.js';
 export { boundedAnswerViolations, databaseOutageViolations, noServerErrorViolations, shutdownViolations, unexpectedStatusViolations, type ErrorBodyCheck } from './fault-checks.js';
+export { startPrivatePgBouncer, type PrivatePgBouncer, type PrivatePgBouncerOptions } from './private-pgbouncer.js';
 export { startPrivatePostgres, type PostgresStopMode, type PrivatePostgres } from './private-postgres.js';
 export { startPrivatePostgresPair, type PrivatePostgresPair, type PrivatePostgresServer, type PrivateReplica } from './private-postgres-pair.js';
 export { runShutdownScenario, type ShutdownScenarioOptions, type ShutdownScenarioRun } from './shutdown-scenario.js';

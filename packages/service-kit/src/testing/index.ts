@@ -1,4 +1,5 @@
-export { createTestDatabase, dropTemplateDatabase, prepareTemplateDatabase, type TestDatabase } from './database.js';
+export { createTestDatabase, dropTemplateDatabase, prepareTemplateDatabase, startRunPgBouncer, type TestDatabase } from './database.js';
+export { startPrivatePgBouncer, type PrivatePgBouncer, type PrivatePgBouncerOptions } from './private-pgbouncer.js';
 export { default as setupTemplateDatabase } from './global-setup.js';
 export { localBeaconChain, localBeaconEnv, localBeaconRounds, setupDatabaseAndBeacon, setupLocalBeacon, TEST_BEACON_PERIOD_SECONDS } from './local-beacon.js';
 export { beaconDrawProblems } from './beacon-draw-proof.js';
