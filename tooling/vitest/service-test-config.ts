@@ -28,3 +28,17 @@ export function serviceTestConfig(name: string, stage: 'integration' | 'resilien
     },
   });
 }
+
+/**
+ * A service's `<service>-pgbouncer` project: `files` (its database-heavy integration tests) again,
+ * with every test database reached through one PgBouncer in transaction mode for the run
+ * (TEST_DATABASE_POOLER, read by the kit's global setup and createTestDatabase; docs/decisions/0037).
+ * The test command runs it in the integration stage.
+ */
+export function pooledServiceTestConfig(name: string, files: readonly string[]) {
+  const config = serviceTestConfig(name);
+  return defineConfig({
+    ...config,
+    test: { ...config.test, name: `${name}-pgbouncer`, include: [...files], exclude: [...configDefaults.exclude], env: { TEST_DATABASE_POOLER: 'pgbouncer' } },
+  });
+}
