@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Starts the local Postgres, NATS (JetStream) and Redis the tests talk to, when they are not
-# already listening, and installs Chromium (the console's browser tests) and kubectl (the manifest
-# checks) when they are missing. On machines where all of that is in place this does nothing.
+# already listening, and installs Chromium (the console's browser tests), kubectl (the manifest
+# checks) and PgBouncer (the `*-pgbouncer` projects start their own) when they are missing. On
+# machines where all of that is in place this does nothing.
 set -u
 
 listening() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
@@ -54,6 +55,19 @@ if ! command -v kubectl >/dev/null 2>&1; then
     } || { echo "could not install kubectl: install it to run the manifest checks" >&2; exit 1; }
   else
     echo "no kubectl and no apt-get: install kubectl to run the manifest checks" >&2
+    exit 1
+  fi
+fi
+# The `*-pgbouncer` projects and the pooler tests start PgBouncers of their own (testing/private-pgbouncer.ts):
+# installed only; the package's own service is not started here.
+if [ -z "${PGBOUNCER_BIN:-}" ] && ! command -v pgbouncer >/dev/null 2>&1; then
+  echo "installing PgBouncer for the transaction-pooling tests"
+  if command -v apt-get >/dev/null 2>&1; then
+    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends pgbouncer >/dev/null || {
+      apt-get update >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends pgbouncer >/dev/null
+    } || { echo "could not install pgbouncer (set PGBOUNCER_BIN to a PgBouncer binary)" >&2; exit 1; }
+  else
+    echo "no pgbouncer and no apt-get: install PgBouncer or set PGBOUNCER_BIN" >&2
     exit 1
   fi
 fi
