@@ -71,7 +71,7 @@ export function rawTransactionOf(tx: DbOrTx): SqlTx {
 }
 
 export type Database = {
-  /** postgres.js: used directly by hot read paths (prepared statements, text columns only). */
+  /** postgres.js: used directly by hot read paths (prepared statements in session mode, text columns only). */
   sql: Sql;
   /** drizzle over the same pool: used by writes and everything that is not hot. */
   db: Db;
