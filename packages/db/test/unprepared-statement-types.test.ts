@@ -81,6 +81,14 @@ describe('unprepared statements with parameters', () => {
     expect(flushes - before).toBe(1);
   });
 
+  it('inside transactions too', async () => {
+    const run = (i: number) => sql.begin(async (tx) => (await tx<{ n: number }[]>`select ${i}::int + 1 as n`)[0]!.n);
+    await run(0);
+    const before = flushes;
+    for (let i = 1; i < 5; i++) expect(await run(i)).toBe(i + 1);
+    expect(flushes - before).toBe(0);
+  });
+
   it('send every value as the learnt types say: text, integers, arrays, json, timestamps, bytes', async () => {
     const run = (values: { t: string; big: string; list: number[]; doc: object; at: Date; bytes: Buffer }) =>
       sql<{ t: string; big: string; list: number[]; doc: object; at: Date; bytes: Buffer }[]>`
