@@ -13,8 +13,11 @@ import {
 } from '@raffle/db';
 import { OUTBOX_NOTIFY_CHANNEL } from '@raffle/contracts';
 import postgres from 'postgres';
+import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServiceApp, type ServiceConfig } from '../src/index.js';
 import { startPrivatePgBouncer, type PrivatePgBouncer } from '../src/testing/faults.js';
+import { TEST_HTTP_SETTINGS, testErrors as errors } from './support/test-service.js';
 
 /**
  * The pool behind PgBouncer 1.18 in transaction mode (issue 27, docs/decisions/0037): nothing
@@ -29,6 +32,10 @@ const BOUNDS = { statementTimeoutMs: 1500, lockTimeoutMs: 300 };
 const name = `pgb_${randomBytes(5).toString('hex')}`;
 const admin = new URL(ADMIN_URL);
 const directUrl = Object.assign(new URL(ADMIN_URL), { pathname: `/${name}` }).toString();
+
+/** A service with the database only, given its pool (createServiceApp checks the pooler's sessions at startup). */
+const serviceConfig: ServiceConfig = { NODE_ENV: 'test', LOG_LEVEL: 'silent', ...TEST_HTTP_SETTINGS };
+const DATABASE_ONLY = { database: true, nats: false, parsedInput: false };
 
 let adminSql: postgres.Sql;
 /** The test database itself, not through the pooler: setup and the lock holder. */
@@ -175,16 +182,33 @@ describe('what transaction mode refuses', () => {
     }
   });
 
-  it('a pooler whose sessions lack the bounds: sessionDefaultsProblem names the connect_query to set', async () => {
+  it('a pooler whose sessions lack the bounds: sessionDefaultsProblem names the connect_query to set, and a service refuses to start', async () => {
     const bare = await startPrivatePgBouncer({ targetHost: admin.hostname, targetPort: Number(admin.port || 5432), poolMode: 'transaction', connectQuery: 'select 1' });
     const pool = createDatabase({ url: bare.url(name), max: 1, poolMode: 'transaction', statementBounds: BOUNDS });
+    let app: FastifyInstance | undefined;
     try {
       const problem = await pool.sessionDefaultsProblem();
       expect(problem).toMatch(/statement_timeout is 0, not 1500/);
       expect(problem).toContain(poolerConnectQuery(BOUNDS));
+      app = await createServiceApp({ name: 'bare-pooler', config: serviceConfig, errors, capabilities: DATABASE_ONLY, database: pool }).catch((error: unknown) => {
+        expect(String(error)).toMatch(/DATABASE_POOL_MODE=transaction, but the pooler's server sessions do not carry the statement bounds/);
+        return undefined;
+      });
+      if (app) await expect(app.ready()).rejects.toThrow(/connect_query/);
     } finally {
+      await app?.close().catch(() => undefined);
       await pool.close();
       await bare.destroy();
+    }
+  });
+
+  it('a service on a pooler that carries the bounds starts and is ready', async () => {
+    const app = await createServiceApp({ name: 'pooled', config: serviceConfig, errors, capabilities: DATABASE_ONLY, database });
+    try {
+      await app.ready();
+      expect((await app.inject({ url: '/health/ready' })).json()).toMatchObject({ status: 'ready', checks: { database: 'ok' } });
+    } finally {
+      await app.close();
     }
   });
 

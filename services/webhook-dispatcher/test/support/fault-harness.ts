@@ -87,5 +87,5 @@ async function databaseOn(server: PrivatePostgres): Promise<TestDatabase> {
   await runMigrations(url);
   const database = createDatabase({ url, max: 5 });
   // The server is destroyed with its data right after: nothing to drop.
-  return { url, database, drop: () => database.close() };
+  return { url, directUrl: url, database, drop: () => database.close() };
 }
