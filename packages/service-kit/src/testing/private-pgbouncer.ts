@@ -55,6 +55,9 @@ export async function startPrivatePgBouncer(options: PrivatePgBouncerOptions): P
     'max_client_conn = 2000',
     // Seconds before a failed server login is tried again (15 by default): a test's outage is short.
     'server_login_retry = 1',
+    // What a deployment should set too (decision 0037): a statement queued for a server gives up,
+    // its client connection closed (a connection error, answered 503), as the pool's busy wait would.
+    'query_wait_timeout = 15',
     // The pools of test databases that were dropped go soon after.
     'autodb_idle_timeout = 30',
     'log_connections = 0',
