@@ -1,5 +1,6 @@
 import { accessSync, constants, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { STATEMENT_BOUNDS } from '../../packages/db/src/statement-bounds.js';
 import { environmentOf, interpolate, readCompose, readEnvExample, type ComposeService } from './compose-files.js';
 import { podTemplateOf, renderKustomization, selects, validateObject, type K8sObject } from './k8s-manifests.js';
 
@@ -31,20 +32,41 @@ function parseIni(text: string): Record<string, Record<string, string>> {
   return sections;
 }
 
+const readIni = (path: string) => parseIni(readFileSync(new URL(path, import.meta.url), 'utf8'));
+const composeIni = readIni('../pgbouncer/pgbouncer.ini');
+const k8sIni = readIni('../k8s/pgbouncer/pgbouncer.ini');
+/** A [databases] entry's `key=value` pairs (a quoted value may hold spaces). */
+const entryOf = (entry: string) => new Map([...entry.matchAll(/(\w+)=('(?:[^']|'')*'|\S+)/g)].map((m) => [m[1]!, m[2]!.replace(/^'(.*)'$/, '$1').replaceAll("''", "'")]));
+
 describe('docker-compose.yml: primary, replica, PgBouncer', () => {
   const pgbouncer = envOf('pgbouncer');
 
   it('the three services write through pgbouncer, in transaction mode, as the role pgbouncer knows', () => {
+    const database = Object.keys(composeIni.databases!)[0];
     for (const app of APPS) {
       const url = urlOf(app, 'DATABASE_URL');
-      expect(`${url.hostname}:${url.port}${url.pathname}`, app).toBe(`pgbouncer:${pgbouncer.get('LISTEN_PORT')}/${pgbouncer.get('DB_NAME')}`);
+      expect(`${url.hostname}:${url.port}${url.pathname}`, app).toBe(`pgbouncer:${composeIni.pgbouncer!.listen_port}/${database}`);
       expect(decodeURIComponent(url.username), app).toBe(pgbouncer.get('DB_USER'));
       expect(envOf(app).get('DATABASE_POOL_MODE'), app).toBe('transaction');
       expect(services[app]!.depends_on?.pgbouncer?.condition, app).toBe('service_healthy');
     }
-    expect(pgbouncer.get('POOL_MODE')).toBe('transaction');
-    expect(pgbouncer.get('DB_HOST')).toBe(PRIMARY);
+    expect(composeIni.pgbouncer!.pool_mode).toBe('transaction');
     expect(services.pgbouncer!.image).toMatch(/^edoburu\/pgbouncer:v\d+\.\d+\.\d+-p\d+$/);
+  });
+
+  it('pgbouncer runs infra/pgbouncer/pgbouncer.ini with the primary\'s host put in', () => {
+    expect(entryOf(composeIni.databases!.raffle!).get('host')).toBe('@PRIMARY_HOST@');
+    expect(pgbouncer.get('PRIMARY_HOST')).toBe(PRIMARY);
+    expect(services.pgbouncer!.volumes).toContain('./infra/pgbouncer:/infra/pgbouncer:ro');
+    // Compose reads `$$` as a literal `$`, which the shell then expands.
+    const script = services.pgbouncer!.entrypoint!.join(' ').replaceAll('$$', '$');
+    expect(script).toContain('sed "s/@PRIMARY_HOST@/$PRIMARY_HOST/" /infra/pgbouncer/pgbouncer.ini > /etc/pgbouncer/pgbouncer.ini');
+    expect(script).toContain('exec /entrypoint.sh /usr/bin/pgbouncer /etc/pgbouncer/pgbouncer.ini');
+  });
+
+  it("every server connection carries the services' session defaults: jit off and a request's bounds (what a service in transaction mode checks at start)", () => {
+    const { statementTimeoutMs, lockTimeoutMs } = STATEMENT_BOUNDS.request;
+    expect(entryOf(composeIni.databases!.raffle!).get('connect_query')).toBe(`set jit = off; set statement_timeout = ${statementTimeoutMs}; set lock_timeout = ${lockTimeoutMs}`);
   });
 
   it('what needs a session goes to the primary directly: the relay\'s LISTEN and the migration\'s advisory lock', () => {
@@ -83,7 +105,7 @@ describe('docker-compose.yml: primary, replica, PgBouncer', () => {
 describe('infra/k8s/pgbouncer and the services\' database settings', () => {
   const pgbouncer = renderKustomization('pgbouncer');
   const base = renderKustomization('base');
-  const ini = parseIni(readFileSync(new URL('../k8s/pgbouncer/pgbouncer.ini', import.meta.url), 'utf8'));
+  const ini = k8sIni;
   const deployment = pgbouncer.find((o) => o.kind === 'Deployment')!;
   const deploymentOf = (name: string) => base.find((o) => o.kind === 'Deployment' && o.metadata.name === name)!;
   const secretSettings = (object: K8sObject) =>
@@ -93,13 +115,13 @@ describe('infra/k8s/pgbouncer and the services\' database settings', () => {
     await expect(validateObject(object)).resolves.toBeUndefined();
   });
 
-  it('pools in transaction mode with the settings compose gives its pgbouncer', () => {
-    const compose = new Map([...environmentOf(services.pgbouncer!)].map(([key, value]) => [key.toLowerCase(), value]));
-    for (const key of ['pool_mode', 'default_pool_size', 'reserve_pool_size', 'max_client_conn', 'query_wait_timeout', 'listen_port', 'auth_type', 'stats_users']) {
-      expect(ini.pgbouncer![key], key).toBe(compose.get(key));
-    }
+  it("is compose's pgbouncer.ini but for the primary's host, and runs the same image", () => {
+    expect(ini.pgbouncer).toEqual(composeIni.pgbouncer);
+    expect(Object.keys(ini.databases!)).toEqual(Object.keys(composeIni.databases!));
+    const entry = entryOf(ini.databases!.raffle!);
+    expect(entry.get('host')).toBe('raffle-db-rw');
+    expect(new Map([...entry].filter(([key]) => key !== 'host'))).toEqual(new Map([...entryOf(composeIni.databases!.raffle!)].filter(([key]) => key !== 'host')));
     expect(ini.pgbouncer!.pool_mode).toBe('transaction');
-    expect(ini.databases!.raffle).toMatch(/\bdbname=raffle\b/);
     expect(services.pgbouncer!.image).toBe(podTemplateOf(deployment).spec.containers[0]!.image);
   });
 
