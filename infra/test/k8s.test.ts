@@ -14,8 +14,8 @@ const workloads = [...deployments, ...jobs];
 // Both kustomizations carry the shared namespace policies: one copy of each.
 const policies = [...new Map(ofKind(all, 'NetworkPolicy').map((p) => [p.metadata.name, p])).values()];
 
-/** Settings that must come from the Secret, never written into a manifest. */
-const SECRET_SETTINGS = /SECRET|PASSWORD|DATABASE_URL/;
+/** Settings that must come from the Secret, never written into a manifest: every database URL carries a password. */
+const SECRET_SETTINGS = /SECRET|PASSWORD|DATABASE_(?:[A-Z]+_)?URL/;
 
 /** An image reference's tag or digest ('' when it has neither, which pulls :latest). */
 function imageTag(image: string): string {
