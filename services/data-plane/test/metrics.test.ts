@@ -1,8 +1,9 @@
 import { missingMetrics } from '@raffle/service-kit/testing/metric-exports';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DataPlaneApp } from '../src/app.js';
-import { buildTestApp } from './support/app.js';
+import { buildApp, type DataPlaneApp } from '../src/app.js';
+import { buildTestApp, testConfig } from './support/app.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
+import { testLogStream } from './support/log-scan.js';
 
 let testDb: TestDatabase;
 let app: DataPlaneApp;
@@ -22,8 +23,17 @@ const sample = (metrics: string, name: string, labels: string) =>
   Number(new RegExp(`^${name}\\{${labels.replace(/[{}]/g, '')},service="data-plane"\\} (\\S+)$`, 'm').exec(metrics)?.[1] ?? Number.NaN);
 
 describe('metrics', () => {
-  it('exports every metric the alerts and the dashboard read of the data plane', async () => {
-    expect(missingMetrics('data-plane', await scrape())).toEqual([]);
+  it('exports every metric the alerts and the dashboard read of the data plane (the replica\'s where one is configured)', async () => {
+    // The replica's gauges exist only with a read replica: a second app is given one (this very
+    // database, which it never reads from as it is not replaying).
+    const routed = await buildApp(testConfig(testDb.url), { database: testDb.database, readDatabase: testDb.database, logStream: testLogStream });
+    try {
+      expect(missingMetrics('data-plane', (await routed.inject({ url: '/metrics' })).body)).toEqual([]);
+    } finally {
+      await routed.close();
+    }
+    const withoutReplica = missingMetrics('data-plane', await scrape());
+    expect(withoutReplica.sort()).toEqual(['raffle_read_replica_available', 'raffle_read_replica_staleness_ms']);
   });
 
   it('counts refused credentials by code and rate-limit refusals by bucket', async () => {

@@ -155,25 +155,30 @@ async function openReplica(app: FastifyInstance, options: ReadRoutingOptions): P
   return { database, freshness, fences, clock };
 }
 
-/** What operators watch of the routing (infra/prometheus/alerts.yaml, docs/runbook.md). */
+/**
+ * What operators watch of the routing (infra/prometheus/alerts.yaml, docs/runbook.md). The
+ * replica's gauges exist only where one is configured, so its alerts cannot fire where there is none.
+ */
 function readMetrics(app: FastifyInstance, freshness: ReplicaFreshness | null) {
   const registers = [app.metricsRegistry];
-  new Gauge({
-    name: 'raffle_read_replica_staleness_ms',
-    help: 'At most how old the read replica\'s data is, as this instance last sampled it (-1 while it is unavailable or none is configured)',
-    registers,
-    collect() {
-      this.set(freshness?.stalenessMs() ?? -1);
-    },
-  });
-  new Gauge({
-    name: 'raffle_read_replica_available',
-    help: '1 while reads may go to the read replica (configured, answering and replaying), else 0',
-    registers,
-    collect() {
-      this.set(freshness && freshness.stalenessMs() !== null ? 1 : 0);
-    },
-  });
+  if (freshness) {
+    new Gauge({
+      name: 'raffle_read_replica_staleness_ms',
+      help: 'At most how old the read replica\'s data is, as this instance last sampled it (-1 while it is unavailable)',
+      registers,
+      collect() {
+        this.set(freshness.stalenessMs() ?? -1);
+      },
+    });
+    new Gauge({
+      name: 'raffle_read_replica_available',
+      help: '1 while reads may go to the read replica (answering and replaying), else 0',
+      registers,
+      collect() {
+        this.set(freshness.stalenessMs() !== null ? 1 : 0);
+      },
+    });
+  }
   return {
     reads: new Counter({
       name: 'raffle_reads_total',
