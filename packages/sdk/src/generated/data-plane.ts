@@ -874,7 +874,7 @@ export type components = {
         "Retry-After": number;
         /** @description `true` when this response is the stored answer to an earlier request with the same `Idempotency-Key`; absent on a first answer. */
         "Idempotent-Replayed": "true";
-        /** @description At most how many milliseconds old the data of this answer may be: reads go to a streaming read replica while it is fresh enough (never past the deployment's bound, 2000 ms by default) and has replayed the key owner's own writes; 0 when the answer was read from the primary. Lists and reads served from a shared cache count the cache's age too. */
+        /** @description At most how many milliseconds behind the primary the data of this answer was when it was read: reads go to a streaming read replica while it is fresh enough (never past the deployment's bound, 2000 ms by default) and has replayed the key owner's own writes; 0 when the answer was read from the primary. A page served from a shared cache (the public raffle list) adds its time in the cache. */
         "Raffle-Staleness-Ms": number;
         /** @description Sent on writes when the deployment reads from a replica: where this write ends in the database's log. Send it back as the `Raffle-Read-After` request header on a later read and that read sees this write, whichever instance answers. `@raffle/sdk` does so by itself. */
         "Raffle-Read-After": string;

@@ -32,8 +32,8 @@ export const RESPONSE_HEADERS: Record<string, { description: string; schema: Jso
   },
   'Raffle-Staleness-Ms': {
     description:
-      'At most how many milliseconds old the data of this answer may be: reads go to a streaming read replica while it is fresh enough (never past the deployment\'s bound, 2000 ms by default) ' +
-      "and has replayed the key owner's own writes; 0 when the answer was read from the primary. Lists and reads served from a shared cache count the cache's age too.",
+      'At most how many milliseconds behind the primary the data of this answer was when it was read: reads go to a streaming read replica while it is fresh enough (never past the deployment\'s bound, 2000 ms by default) ' +
+      "and has replayed the key owner's own writes; 0 when the answer was read from the primary. A page served from a shared cache (the public raffle list) adds its time in the cache.",
     schema: { type: 'integer', minimum: 0, examples: [0, 120] },
   },
   'Raffle-Read-After': {

@@ -18,7 +18,10 @@ import { createReplicaFreshness, type ReplicaFreshness } from '../read-routing/r
 import { createWalClock, type WalClock } from '../read-routing/wal-clock.js';
 import { createWriteFences, type WriteFences } from '../read-routing/write-fences.js';
 
-/** On every routed read: at most how many ms old the data it was read from may be (0: the primary). */
+/**
+ * On every routed read: at most how many ms behind the primary its data was when the read began
+ * (0: read from the primary); a shared cached page adds its time in the cache.
+ */
 export const STALENESS_HEADER = 'Raffle-Staleness-Ms';
 /** On writes when reads may go to a replica: the write's WAL position, a token a client sends back to read it anywhere. */
 export const READ_AFTER_HEADER = 'Raffle-Read-After';
@@ -75,7 +78,11 @@ async function readRoutingPlugin(app: FastifyInstance, options: ReadRoutingOptio
   });
   const metrics = readMetrics(app, replica?.freshness ?? null);
 
-  /** Runs the read where the router says; the result is at least as fresh as `freshAsOf`. */
+  /**
+   * Runs the read where the router says. `stalenessMs` is how far behind the data was when the
+   * read began (0 on the primary; never past the bound on the replica); the result is at least as
+   * fresh as `freshAsOf`.
+   */
   const routed = async <T>(request: FastifyRequest, run: (database: Database) => Promise<T>) => {
     const plan = router.plan(fencedCallerOf(request), presentedToken(request));
     const planned = Date.now();
@@ -83,7 +90,7 @@ async function readRoutingPlugin(app: FastifyInstance, options: ReadRoutingOptio
     // A read on the primary is as fresh as the data gets: it counts as current when it ends.
     if (plan.target === 'primary' || !replica) return onPrimary(await run(primary));
     try {
-      return { value: await run(router.databaseFor(plan)), freshAsOf: planned - plan.stalenessMs };
+      return { value: await run(router.databaseFor(plan)), freshAsOf: planned - plan.stalenessMs, stalenessMs: plan.stalenessMs };
     } catch (error) {
       const down = isConnectionError(error);
       // A recovery conflict (replay cancelled the query, 40001) is not an outage: only the retry moves.
@@ -93,18 +100,21 @@ async function readRoutingPlugin(app: FastifyInstance, options: ReadRoutingOptio
       return onPrimary(await run(primary));
     }
   };
-  const onPrimary = <T>(value: T) => ({ value, freshAsOf: Date.now() });
+  const onPrimary = <T>(value: T) => ({ value, freshAsOf: Date.now(), stalenessMs: 0 });
   const sayStaleness = (reply: FastifyReply, freshAsOf: number) => {
     reply.header(STALENESS_HEADER, String(Math.max(0, Math.ceil(Date.now() - freshAsOf))));
   };
 
   const routing: ReadRouting = {
     async read(request, reply, run) {
-      const { value, freshAsOf } = await routed(request, run);
-      sayStaleness(reply, freshAsOf);
+      const { value, stalenessMs } = await routed(request, run);
+      reply.header(STALENESS_HEADER, String(Math.ceil(stalenessMs)));
       return value;
     },
-    readShared: routed,
+    async readShared(request, run) {
+      const { value, freshAsOf } = await routed(request, run);
+      return { value, freshAsOf };
+    },
     sayStaleness,
     async wrote(request, reply) {
       const caller = fencedCallerOf(request);
