@@ -248,7 +248,7 @@ describe('two of each service on three NATS nodes, a Postgres primary and replic
     const paused = readsBetween(run.outcomes, pausedAt, resumedAt);
     const ownReads = load.ownReads.filter((r) => r.outcome.startedAt >= pausedAt && r.outcome.startedAt < resumedAt).length;
     notes.push(
-      `replay-pause (${REPLAY_PAUSE_MS} ms, bound ${MAX_STALENESS_MS} ms): ${paused.count} reads answered while paused (max Raffle-Staleness-Ms ${paused.maxStalenessMs}; ${paused.pastBound} past the bound by no more than their time in flight); the data planes counted ${sum(counted, 'replica:replica')} on the replica, ` +
+      `replay-pause (${REPLAY_PAUSE_MS} ms, bound ${MAX_STALENESS_MS} ms): ${paused.count} reads answered while paused (max Raffle-Staleness-Ms ${paused.maxStalenessMs}; ${paused.pastBound} above the bound, each by no more than its time in flight); the data planes counted ${sum(counted, 'replica:replica')} on the replica, ` +
         `${sum(counted, 'primary:too_stale')} on the primary as too stale, ${sum(counted, 'primary:own_write')} on the primary as own writes; ${ownReads} own reads on the other data plane, all saw their entry; ` +
         `a key revoked meanwhile refused by both data planes in ${revokedMs} ms; ${describeLoss(loss)}`,
     );
