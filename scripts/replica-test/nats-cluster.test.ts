@@ -5,6 +5,8 @@ import { startPrivateNatsCluster, useFaultDependencies, type PrivateNatsNode, ty
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signDevToken } from '../../services/management/src/cli/dev-token.js';
 import { call, sleep, until } from './http-probes.js';
+import { cachedKey, revocationDelayMs, type CachedKey } from './revocation-probe.js';
+import { currentStreamLeader, streamFullyReplicated, streamLeaderOtherThan } from './stream-replication.js';
 import { startWebhookReceiver } from './webhook-receiver.js';
 
 /**
@@ -22,7 +24,6 @@ const JWT_SECRET = 'nats-cluster-test-jwt-secret-not-for-production-use';
 const LOCAL_WEBHOOKS = { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' };
 /** One event every this often, alternately through the two management replicas. */
 const LOAD_INTERVAL_MS = 40;
-const REVOCATION_BOUND_MS = 1000;
 /** A service compiling on a shared, loaded two-core machine can take more than the default minute. */
 const START_TIMEOUT_MS = 240_000;
 
@@ -119,64 +120,24 @@ async function projectEvents() {
   );
 }
 
-/** A key of the holder's, verified (and so cached for ten minutes) by both data planes. */
-async function cachedKey() {
-  const made = await call(managements[0]!.origin, 'POST', '/api/developer/personal/api-keys', keyHolder.token, { name: 'doomed', scopes: ['profile:read'] });
-  expect(made.status, JSON.stringify(made.body)).toBe(201);
-  for (const dp of dataPlanes) expect((await call(dp.origin, 'GET', '/api/v1/me', made.body.apiKey as string)).status).toBe(200);
-  return { id: made.body.id as string, key: made.body.apiKey as string };
-}
-
-/** Revokes the key on a management replica; resolves with how long until both data planes refused it (or throws past the bound). */
-async function revocationDelayMs(key: { id: string; key: string }, through: ServiceProcess) {
-  expect((await call(through.origin, 'DELETE', `/api/developer/personal/api-keys/${key.id}`, keyHolder.token)).status).toBe(200);
-  const revokedAt = clock();
-  const refusedAt = await Promise.all(
-    dataPlanes.map((dp) => until(`the key revoked on ${through.origin} to be refused by ${dp.origin}`, async () => ((await call(dp.origin, 'GET', '/api/v1/me', key.key)).status === 401 ? clock() : null), REVOCATION_BOUND_MS)),
-  );
-  return Math.round(Math.max(...refusedAt) - revokedAt);
-}
-
 type Kill = { label: string; node: PrivateNatsNode; at: number; newLeader: string; electedMs: number; revokedMs: number };
 
 /**
  * Kills the node that leads the stream now, waits for the others to elect a new leader, and
  * revokes a key while the services that were on the dead node are moving to another.
  */
-async function killStreamLeader(label: string, key: { id: string; key: string }, revokeThrough: ServiceProcess): Promise<Kill> {
+async function killStreamLeader(label: string, key: CachedKey, revokeThrough: ServiceProcess): Promise<Kill> {
   const cluster = deps().nats;
-  const node = await until('the stream to have a leader', () => cluster.streamLeader(STREAM), 10_000);
+  const node = await currentStreamLeader(cluster, STREAM);
   const at = clock();
   await node.kill();
-  const revokedMs = await revocationDelayMs(key, revokeThrough);
-  const next = await until(`a stream leader other than ${node.name}`, async () => {
-    const leader = await cluster.streamLeader(STREAM);
-    return leader && leader !== node ? leader : null;
-  }, 20_000).catch((error: Error) => {
+  const revokedMs = await revocationDelayMs(key, revokeThrough.origin, dataPlanes.map((dp) => dp.origin), keyHolder.token);
+  const next = await streamLeaderOtherThan(cluster, STREAM, node).catch((error: Error) => {
     // What a stream without a copy elsewhere looks like: say how many events got through meanwhile.
     const delivered = [...receiver.firstArrivals().values()].filter((t) => t > at).length;
     throw new Error(`${error.message}; ${delivered} events delivered in the ${Math.round(clock() - at)} ms since the kill`);
   });
   return { label, node, at, newLeader: next.name, electedMs: Math.round(clock() - at), revokedMs };
-}
-
-/** Waits until the stream's followers have all caught up: a second kill then still leaves a majority with every event. */
-async function streamFullyReplicated() {
-  const cluster = deps().nats;
-  await cluster.whenJetStreamReady();
-  let last: unknown = null;
-  await until(
-    'every replica of the stream current',
-    async () => {
-      const info = await cluster.streamInfo(STREAM);
-      last = info?.cluster ?? null;
-      const replicas = info?.cluster?.replicas ?? [];
-      return replicas.length === STREAM_REPLICAS - 1 && replicas.every((r) => r.current);
-    },
-    30_000,
-  ).catch((error: Error) => {
-    throw new Error(`${error.message}; last seen: ${JSON.stringify(last)}`);
-  });
 }
 
 /** Resolves once an event committed after the kill has reached the endpoint. */
@@ -215,7 +176,8 @@ describe('a three-node NATS cluster under two replicas of every service', () => 
     const endpoint = await call(managements[0]!.origin, 'POST', `/api/developer/workspaces/${workspaceId}/webhook-endpoints`, ownerToken, { url: receiver.url, eventTypes: ['project.created'] });
     expect(endpoint.status, JSON.stringify(endpoint.body)).toBe(201);
     await until('the dispatchers to create the stream', () => cluster.streamLeader(STREAM), 30_000);
-    const keys = [await cachedKey(), await cachedKey()];
+    const origins = dataPlanes.map((dp) => dp.origin);
+    const keys = [await cachedKey(managements[0]!.origin, origins, keyHolder.token), await cachedKey(managements[0]!.origin, origins, keyHolder.token)];
 
     const load = startEventLoad();
     await sleep(3000);
@@ -223,7 +185,7 @@ describe('a three-node NATS cluster under two replicas of every service', () => 
     await deliveriesResumedAfter(first, load.acked);
     report.push(describeKill(first, load.acked, await projectEvents()));
     await first.node.start();
-    await streamFullyReplicated();
+    await streamFullyReplicated(cluster, STREAM, STREAM_REPLICAS);
     await sleep(1500);
     const second = await killStreamLeader('kill -9 of the new leader', keys[1]!, managements[1]!);
     await deliveriesResumedAfter(second, load.acked);

@@ -1,4 +1,4 @@
-import { clock, startRequestLoad, type RequestLoadOptions, type RequestOutcome } from './request-load.js';
+import { clock, startRequestLoad, type RequestLoad, type RequestLoadOptions, type RequestOutcome } from './request-load.js';
 
 export type FaultMarks = {
   startedAt: number;
@@ -12,7 +12,8 @@ export type FaultMarks = {
 };
 
 export type FaultScenarioOptions = {
-  load: RequestLoadOptions;
+  /** One origin's steady load, or a function starting a load of the test's own (over several instances, say). */
+  load: RequestLoadOptions | (() => RequestLoad);
   /** Takes the dependency away; resolves once it is gone. */
   fault: () => Promise<void>;
   /** Brings it back; resolves once it accepts connections. */
@@ -36,7 +37,7 @@ const ok = (o: RequestOutcome) => o.status !== null && o.status >= 200 && o.stat
  * recovery instead of guessing it. Bounded by `maxAfterMs` whatever happens.
  */
 export async function runFaultScenario(options: FaultScenarioOptions): Promise<FaultScenarioRun> {
-  const load = startRequestLoad(options.load);
+  const load = typeof options.load === 'function' ? options.load() : startRequestLoad(options.load);
   const startedAt = clock();
   await sleep(options.baselineMs ?? 700);
   const faultAt = clock();
