@@ -26,7 +26,14 @@ export type LoadOptions = DatasetOptions & {
   profile: boolean;
 };
 
-export type BenchOptions = LoadOptions;
+export type BenchOptions = LoadOptions & {
+  /**
+   * Run on a primary + streaming replica of the benchmark's own (a copy of the dataset), measuring
+   * each read scenario twice in the same run: the data plane on the primary only, and with its reads
+   * on the replica (DATABASE_READ_URL).
+   */
+  replica: boolean;
+};
 
 export type EntryLoadOptions = LoadOptions & {
   /** Entrants, each with a personal key: one entry per key per raffle, so this bounds a round's 201s. */
@@ -68,7 +75,10 @@ ${LOAD_USAGE}
 ${DATASET_USAGE}
   --only=bare,entries-50   run only these scenarios (bare, entries-50, entries-100, entries-250,
                        entries-deep-100, public-raffles, malformed-key)
-  --profile            CPU-profile the data plane (results/profiles/) and print where its time went`;
+  --profile            CPU-profile the data plane (results/profiles/) and print where its time went
+  --replica            copy the dataset onto a primary + streaming replica of the run's own, and measure
+                       every read scenario twice: the data plane on the primary only, then with its reads
+                       on the replica (DATABASE_READ_URL); the run fails if those reads stayed on the primary`;
 
 const ENTRY_LOAD_USAGE = `pnpm bench:entries [-- options]   (each option also reads BENCH_<NAME> from the environment)
 ${LOAD_USAGE}
@@ -177,7 +187,8 @@ function loadOptions(read: ReturnType<typeof reader>): LoadOptions {
 
 /** `pnpm bench`: the read routes. */
 export function readOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptions {
-  return loadOptions(reader(parse(argv, LOAD_FLAGS, DATA_PLANE_USAGE), env, DATA_PLANE_USAGE));
+  const read = reader(parse(argv, { ...LOAD_FLAGS, replica: { type: 'boolean' } }, DATA_PLANE_USAGE), env, DATA_PLANE_USAGE);
+  return { ...loadOptions(read), replica: read.flag('replica', 'REPLICA') };
 }
 
 /** `pnpm bench:entries`: entering raffles under load. */

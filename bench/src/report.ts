@@ -1,7 +1,9 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DbActivity } from './db-activity.js';
-import type { Scenario, ScenarioId } from './scenarios.js';
+import type { ReadRouting } from './read-routing.js';
+import { replicaComparison, replicaVerdicts } from './replica-report.js';
+import { scenarioKey, type Scenario, type ScenarioId } from './scenarios.js';
 import type { WrkResult } from './wrk.js';
 
 export type ScenarioResult = {
@@ -16,6 +18,14 @@ export type ScenarioResult = {
   probe: string;
   /** Every round, when the run had several; the fields above are the median round's. */
   rounds?: Array<{ requestsPerSecond: number; p50: number; p99: number; cpu: Record<string, number> }>;
+  /** `--replica`: set on the results of the data plane whose reads go to the replica. */
+  reads?: 'replica';
+  /** `--replica`: pg_stat_database delta of the benchmark database on the replica (`database` is the primary's). */
+  replicaDatabase?: DbActivity;
+  /** Where the data plane's `raffle_reads_total` says its reads went during the measured run. */
+  routing?: ReadRouting;
+  /** Why that is not what this data plane was set up for (reads that stayed on the primary); the run then fails. */
+  routingProblem?: string;
 };
 
 export type Verdict = { target: string; measured: string; met: boolean };
@@ -34,12 +44,13 @@ export type RunReport = {
 const fixed = (n: number, digits = 1) => n.toFixed(digits);
 const pct = (ratio: number) => `${(ratio * 100).toFixed(1)}%`;
 
-/** Milliseconds of server and Postgres CPU per request (the cpu shares are percent of one core). */
-export const cpuMsPerRequest = (r: ScenarioResult) => (((r.cpu.server ?? 0) + (r.cpu.postgres ?? 0)) * 10) / r.wrk.requestsPerSecond;
+/** Milliseconds of server and Postgres CPU (the replica's too, with `--replica`) per request (the cpu shares are percent of one core). */
+export const cpuMsPerRequest = (r: ScenarioResult) => (((r.cpu.server ?? 0) + (r.cpu.postgres ?? 0) + (r.cpu.replica ?? 0)) * 10) / r.wrk.requestsPerSecond;
 
 /** The issue's targets, evaluated on this run's numbers. */
 export function evaluateTargets(results: ScenarioResult[]): Verdict[] {
-  const by = (id: ScenarioId) => results.find((r) => r.id === id);
+  // The issue's targets are about the data plane as deployed so far: on the primary only.
+  const by = (id: ScenarioId) => results.find((r) => r.id === id && !r.reads);
   const bare = by('bare');
   const verdicts: Verdict[] = [];
   const ratio = (r: ScenarioResult) => (bare ? r.wrk.requestsPerSecond / bare.wrk.requestsPerSecond : NaN);
@@ -80,14 +91,14 @@ export function evaluateTargets(results: ScenarioResult[]): Verdict[] {
       met: all401 && transactions === 0,
     });
   }
-  return verdicts;
+  return [...verdicts, ...replicaVerdicts(results)];
 }
 
 /** Load that failed where it should have succeeded makes its numbers meaningless: say so. */
 export function runWarnings(results: ScenarioResult[], scenarios: Scenario[]): string[] {
   const warnings: string[] = [];
   for (const r of results) {
-    const scenario = scenarios.find((s) => s.id === r.id)!;
+    const scenario = scenarios.find((s) => scenarioKey(s) === scenarioKey(r))!;
     const { connect, read, write, status, timeout } = r.wrk.errors;
     const failed = (scenario.expectsErrors ? 0 : status) + connect + read + write + timeout;
     if (failed > 0) warnings.push(`${r.label}: ${failed} failed requests (${JSON.stringify(r.wrk.errors)}); its numbers are not comparable`);
@@ -100,13 +111,16 @@ export function runWarnings(results: ScenarioResult[], scenarios: Scenario[]): s
 
 function scenarioTable(report: RunReport): string {
   const bare = report.scenarios.find((r) => r.id === 'bare');
+  const postgres = report.scenarios.some((r) => r.cpu.replica !== undefined) ? 'primary + replica' : 'postgres';
   const header =
-    '| Scenario | req/s | p50 ms | p99 ms | vs bare | bytes/resp | DB xact/req | CPU ms/req (server + pg) | CPU % of a core: server / postgres / wrk / other |\n' +
+    `| Scenario | req/s | p50 ms | p99 ms | vs bare | bytes/resp | DB xact/req | CPU ms/req (server + pg) | CPU % of a core: server / ${postgres} / wrk / other |\n` +
     '|---|---:|---:|---:|---:|---:|---:|---:|---|';
   const rows = report.scenarios.map((r) => {
     const vsBare = bare ? pct(r.wrk.requestsPerSecond / bare.wrk.requestsPerSecond) : '–';
-    const xact = r.database ? `${fixed((r.database.delta.xactCommit + r.database.delta.xactRollback) / r.wrk.requests, 3)}${r.database.exact ? ' (exact)' : ''}` : '–';
-    const cpu = `${r.cpu.server ?? 0} / ${r.cpu.postgres ?? 0} / ${r.cpu.wrk ?? 0} / ${r.cpu.other ?? 0}`;
+    const perRequest = (d: DbActivity) => fixed((d.xactCommit + d.xactRollback) / r.wrk.requests, 3);
+    const onReplica = r.replicaDatabase ? ` + ${perRequest(r.replicaDatabase)}` : '';
+    const xact = r.database ? `${perRequest(r.database.delta)}${onReplica}${r.database.exact ? ' (exact)' : ''}` : '–';
+    const cpu = `${r.cpu.server ?? 0} / ${r.cpu.postgres ?? 0}${r.cpu.replica !== undefined ? ` + ${r.cpu.replica}` : ''} / ${r.cpu.wrk ?? 0} / ${r.cpu.other ?? 0}`;
     const rps = (n: number) => Math.round(n).toLocaleString('en-US');
     const spread = r.rounds ? ` (${rps(Math.min(...r.rounds.map((x) => x.requestsPerSecond)))}–${rps(Math.max(...r.rounds.map((x) => x.requestsPerSecond)))})` : '';
     return `| ${r.label} | ${rps(r.wrk.requestsPerSecond)}${spread} | ${fixed(r.wrk.latencyMs.p50, 2)} | ${fixed(r.wrk.latencyMs.p99, 2)} | ${vsBare} | ${r.wrk.bytesPerRequest} | ${xact} | ${fixed(cpuMsPerRequest(r), 3)} | ${cpu} |`;
@@ -135,6 +149,7 @@ export function renderMarkdown(report: RunReport): string {
     '',
     verdictTable(report.verdicts),
     '',
+    ...replicaComparison(report.scenarios),
     ...(report.scenarios.some((r) => r.rounds) ? ['req/s with several rounds: the median round (min–max of all rounds); its latencies are that round\'s.'] : []),
     'DB xact/req: pg_stat_database transactions of the benchmark database per request (approximate: Postgres publishes',
     'counters about once a second; "exact" rows waited for the counters to settle before and after).',

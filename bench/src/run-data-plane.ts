@@ -8,6 +8,8 @@ import { activityDelta, readDbActivity, STATS_SETTLE_MS, type DbActivity } from 
 import { ensureKeys } from './keys.js';
 import { readOptions } from './options.js';
 import { monotonicNowUs, profileSummaryOf, type MonotonicWindow } from './profile-summary.js';
+import { describeRouting, parseReadCounts, readRoutingBetween, readRoutingProblem, STALENESS_HEADER, stalenessOf } from './read-routing.js';
+import { startReplicaPair, type ReplicaPair } from './replica-pair.js';
 import {
   evaluateTargets,
   renderMarkdown,
@@ -16,7 +18,7 @@ import {
   type RunReport,
   type ScenarioResult,
 } from './report.js';
-import { buildScenarios, type Scenario, type ScenarioId } from './scenarios.js';
+import { buildScenarios, scenarioKey, withReplicaReads, type Scenario } from './scenarios.js';
 import { ensureDataset } from './seed.js';
 import { prepareDataPlane, startBareFastify, startDataPlane, type ChildServer } from './servers.js';
 import { startWrk, wrkVersion } from './wrk.js';
@@ -30,8 +32,8 @@ const startedAt = new Date().toISOString();
 
 // The run must end by itself: seeding, building and every scenario have a generous ceiling.
 const perScenarioSeconds = options.warmupSeconds + options.durationSeconds + 15;
-// 20 minutes for seeding and building, then at most 7 scenarios per round.
-const budgetSeconds = 20 * 60 + options.rounds * (7 * perScenarioSeconds + (2 * STATS_SETTLE_MS) / 1000);
+// 20 minutes for seeding, building and copying onto the replica pair, then at most 7 scenarios per round (12 with --replica).
+const budgetSeconds = 20 * 60 + options.rounds * ((options.replica ? 12 : 7) * perScenarioSeconds + (2 * STATS_SETTLE_MS) / 1000);
 const watchdog = setTimeout(() => {
   console.error(`[bench] watchdog: still running after ${budgetSeconds} s, stopping`);
   process.exit(3);
@@ -41,18 +43,26 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => pr
 const adminSql = postgres(`${options.postgresUrl}/postgres`, { max: 1, onnotice: () => {} });
 const benchUrl = `${options.postgresUrl}/${options.databaseName}`;
 
+/** A Postgres server the run measures: its counters (through its admin database) and its processes' CPU. */
+type MeasuredServer = { sql: postgres.Sql; postmasterPid: number };
+/** The server the data plane writes to, and with --replica the streaming replica its routed reads may go to. */
+type MeasuredDatabases = { primary: MeasuredServer; replica?: MeasuredServer };
+
 /** One scenario: a probe request, a discarded warm-up, then the measured run with CPU and database counters around it. */
 async function runScenario(
   scenario: Scenario,
   server: ChildServer,
-  postmasterPid: number,
+  databases: MeasuredDatabases,
 ): Promise<ScenarioResult & { window: MonotonicWindow }> {
   const url = server.url + scenario.path;
   const response = await fetch(url, { headers: scenario.headers });
   const body = await response.json().catch(() => null);
   const problem = scenario.check(response.status, body);
   if (problem) throw new Error(`${scenario.label}: ${problem}`);
-  const probe = scenario.expectsErrors ? `${response.status} ${(body as { code?: string }).code}` : `${response.status}`;
+  const staleness = stalenessOf(response.headers);
+  const probe =
+    (scenario.expectsErrors ? `${response.status} ${(body as { code?: string }).code}` : `${response.status}`) +
+    (staleness === null ? '' : `, ${STALENESS_HEADER}: ${staleness}`);
 
   const load = { url, headers: scenario.headers, connections: options.connections, threads: options.threads };
   await startWrk({ ...load, durationSeconds: options.warmupSeconds }).result;
@@ -62,7 +72,12 @@ async function runScenario(
     log(`  waiting ${STATS_SETTLE_MS / 1000} s for Postgres statistics to settle`);
     await sleep(STATS_SETTLE_MS);
   }
-  const dbBefore: DbActivity | null = measuresDatabase ? await readDbActivity(adminSql, options.databaseName) : null;
+  const activity = (at: MeasuredServer | undefined) => (measuresDatabase && at ? readDbActivity(at.sql, options.databaseName) : null);
+  // The data plane's own count of where its reads went; null without read routing.
+  const readCounts = async () => (measuresDatabase ? parseReadCounts(await (await fetch(`${server.url}/metrics`)).text()) : null);
+  const dbBefore: DbActivity | null = await activity(databases.primary);
+  const replicaBefore = await activity(databases.replica);
+  const readsBefore = await readCounts();
 
   const fromUs = monotonicNowUs();
   const wrk = startWrk({ ...load, durationSeconds: options.durationSeconds });
@@ -73,21 +88,32 @@ async function runScenario(
   const cpuAfter = snapshotCpu();
   const result = await wrk.result;
   const window = { fromUs, toUs: monotonicNowUs() };
+  const readsAfter = await readCounts();
 
   if (scenario.exactDatabaseDelta) await sleep(STATS_SETTLE_MS);
-  const dbAfter = measuresDatabase ? await readDbActivity(adminSql, options.databaseName) : null;
+  const dbAfter = await activity(databases.primary);
+  const replicaAfter = await activity(databases.replica);
 
+  const serverOf = (postmasterPid: number) => (p: { pid: number; ppid: number }) => p.pid === postmasterPid || p.ppid === postmasterPid;
   const cpu = cpuBetween(cpuBefore, cpuAfter, {
     server: (p) => p.pid === server.pid,
-    postgres: (p) => p.pid === postmasterPid || p.ppid === postmasterPid,
+    postgres: serverOf(databases.primary.postmasterPid),
+    ...(databases.replica ? { replica: serverOf(databases.replica.postmasterPid) } : {}),
     wrk: (p) => p.pid === wrk.pid,
   });
+  const routing = readRoutingBetween(readsBefore, readsAfter);
+  const tracksRouting = measuresDatabase && (routing.exported || databases.replica !== undefined);
+  const routingProblem = tracksRouting ? readRoutingProblem(routing, scenario.reads ?? 'primary') : null;
   return {
     id: scenario.id,
     label: scenario.label,
+    ...(scenario.reads ? { reads: scenario.reads } : {}),
     wrk: result,
     cpu,
     database: dbBefore && dbAfter ? { delta: activityDelta(dbBefore, dbAfter), exact: scenario.exactDatabaseDelta ?? false } : null,
+    ...(replicaBefore && replicaAfter ? { replicaDatabase: activityDelta(replicaBefore, replicaAfter) } : {}),
+    ...(tracksRouting ? { routing } : {}),
+    ...(routingProblem ? { routingProblem } : {}),
     probe,
     window,
   };
@@ -113,9 +139,12 @@ function medianRun(rounds: ScenarioResult[]): ScenarioResult {
 
 function describe(result: ScenarioResult) {
   const { requestsPerSecond, latencyMs } = result.wrk;
+  const replica = result.cpu.replica === undefined ? '' : `, replica ${result.cpu.replica}`;
   log(
-    `  ${Math.round(requestsPerSecond)} req/s, p50 ${latencyMs.p50} ms, p99 ${latencyMs.p99} ms; CPU (% of a core) server ${result.cpu.server}, postgres ${result.cpu.postgres}, wrk ${result.cpu.wrk}, other ${result.cpu.other}`,
+    `  ${Math.round(requestsPerSecond)} req/s, p50 ${latencyMs.p50} ms, p99 ${latencyMs.p99} ms; CPU (% of a core) server ${result.cpu.server}, postgres ${result.cpu.postgres}${replica}, wrk ${result.cpu.wrk}, other ${result.cpu.other}`,
   );
+  if (result.routing) log(`  reads: ${describeRouting(result.routing)}`);
+  if (result.routingProblem) console.error(`[bench] ROUTING FAILED: ${result.label}: ${result.routingProblem}`);
 }
 
 async function main() {
@@ -128,38 +157,55 @@ async function main() {
   const mode = await prepareDataPlane(options.mode, log);
   log(`data plane: running ${mode === 'dist' ? 'the compiled build (node dist/server.js)' : 'the sources through tsx'}`);
 
+  // --replica: the whole run moves onto a pair of the run's own, holding a copy of the dataset (the keys included).
+  const pair: ReplicaPair | null = options.replica ? await startReplicaPair({ url: options.postgresUrl, databaseName: options.databaseName }, log) : null;
+  const pairSql = pair ? { primary: postgres(`${pair.primary.url}/postgres`, { max: 1, onnotice: () => {} }), replica: postgres(`${pair.replica.url}/postgres`, { max: 1, onnotice: () => {} }) } : null;
   const [postgresServer] = await adminSql<{ pid: number; version: string }[]>`
     select pg_backend_pid() as pid, current_setting('server_version') as version`;
-  const postmasterPid = parentPid(postgresServer!.pid);
+  const databases: MeasuredDatabases =
+    pair && pairSql
+      ? { primary: { sql: pairSql.primary, postmasterPid: pair.primary.postmasterPid }, replica: { sql: pairSql.replica, postmasterPid: pair.replica.postmasterPid } }
+      : { primary: { sql: adminSql, postmasterPid: parentPid(postgresServer!.pid) } };
+  const dataPlaneUrl = pair ? `${pair.primary.url}/${options.databaseName}` : benchUrl;
+
   const cursorSecret = randomBytes(32).toString('hex');
-  const scenarios = selectScenarios(buildScenarios(manifest, keys, cursorSecret), options.only);
+  const selected = selectScenarios(buildScenarios(manifest, keys, cursorSecret), options.only);
+  const scenarios = pair ? withReplicaReads(selected) : selected;
   const profileDir = options.profile ? join(RESULTS_DIR, 'profiles', startedAt.replace(/[:.]/g, '-')) : undefined;
   const profiledWindows: MonotonicWindow[] = [];
 
-  // Both servers stay up for the whole run, and rounds visit every scenario in turn: load from
+  // Every server stays up for the whole run, and rounds visit every scenario in turn: load from
   // elsewhere on the machine then spreads over all scenarios instead of skewing one comparison.
-  const servers: Partial<Record<Scenario['server'], ChildServer>> = {};
-  const runs = new Map<ScenarioId, ScenarioResult[]>();
+  const serverKey = (s: Scenario) => (s.reads ? `${s.server}@${s.reads}` : s.server);
+  const servers = new Map<string, ChildServer>();
+  const runs = new Map<string, ScenarioResult[]>();
   try {
-    if (scenarios.some((s) => s.server === 'bare')) servers.bare = await startBareFastify();
-    if (scenarios.some((s) => s.server === 'data-plane')) {
-      servers['data-plane'] = await startDataPlane({ mode, databaseUrl: benchUrl, cursorSecret, poolSize: options.databasePoolSize, profileDir });
+    if (scenarios.some((s) => s.server === 'bare')) servers.set('bare', await startBareFastify());
+    const dataPlane = { mode, databaseUrl: dataPlaneUrl, cursorSecret, poolSize: options.databasePoolSize };
+    if (scenarios.some((s) => serverKey(s) === 'data-plane')) {
+      servers.set('data-plane', await startDataPlane({ ...dataPlane, name: pair ? 'data plane (primary only)' : 'data plane', profileDir }));
     }
-    for (const server of Object.values(servers)) log(`${server.name} listening on ${server.url} (pid ${server.pid})`);
+    if (pair && scenarios.some((s) => s.reads === 'replica')) {
+      const readDatabaseUrl = `${pair.replica.url}/${options.databaseName}`;
+      servers.set('data-plane@replica', await startDataPlane({ ...dataPlane, name: 'data plane (reads on the replica)', readDatabaseUrl }));
+    }
+    for (const server of servers.values()) log(`${server.name} listening on ${server.url} (pid ${server.pid})`);
     for (let round = 1; round <= options.rounds; round++) {
       for (const scenario of scenarios) {
         const of = options.rounds > 1 ? ` (round ${round}/${options.rounds})` : '';
         log(`${scenario.label}${of}: ${options.warmupSeconds} s warm-up, ${options.durationSeconds} s measured`);
-        const { window, ...result } = await runScenario(scenario, servers[scenario.server]!, postmasterPid);
+        const { window, ...result } = await runScenario(scenario, servers.get(serverKey(scenario))!, databases);
         describe(result);
-        runs.set(scenario.id, [...(runs.get(scenario.id) ?? []), result]);
-        if (scenario.server === 'data-plane') profiledWindows.push(window);
+        runs.set(scenarioKey(scenario), [...(runs.get(scenarioKey(scenario)) ?? []), result]);
+        if (serverKey(scenario) === 'data-plane') profiledWindows.push(window);
       }
     }
   } finally {
-    await Promise.all(Object.values(servers).map((server) => server.stop()));
+    await Promise.all([...servers.values()].map((server) => server.stop()));
+    if (pairSql) await Promise.all([pairSql.primary.end({ timeout: 5 }), pairSql.replica.end({ timeout: 5 })]);
+    await pair?.stop();
   }
-  const results = scenarios.map((s) => medianRun(runs.get(s.id)!));
+  const results = scenarios.map((s) => medianRun(runs.get(scenarioKey(s))!));
 
   const report: RunReport = {
     startedAt,
@@ -167,7 +213,12 @@ async function main() {
       cpu: `${cpus()[0]?.model ?? 'unknown'} × ${CORES}`,
       'load average at start': loadavg()[0]!.toFixed(2),
       node: process.version,
-      postgres: postgresServer!.version,
+      postgres: pair
+        ? `${pair.version}, a primary + streaming replica of the run's own (the test kit's pair: fsync off, shared_buffers 64MB)`
+        : postgresServer!.version,
+      ...(pair
+        ? { 'replica pair': `dataset copied from ${options.databaseName} on ${options.postgresUrl}: ${Object.entries(pair.phases).map(([phase, seconds]) => `${phase} ${seconds} s`).join(', ')}` }
+        : {}),
       wrk: wrkVersion(),
       'data plane': mode === 'dist' ? 'compiled (node dist/server.js)' : 'sources via tsx',
       'pool size': options.databasePoolSize,
@@ -183,6 +234,13 @@ async function main() {
   const path = await writeReport(RESULTS_DIR, report);
   console.log(`\n${renderMarkdown(report)}`);
   log(`results written to ${path} (and a timestamped JSON beside it)`);
+
+  // A "reads on the replica" figure whose reads stayed on the primary would compare nothing: the run fails.
+  const misrouted = results.filter((r) => r.routingProblem);
+  if (misrouted.length) {
+    for (const r of misrouted) console.error(`[bench] FAILED: ${r.label}: ${r.routingProblem}`);
+    process.exitCode = 1;
+  }
 }
 
 try {

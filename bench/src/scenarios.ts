@@ -8,6 +8,8 @@ export type Scenario = {
   id: ScenarioId;
   label: string;
   server: 'bare' | 'data-plane';
+  /** The copy of a read scenario sent to the data plane whose reads go to the replica (`--replica`). */
+  reads?: 'replica';
   path: string;
   headers: Record<string, string>;
   /** A single request before the load, so a wrong route or key fails loudly instead of benchmarking errors. */
@@ -90,4 +92,17 @@ export function buildScenarios(manifest: Manifest, keys: BenchKeys, cursorSecret
       exactDatabaseDelta: true,
     },
   ];
+}
+
+/** Tells a scenario from its reads-on-the-replica copy (same id) in maps and reports. */
+export const scenarioKey = (s: { id: ScenarioId; reads?: 'replica' }): string => (s.reads ? `${s.id}@replica` : s.id);
+
+/**
+ * `--replica`: each data-plane read scenario, then the same on the data plane reading from the
+ * replica, one after the other so the two see the same machine. The malformed key reads nothing.
+ */
+export function withReplicaReads(scenarios: Scenario[]): Scenario[] {
+  return scenarios.flatMap((s) =>
+    s.server === 'data-plane' && !s.expectsErrors ? [s, { ...s, reads: 'replica' as const, label: `${s.label}, reads on the replica` }] : [s],
+  );
 }

@@ -140,6 +140,10 @@ export type DataPlaneSettings = {
   /** More settings (the token-gated drop's CHAIN_RPC_URLS). */
   env?: Record<string, string>;
   databaseUrl: string;
+  /** Where its routed reads go (DATABASE_READ_URL, a streaming replica of databaseUrl), with a pool of poolSize. */
+  readDatabaseUrl?: string;
+  /** Tells two data planes of one run apart in logs and errors. */
+  name?: string;
   cursorSecret: string;
   poolSize: number;
   /** Where V8 writes a CPU profile when the service exits (profiling slows it slightly). */
@@ -153,7 +157,7 @@ export async function startDataPlane(settings: DataPlaneSettings): Promise<Child
   const port = await freePort();
   const unlimited = '100000000';
   return startServer({
-    name: 'data plane',
+    name: settings.name ?? 'data plane',
     args: [
       ...(settings.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${settings.profileDir}`] : []),
       ...(settings.mode === 'dist' ? ['dist/server.js'] : ['--conditions=development', '--import', 'tsx', 'src/server.ts']),
@@ -165,6 +169,7 @@ export async function startDataPlane(settings: DataPlaneSettings): Promise<Child
       PORT: String(port),
       DATABASE_URL: settings.databaseUrl,
       DATABASE_POOL_SIZE: String(settings.poolSize),
+      ...(settings.readDatabaseUrl ? { DATABASE_READ_URL: settings.readDatabaseUrl, DATABASE_READ_POOL_SIZE: String(settings.poolSize) } : {}),
       NATS_URL: 'nats://127.0.0.1:4222',
       LOG_LEVEL: 'warn',
       CURSOR_SECRET: settings.cursorSecret,
