@@ -153,6 +153,7 @@ export function renderMarkdown(report: RunReport): string {
     ...(report.scenarios.some((r) => r.rounds) ? ['req/s with several rounds: the median round (min–max of all rounds); its latencies are that round\'s.'] : []),
     'DB xact/req: pg_stat_database transactions of the benchmark database per request (approximate: Postgres publishes',
     'counters about once a second; "exact" rows waited for the counters to settle before and after).',
+    ...(report.scenarios.some((r) => r.replicaDatabase) ? ['With --replica, DB xact/req and Postgres CPU read "primary + replica".'] : []),
     ...(report.warnings.length ? ['', '## Warnings', '', ...report.warnings.map((w) => `- ${w}`)] : []),
     ...(report.profile ? ['', '## Profile', '', report.profile] : []),
     '',
