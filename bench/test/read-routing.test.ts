@@ -15,11 +15,11 @@ const scrape = (samples: Array<[target: string, reason: string, value: number]>)
 
 describe('parseReadCounts', () => {
   it('keys the counter by target and reason, whatever the label order and extra labels', () => {
-    expect(parseReadCounts(scrape([['replica', 'fresh', 10], ['primary', 'read-your-writes', 2]]))).toEqual({
-      'replica/fresh': 10,
-      'primary/read-your-writes': 2,
+    expect(parseReadCounts(scrape([['replica', 'replica', 10], ['primary', 'own_write', 2]]))).toEqual({
+      'replica/replica': 10,
+      'primary/own_write': 2,
     });
-    expect(parseReadCounts('raffle_reads_total{target="replica",reason="fresh"} 1e3')).toEqual({ 'replica/fresh': 1000 });
+    expect(parseReadCounts('raffle_reads_total{target="replica",reason="replica"} 1e3')).toEqual({ 'replica/replica': 1000 });
   });
 
   it('tells a counter with no samples yet from a data plane without the metric', () => {
@@ -29,20 +29,20 @@ describe('parseReadCounts', () => {
 });
 
 describe('readRoutingBetween and readRoutingProblem', () => {
-  const before = parseReadCounts(scrape([['replica', 'fresh', 100], ['primary', 'stale', 7]]));
+  const before = parseReadCounts(scrape([['replica', 'replica', 100], ['primary', 'too_stale', 7]]));
 
   it('counts what moved, by target', () => {
-    const after = parseReadCounts(scrape([['replica', 'fresh', 1100], ['primary', 'stale', 9], ['primary', 'replica-down', 3]]));
+    const after = parseReadCounts(scrape([['replica', 'replica', 1100], ['primary', 'too_stale', 9], ['primary', 'replica_failed', 3]]));
     const routing = readRoutingBetween(before, after);
-    expect(routing).toEqual({ replica: 1000, primary: 5, byReason: { 'replica/fresh': 1000, 'primary/stale': 2, 'primary/replica-down': 3 }, exported: true });
+    expect(routing).toEqual({ replica: 1000, primary: 5, byReason: { 'replica/replica': 1000, 'primary/too_stale': 2, 'primary/replica_failed': 3 }, exported: true });
     expect(readRoutingProblem(routing, 'replica')).toBeNull();
-    expect(describeRouting(routing)).toBe('1,000 on the replica, 5 on the primary (replica/fresh 1,000, primary/replica-down 3, primary/stale 2)');
+    expect(describeRouting(routing)).toBe('1,000 on the replica, 5 on the primary (replica/replica 1,000, primary/replica_failed 3, primary/too_stale 2)');
   });
 
   it('fails a reads-on-the-replica run whose reads stayed on the primary, or mostly did', () => {
-    const stayed = readRoutingBetween(before, parseReadCounts(scrape([['replica', 'fresh', 100], ['primary', 'stale', 507]])));
+    const stayed = readRoutingBetween(before, parseReadCounts(scrape([['replica', 'replica', 100], ['primary', 'too_stale', 507]])));
     expect(readRoutingProblem(stayed, 'replica')).toMatch(/^no read reached the replica \(0 on the replica, 500 on the primary/);
-    const mostly = readRoutingBetween(before, parseReadCounts(scrape([['replica', 'fresh', 180], ['primary', 'stale', 27]])));
+    const mostly = readRoutingBetween(before, parseReadCounts(scrape([['replica', 'replica', 180], ['primary', 'too_stale', 27]])));
     expect(readRoutingProblem(mostly, 'replica')).toMatch(/^only 80\.0% of routed reads reached the replica, below 90%/);
   });
 
@@ -55,7 +55,7 @@ describe('readRoutingBetween and readRoutingProblem', () => {
 
   it('a primary-only data plane must send nothing to the replica; without the counter it sent nothing', () => {
     expect(readRoutingProblem(readRoutingBetween(null, null), 'primary')).toBeNull();
-    expect(readRoutingProblem(readRoutingBetween(before, parseReadCounts(scrape([['replica', 'fresh', 101], ['primary', 'stale', 7]]))), 'primary')).toBe(
+    expect(readRoutingProblem(readRoutingBetween(before, parseReadCounts(scrape([['replica', 'replica', 101], ['primary', 'too_stale', 7]]))), 'primary')).toBe(
       '1 reads went to the replica of a primary-only data plane',
     );
   });
@@ -118,7 +118,7 @@ describe('the replica section of the report', () => {
       cpu: { server: 95, postgres: 2, replica: 58, wrk: 20, other: 5 },
       database: { delta: activity(10), exact: false },
       replicaDatabase: activity(18_000),
-      routing: { replica: 18_000, primary: 0, byReason: { 'replica/fresh': 18_000 }, exported: true },
+      routing: { replica: 18_000, primary: 0, byReason: { 'replica/replica': 18_000 }, exported: true },
     }),
   ];
 
@@ -127,7 +127,7 @@ describe('the replica section of the report', () => {
       { target: 'primary-only data plane: no read on the replica', measured: 'none routed there in 1 scenarios; replica Δxact over them 0', met: true },
       {
         target: 'entries-50: reads served by the replica',
-        measured: '18,000 on the replica, 0 on the primary (replica/fresh 18,000); xact/req primary 0.001, replica 1.000',
+        measured: '18,000 on the replica, 0 on the primary (replica/replica 18,000); xact/req primary 0.001, replica 1.000',
         met: true,
       },
     ]);
