@@ -111,7 +111,7 @@ describe('the replica section of the report', () => {
     result('entries-50', 2_000, {
       database: { delta: activity(20_000), exact: false },
       replicaDatabase: activity(0),
-      routing: { replica: 0, primary: 0, byReason: {}, exported: false },
+      routing: { replica: 0, primary: 20_000, byReason: { 'primary/no_replica': 20_000 }, exported: true },
     }),
     result('entries-50', 1_800, {
       reads: 'replica',
@@ -124,7 +124,7 @@ describe('the replica section of the report', () => {
 
   it('gives one verdict for the primary-only scenarios and one per scenario on the replica', () => {
     expect(replicaVerdicts(results)).toEqual([
-      { target: 'primary-only data plane: no read on the replica', measured: 'none routed there in 1 scenarios; replica Δxact over them 0', met: true },
+      { target: 'primary-only data plane: no read on the replica', measured: '20,000 routed reads in 1 scenarios, all on the primary', met: true },
       {
         target: 'entries-50: reads served by the replica',
         measured: '18,000 on the replica, 0 on the primary (replica/replica 18,000); xact/req primary 0.001, replica 1.000',
@@ -139,7 +139,7 @@ describe('the replica section of the report', () => {
   it('puts each scenario on the primary only next to its reads on the replica, as shares of bare and of each other', () => {
     const lines = replicaComparison(results);
     expect(lines[0]).toBe('## Reads on the replica');
-    expect(lines).toContain('| entries-50 | primary | 2,000 | 10.0% |  | 12.50 | 1.000 / 0.000 | 90 / 60 / 0 | 0.300 | – |');
+    expect(lines).toContain('| entries-50 | primary | 2,000 | 10.0% |  | 12.50 | 1.000 / 0.000 | 90 / 60 / 0 | 0.300 | 0 / 20,000 |');
     expect(lines).toContain('| entries-50 | replica | 1,800 | 9.0% | 90.0% | 12.50 | 0.001 / 1.000 | 95 / 2 / 58 | 0.333 | 18,000 / 0 |');
   });
 });
