@@ -32,8 +32,8 @@ const startedAt = new Date().toISOString();
 
 // The run must end by itself: seeding, building and every scenario have a generous ceiling.
 const perScenarioSeconds = options.warmupSeconds + options.durationSeconds + 15;
-// 20 minutes for seeding, building and copying onto the replica pair, then at most 7 scenarios per round (12 with --replica).
-const budgetSeconds = 20 * 60 + options.rounds * ((options.replica ? 12 : 7) * perScenarioSeconds + (2 * STATS_SETTLE_MS) / 1000);
+// 20 minutes for seeding, building and copying onto the replica pair, then at most 7 scenarios per round (11 with --replica).
+const budgetSeconds = 20 * 60 + options.rounds * ((options.replica ? 11 : 7) * perScenarioSeconds + (2 * STATS_SETTLE_MS) / 1000);
 const watchdog = setTimeout(() => {
   console.error(`[bench] watchdog: still running after ${budgetSeconds} s, stopping`);
   process.exit(3);

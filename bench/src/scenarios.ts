@@ -99,10 +99,12 @@ export const scenarioKey = (s: { id: ScenarioId; reads?: 'replica' }): string =>
 
 /**
  * `--replica`: each data-plane read scenario, then the same on the data plane reading from the
- * replica, one after the other so the two see the same machine. The malformed key reads nothing.
+ * replica, one after the other so the two see the same machine. The malformed key reads nothing,
+ * and its check (no transaction on the database) cannot hold there: the replica-reading data plane
+ * samples the primary's WAL position ten times a second all run long. The default run keeps it.
  */
 export function withReplicaReads(scenarios: Scenario[]): Scenario[] {
   return scenarios.flatMap((s) =>
-    s.server === 'data-plane' && !s.expectsErrors ? [s, { ...s, reads: 'replica' as const, label: `${s.label}, reads on the replica` }] : [s],
+    s.server !== 'data-plane' ? [s] : s.expectsErrors ? [] : [s, { ...s, reads: 'replica' as const, label: `${s.label}, reads on the replica` }],
   );
 }
