@@ -156,9 +156,14 @@ async function main() {
   const keys = await ensureKeys(benchUrl, manifest, `${RESULTS_DIR}keys.json`);
   const mode = await prepareDataPlane(options.mode, log);
   log(`data plane: running ${mode === 'dist' ? 'the compiled build (node dist/server.js)' : 'the sources through tsx'}`);
+  const cursorSecret = randomBytes(32).toString('hex');
+  const selected = selectScenarios(buildScenarios(manifest, keys, cursorSecret), options.only);
+  const scenarios = options.replica ? withReplicaReads(selected) : selected;
+  if (options.replica && !scenarios.some((s) => s.reads)) throw new Error(`--replica: none of the scenarios run (${options.only?.join(', ')}) reads`);
 
   // --replica: the whole run moves onto a pair of the run's own, holding a copy of the dataset (the keys included).
   const pair: ReplicaPair | null = options.replica ? await startReplicaPair({ url: options.postgresUrl, databaseName: options.databaseName }, log) : null;
+
   const pairSql = pair ? { primary: postgres(`${pair.primary.url}/postgres`, { max: 1, onnotice: () => {} }), replica: postgres(`${pair.replica.url}/postgres`, { max: 1, onnotice: () => {} }) } : null;
   const [postgresServer] = await adminSql<{ pid: number; version: string }[]>`
     select pg_backend_pid() as pid, current_setting('server_version') as version`;
@@ -168,9 +173,6 @@ async function main() {
       : { primary: { sql: adminSql, postmasterPid: parentPid(postgresServer!.pid) } };
   const dataPlaneUrl = pair ? `${pair.primary.url}/${options.databaseName}` : benchUrl;
 
-  const cursorSecret = randomBytes(32).toString('hex');
-  const selected = selectScenarios(buildScenarios(manifest, keys, cursorSecret), options.only);
-  const scenarios = pair ? withReplicaReads(selected) : selected;
   const profileDir = options.profile ? join(RESULTS_DIR, 'profiles', startedAt.replace(/[:.]/g, '-')) : undefined;
   const profiledWindows: MonotonicWindow[] = [];
 
