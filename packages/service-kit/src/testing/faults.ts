@@ -20,3 +20,4 @@ export { describeShutdown, type ShutdownTarget } from './shutdown-suite.js';
 export { describeTableLock, type TableLockTarget } from './table-lock-suite.js';
 export { holdTableLock, type HeldTableLock } from './table-lock.js';
 export { startReadinessProbe, type ReadinessProbe } from './readiness-probe.js';
+export { seedLoadTenant, type LoadTenant } from './load-tenant.js';
