@@ -3592,7 +3592,7 @@ export interface operations {
                      *       ],
                      *       "createdAt": "2026-03-14T16:00:00.000Z",
                      *       "updatedAt": "2026-03-14T16:00:00.000Z",
-                     *       "apiKey": "svc_u_EXAMPLEKEYDONOTUSE000000000000000000"
+                     *       "apiKey": "svc_u_EXAMPLE-NOT-A-REAL-KEY-DO-NOT-USE"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedApiKey"];
@@ -4054,7 +4054,7 @@ export interface operations {
                      *       ],
                      *       "createdAt": "2026-03-14T16:00:00.000Z",
                      *       "updatedAt": "2026-03-14T16:00:00.000Z",
-                     *       "apiKey": "svc_u_EXAMPLEKEYDONOTUSE000000000000000000"
+                     *       "apiKey": "svc_u_EXAMPLE-NOT-A-REAL-KEY-DO-NOT-USE"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedApiKey"];
@@ -4517,7 +4517,7 @@ export interface operations {
                      *       ],
                      *       "createdAt": "2026-03-14T16:00:00.000Z",
                      *       "updatedAt": "2026-03-14T16:00:00.000Z",
-                     *       "apiKey": "svc_u_EXAMPLEKEYDONOTUSE000000000000000000"
+                     *       "apiKey": "svc_u_EXAMPLE-NOT-A-REAL-KEY-DO-NOT-USE"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedApiKey"];
@@ -4989,7 +4989,7 @@ export interface operations {
                      *       ],
                      *       "createdAt": "2026-03-14T16:00:00.000Z",
                      *       "updatedAt": "2026-03-14T16:00:00.000Z",
-                     *       "apiKey": "svc_u_EXAMPLEKEYDONOTUSE000000000000000000"
+                     *       "apiKey": "svc_u_EXAMPLE-NOT-A-REAL-KEY-DO-NOT-USE"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedApiKey"];
@@ -14480,7 +14480,7 @@ export interface operations {
                      *       "enabled": false,
                      *       "createdAt": "2026-03-14T16:00:00.000Z",
                      *       "updatedAt": "2026-03-14T16:00:00.000Z",
-                     *       "secret": "whsec_EXAMPLESECRETDONOTUSE00000000000000000000000"
+                     *       "secret": "whsec_EXAMPLE-NOT-A-REAL-SECRET-DO-NOT-USE"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedWebhookEndpoint"];
@@ -15369,7 +15369,7 @@ export interface operations {
                      *       "enabled": false,
                      *       "createdAt": "2026-03-14T16:00:00.000Z",
                      *       "updatedAt": "2026-03-14T16:00:00.000Z",
-                     *       "secret": "whsec_EXAMPLESECRETDONOTUSE00000000000000000000000"
+                     *       "secret": "whsec_EXAMPLE-NOT-A-REAL-SECRET-DO-NOT-USE"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedWebhookEndpoint"];
@@ -16758,7 +16758,7 @@ export interface operations {
                      *       "enabled": false,
                      *       "createdAt": "2026-03-14T16:00:00.000Z",
                      *       "updatedAt": "2026-03-14T16:00:00.000Z",
-                     *       "secret": "whsec_EXAMPLESECRETDONOTUSE00000000000000000000000"
+                     *       "secret": "whsec_EXAMPLE-NOT-A-REAL-SECRET-DO-NOT-USE"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedWebhookEndpoint"];
@@ -17667,7 +17667,7 @@ export interface operations {
                      *       "enabled": false,
                      *       "createdAt": "2026-03-14T16:00:00.000Z",
                      *       "updatedAt": "2026-03-14T16:00:00.000Z",
-                     *       "secret": "whsec_EXAMPLESECRETDONOTUSE00000000000000000000000"
+                     *       "secret": "whsec_EXAMPLE-NOT-A-REAL-SECRET-DO-NOT-USE"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedWebhookEndpoint"];

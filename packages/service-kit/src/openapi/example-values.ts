@@ -100,11 +100,12 @@ export const STRING_BY_FIELD: Record<string, string> = {
   logoUrl: 'https://nebula.example/logo.png',
   websiteUrl: 'https://nebula.example',
   avatarUrl: 'https://nebula.example/avatars/ada.png',
-  // Placeholders that match the formats and read as what they are, so no scanner or reader takes them for live credentials.
-  apiKey: 'svc_u_EXAMPLEKEYDONOTUSE000000000000000000',
+  // Placeholders that read as what they are and cannot be credentials: the hyphens are outside a
+  // key's base62 and a secret's base64, so no reader or format-matching scanner takes them for live ones.
+  apiKey: 'svc_u_EXAMPLE-NOT-A-REAL-KEY-DO-NOT-USE',
   prefix: 'svc_u_EXAMPL',
   lastFour: '0000',
-  secret: 'whsec_EXAMPLESECRETDONOTUSE00000000000000000000000',
+  secret: 'whsec_EXAMPLE-NOT-A-REAL-SECRET-DO-NOT-USE',
   scope: 'raffles:read',
   personalApiScope: 'raffles:read',
   workspaceApiScope: 'raffles:read',
