@@ -33,42 +33,32 @@ if ! listening 6379; then
   wait_for 6379 Redis || exit 1
 fi
 
-# The developer console's browser tests drive Debian's Chromium (playwright-core downloads no browser).
-if [ -z "${CHROMIUM_PATH:-}" ] && [ ! -x /usr/bin/chromium ]; then
-  echo "installing Chromium for the console's browser tests"
-  if command -v apt-get >/dev/null 2>&1; then
-    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium >/dev/null || {
-      apt-get update >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium >/dev/null
-    } || { echo "could not install chromium (set CHROMIUM_PATH to a Chromium binary)" >&2; exit 1; }
-  else
-    echo "no /usr/bin/chromium and no apt-get: install Chromium and set CHROMIUM_PATH" >&2
+# Installs Debian package $1 (what it is for: $2), refreshing the package lists once if the first
+# try fails; without apt-get, or when both tries fail, says what to do instead ($3) and stops.
+install_debian_package() {
+  echo "installing $1 for $2"
+  if ! command -v apt-get >/dev/null 2>&1; then
+    echo "no $1 and no apt-get: $3" >&2
     exit 1
   fi
+  DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "$1" >/dev/null || {
+    apt-get update >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "$1" >/dev/null
+  } || { echo "could not install $1: $3" >&2; exit 1; }
+}
+
+# The developer console's browser tests drive Debian's Chromium (playwright-core downloads no browser).
+if [ -z "${CHROMIUM_PATH:-}" ] && [ ! -x /usr/bin/chromium ]; then
+  install_debian_package chromium "the console's browser tests" "install Chromium and set CHROMIUM_PATH to its binary"
 fi
 
 # The Kubernetes manifests are rendered with `kubectl kustomize` (infra/test/k8s.test.ts).
 if ! command -v kubectl >/dev/null 2>&1; then
-  echo "installing kubectl (Debian's kubernetes-client) to render the Kubernetes manifests"
-  if command -v apt-get >/dev/null 2>&1; then
-    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends kubernetes-client >/dev/null || {
-      apt-get update >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends kubernetes-client >/dev/null
-    } || { echo "could not install kubectl: install it to run the manifest checks" >&2; exit 1; }
-  else
-    echo "no kubectl and no apt-get: install kubectl to run the manifest checks" >&2
-    exit 1
-  fi
+  install_debian_package kubernetes-client "rendering the Kubernetes manifests (kubectl)" "install kubectl to run the manifest checks"
 fi
+
 # The `*-pgbouncer` projects and the pooler tests start PgBouncers of their own (testing/private-pgbouncer.ts):
 # installed only; the package's own service is not started here.
 if [ -z "${PGBOUNCER_BIN:-}" ] && ! command -v pgbouncer >/dev/null 2>&1; then
-  echo "installing PgBouncer for the transaction-pooling tests"
-  if command -v apt-get >/dev/null 2>&1; then
-    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends pgbouncer >/dev/null || {
-      apt-get update >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends pgbouncer >/dev/null
-    } || { echo "could not install pgbouncer (set PGBOUNCER_BIN to a PgBouncer binary)" >&2; exit 1; }
-  else
-    echo "no pgbouncer and no apt-get: install PgBouncer or set PGBOUNCER_BIN" >&2
-    exit 1
-  fi
+  install_debian_package pgbouncer "the transaction-pooling tests" "install PgBouncer or set PGBOUNCER_BIN to its binary"
 fi
 exit 0

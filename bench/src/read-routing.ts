@@ -1,44 +1,30 @@
+import { parseReadCounts, READS_METRIC } from '@raffle/service-kit/testing/faults';
+
 /**
  * Where the data plane sent its reads, from its own counter `raffle_reads_total{target, reason}`:
  * the benchmark scrapes /metrics around a measured run and refuses to report "reads on the
  * replica" figures for a run whose reads stayed on the primary.
  */
 
-/** One scrape's counters, keyed `<target>/<reason>`; null when the data plane exports no such metric (no read routing). */
+/** One scrape's counters, keyed `<target>:<reason>`; null when the data plane exports no such metric (no read routing). */
 export type ReadCounts = Record<string, number> | null;
 
 export type ReadRouting = {
   replica: number;
   primary: number;
-  /** `<target>/<reason>` → reads in the window, only those that moved. */
+  /** `<target>:<reason>` → reads in the window, only those that moved. */
   byReason: Record<string, number>;
   /** False when the data plane exported no `raffle_reads_total` at all. */
   exported: boolean;
 };
 
-export const READS_METRIC = 'raffle_reads_total';
 /** The response header a routed read carries: how stale the answer may be (0 from the primary). */
 export const STALENESS_HEADER = 'raffle-staleness-ms';
 /** Of the routed reads of a "reads on the replica" run, at least this share must have gone there. */
 export const MIN_REPLICA_SHARE = 0.9;
 
-const SAMPLE = new RegExp(`^${READS_METRIC}\\{([^}]*)\\}\\s+(\\S+)`);
-const LABEL = /(\w+)="((?:[^"\\]|\\.)*)"/g;
-
-/** The counter's samples in a Prometheus text exposition (label order and extra labels, such as `service`, do not matter). */
-export function parseReadCounts(metricsText: string): ReadCounts {
-  let counts: Record<string, number> | null = null;
-  for (const line of metricsText.split('\n')) {
-    if (line.startsWith(`# TYPE ${READS_METRIC} `)) counts ??= {};
-    const sample = SAMPLE.exec(line);
-    if (!sample) continue;
-    const labels = Object.fromEntries([...sample[1]!.matchAll(LABEL)].map((m) => [m[1]!, m[2]!]));
-    const key = `${labels.target ?? '?'}/${labels.reason ?? '?'}`;
-    counts ??= {};
-    counts[key] = (counts[key] ?? 0) + Number(sample[2]);
-  }
-  return counts;
-}
+/** The counter's samples, keyed `<target>:<reason>` (the test kit's parser, shared with the replica tests). */
+export { parseReadCounts, READS_METRIC };
 
 /** What moved between two scrapes of one data plane. */
 export function readRoutingBetween(before: ReadCounts, after: ReadCounts): ReadRouting {
@@ -47,7 +33,7 @@ export function readRoutingBetween(before: ReadCounts, after: ReadCounts): ReadR
     const moved = value - (before?.[key] ?? 0);
     if (moved <= 0) continue;
     routing.byReason[key] = moved;
-    const target = key.split('/')[0];
+    const target = key.split(':')[0];
     if (target === 'replica') routing.replica += moved;
     else if (target === 'primary') routing.primary += moved;
   }

@@ -16,10 +16,10 @@ const scrape = (samples: Array<[target: string, reason: string, value: number]>)
 describe('parseReadCounts', () => {
   it('keys the counter by target and reason, whatever the label order and extra labels', () => {
     expect(parseReadCounts(scrape([['replica', 'replica', 10], ['primary', 'own_write', 2]]))).toEqual({
-      'replica/replica': 10,
-      'primary/own_write': 2,
+      'replica:replica': 10,
+      'primary:own_write': 2,
     });
-    expect(parseReadCounts('raffle_reads_total{target="replica",reason="replica"} 1e3')).toEqual({ 'replica/replica': 1000 });
+    expect(parseReadCounts('raffle_reads_total{target="replica",reason="replica"} 1e3')).toEqual({ 'replica:replica': 1000 });
   });
 
   it('tells a counter with no samples yet from a data plane without the metric', () => {
@@ -34,9 +34,9 @@ describe('readRoutingBetween and readRoutingProblem', () => {
   it('counts what moved, by target', () => {
     const after = parseReadCounts(scrape([['replica', 'replica', 1100], ['primary', 'too_stale', 9], ['primary', 'replica_failed', 3]]));
     const routing = readRoutingBetween(before, after);
-    expect(routing).toEqual({ replica: 1000, primary: 5, byReason: { 'replica/replica': 1000, 'primary/too_stale': 2, 'primary/replica_failed': 3 }, exported: true });
+    expect(routing).toEqual({ replica: 1000, primary: 5, byReason: { 'replica:replica': 1000, 'primary:too_stale': 2, 'primary:replica_failed': 3 }, exported: true });
     expect(readRoutingProblem(routing, 'replica')).toBeNull();
-    expect(describeRouting(routing)).toBe('1,000 on the replica, 5 on the primary (replica/replica 1,000, primary/replica_failed 3, primary/too_stale 2)');
+    expect(describeRouting(routing)).toBe('1,000 on the replica, 5 on the primary (replica:replica 1,000, primary:replica_failed 3, primary:too_stale 2)');
   });
 
   it('fails a reads-on-the-replica run whose reads stayed on the primary, or mostly did', () => {
@@ -111,14 +111,14 @@ describe('the replica section of the report', () => {
     result('entries-50', 2_000, {
       database: { delta: activity(20_000), exact: false },
       replicaDatabase: activity(0),
-      routing: { replica: 0, primary: 20_000, byReason: { 'primary/no_replica': 20_000 }, exported: true },
+      routing: { replica: 0, primary: 20_000, byReason: { 'primary:no_replica': 20_000 }, exported: true },
     }),
     result('entries-50', 1_800, {
       reads: 'replica',
       cpu: { server: 95, postgres: 2, replica: 58, wrk: 20, other: 5 },
       database: { delta: activity(10), exact: false },
       replicaDatabase: activity(18_000),
-      routing: { replica: 18_000, primary: 0, byReason: { 'replica/replica': 18_000 }, exported: true },
+      routing: { replica: 18_000, primary: 0, byReason: { 'replica:replica': 18_000 }, exported: true },
     }),
   ];
 
@@ -127,7 +127,7 @@ describe('the replica section of the report', () => {
       { target: 'primary-only data plane: no read on the replica', measured: '20,000 routed reads in 1 scenarios, all on the primary', met: true },
       {
         target: 'entries-50: reads served by the replica',
-        measured: '18,000 on the replica, 0 on the primary (replica/replica 18,000); xact/req primary 0.001, replica 1.000',
+        measured: '18,000 on the replica, 0 on the primary (replica:replica 18,000); xact/req primary 0.001, replica 1.000',
         met: true,
       },
     ]);

@@ -1,5 +1,5 @@
 import { createDatabase, runMigrations, type Database } from '@raffle/db';
-import { startPrivatePostgresPair, type PrivatePostgresPair } from '@raffle/service-kit/testing/faults';
+import { parseReadCounts, startPrivatePostgresPair, type PrivatePostgresPair } from '@raffle/service-kit/testing/faults';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type DataPlaneApp } from '../src/app.js';
@@ -56,13 +56,11 @@ const get = (app: DataPlaneApp, url: string, headers: Headers) => app.inject({ u
 
 /** `raffle_reads_total` of one instance, by target. */
 async function readsBy(app: DataPlaneApp): Promise<Record<string, number>> {
-  const text = (await app.inject({ url: '/metrics' })).body;
-  const totals: Record<string, number> = {};
-  for (const [, labels, n] of text.matchAll(/^raffle_reads_total\{([^}]*)\} (\d+)/gm)) {
-    const target = /target="(\w+)"/.exec(labels!)![1]!;
-    const reason = /reason="(\w+)"/.exec(labels!)![1]!;
-    totals[target] = (totals[target] ?? 0) + Number(n);
-    totals[`${target}:${reason}`] = Number(n);
+  const counts = parseReadCounts((await app.inject({ url: '/metrics' })).body) ?? {};
+  const totals: Record<string, number> = { ...counts };
+  for (const [key, n] of Object.entries(counts)) {
+    const target = key.split(':')[0]!;
+    totals[target] = (totals[target] ?? 0) + n;
   }
   return totals;
 }

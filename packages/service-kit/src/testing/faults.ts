@@ -21,3 +21,4 @@ export { describeTableLock, type TableLockTarget } from './table-lock-suite.js';
 export { holdTableLock, type HeldTableLock } from './table-lock.js';
 export { startReadinessProbe, type ReadinessProbe } from './readiness-probe.js';
 export { seedLoadTenant, type LoadTenant } from './load-tenant.js';
+export { parseReadCounts, READS_METRIC } from './read-counts.js';

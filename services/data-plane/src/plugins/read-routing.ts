@@ -72,10 +72,7 @@ async function readRoutingPlugin(app: FastifyInstance, options: ReadRoutingOptio
   const config = configOf(app);
   const primary = app.database;
   const replica = await openReplica(app, options);
-  const router: ReadRouter = createReadRouter({
-    primary,
-    replica: replica && { ...replica, maxStalenessMs: config.DATABASE_READ_MAX_STALENESS_MS },
-  });
+  const router: ReadRouter = createReadRouter(replica && { ...replica, maxStalenessMs: config.DATABASE_READ_MAX_STALENESS_MS });
   const metrics = readMetrics(app, replica?.freshness ?? null);
 
   /**
@@ -90,7 +87,7 @@ async function readRoutingPlugin(app: FastifyInstance, options: ReadRoutingOptio
     // A read on the primary is as fresh as the data gets: it counts as current when it ends.
     if (plan.target === 'primary' || !replica) return onPrimary(await run(primary));
     try {
-      return { value: await run(router.databaseFor(plan)), freshAsOf: planned - plan.stalenessMs, stalenessMs: plan.stalenessMs };
+      return { value: await run(replica.database), freshAsOf: planned - plan.stalenessMs, stalenessMs: plan.stalenessMs };
     } catch (error) {
       const down = isConnectionError(error);
       // A recovery conflict (replay cancelled the query, 40001) is not an outage: only the retry moves.

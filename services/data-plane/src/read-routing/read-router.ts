@@ -1,4 +1,3 @@
-import type { Database } from '@raffle/db';
 import type { ReplicaFreshness } from './replica-freshness.js';
 import type { WriteFences } from './write-fences.js';
 
@@ -22,14 +21,9 @@ export type ReadPlan = { target: 'replica' | 'primary'; reason: ReadReason; stal
 export type ReadRouter = {
   /** Where a read for `caller` (with the token it presented, if any) goes now, and how stale it may be. */
   plan(caller: string | null, token: bigint | null): ReadPlan;
-  databaseFor(plan: ReadPlan): Database;
 };
 
-export function createReadRouter(options: {
-  primary: Database;
-  replica: { database: Database; freshness: ReplicaFreshness; fences: WriteFences; maxStalenessMs: number } | null;
-}): ReadRouter {
-  const { primary, replica } = options;
+export function createReadRouter(replica: { freshness: ReplicaFreshness; fences: WriteFences; maxStalenessMs: number } | null): ReadRouter {
   const onPrimary = (reason: ReadReason): ReadPlan => ({ target: 'primary', reason, stalenessMs: 0 });
   return {
     plan(caller, token) {
@@ -42,6 +36,5 @@ export function createReadRouter(options: {
       if ((fence !== null && fence > replayed) || (token !== null && token > replayed)) return onPrimary('own_write');
       return { target: 'replica', reason: 'replica', stalenessMs };
     },
-    databaseFor: (plan) => (plan.target === 'replica' && replica ? replica.database : primary),
   };
 }
