@@ -1,6 +1,6 @@
 /**
  * @raffle/chain — reading EVM chains for on-chain requirements: one viem client per configured chain
- * (JSON-RPC batching, multicall, timeouts, retries), a per-block cache of holdings, the first block at
+ * (JSON-RPC batching, bounded batched reads, timeouts, retries), a per-block cache of holdings, the first block at
  * or after a moment, and EIP-1271/6492-aware signature checks. See docs/decisions/0025-reading-chains.md.
  */
 export type {

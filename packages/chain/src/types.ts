@@ -6,7 +6,7 @@ export type ChainEndpoint = {
   /** The chain's name as raffles and requirements say it (`params.chain`), e.g. `ethereum`, `base`, `anvil`. */
   name: string;
   rpcUrl: string;
-  /** Multicall3-compatible aggregator (`aggregate3`); the canonical 0xcA11bde05977b3631167028862bE2a173976CA11 when not given. */
+  /** Multicall3-compatible aggregator, for ERC-6492 signature checks; the canonical 0xcA11bde05977b3631167028862bE2a173976CA11 when not given. */
   multicallAddress?: Address;
 };
 
@@ -33,7 +33,7 @@ export type ChainReaderOptions = {
 export type ChainReadStats = {
   /** HTTP requests sent (a JSON-RPC batch is one). */
   rpcRequests: number;
-  /** JSON-RPC calls inside them (an eth_call of aggregate3 is one, however many balances it reads). */
+  /** JSON-RPC calls inside them (a bounded eth_call is one, however many balances it reads). */
   rpcCalls: number;
   /** Holdings asked of readHoldings. */
   holdingsRead: number;
@@ -48,11 +48,13 @@ export interface ChainReader {
   chainNameOf(chainId: number): Promise<string | undefined>;
   chainIdOf(chain: string): Promise<number>;
   /**
-   * Balances, in query order, at a pinned block or `latest`: contract reads batched into multicall,
-   * native balances into one JSON-RPC batch; cached per (chain, asset, wallet, block).
-   * Throws ChainUnavailable / ChainNotConfigured.
+   * Balances, in query order, at a pinned block or `latest`: contract reads batched into bounded
+   * deployless calls (each read's gas and return size capped, so one contract cannot fail another's
+   * read), native balances into one JSON-RPC batch; cached per (chain, asset, wallet, block), or
+   * read anew with `fresh`. Throws ChainUnavailable (the chain did not answer, or refused one of
+   * these reads) / ChainNotConfigured.
    */
-  readHoldings(chain: string, queries: readonly HoldingQuery[], block: bigint | 'latest'): Promise<bigint[]>;
+  readHoldings(chain: string, queries: readonly HoldingQuery[], block: bigint | 'latest', options?: { fresh?: boolean }): Promise<bigint[]>;
   /** The token's `name()` (ERC-20/721; undefined for ERC-1155 or when it has none), cached. */
   tokenName(chain: string, contract: Address): Promise<string | undefined>;
   /** The latest block. */

@@ -1,8 +1,10 @@
 import type { Abi, Hex } from 'viem';
 import Aggregate from './artifacts/Aggregate.json' with { type: 'json' };
+import BoundedBalances from './artifacts/BoundedBalances.json' with { type: 'json' };
 import DemoItems from './artifacts/DemoItems.json' with { type: 'json' };
 import DemoPass from './artifacts/DemoPass.json' with { type: 'json' };
 import DemoToken from './artifacts/DemoToken.json' with { type: 'json' };
+import HostileToken from './artifacts/HostileToken.json' with { type: 'json' };
 import OwnerWallet from './artifacts/OwnerWallet.json' with { type: 'json' };
 
 /** A contract compiled from packages/chain/contracts by scripts/compile-contracts.ts. */
@@ -10,8 +12,10 @@ export type Artifact = { contractName: string; abi: Abi; bytecode: Hex; deployed
 
 export const artifacts = {
   Aggregate: Aggregate as Artifact,
+  BoundedBalances: BoundedBalances as Artifact,
   DemoItems: DemoItems as Artifact,
   DemoPass: DemoPass as Artifact,
   DemoToken: DemoToken as Artifact,
+  HostileToken: HostileToken as Artifact,
   OwnerWallet: OwnerWallet as Artifact,
 };

@@ -17,6 +17,7 @@ export {
   type DeployedDemoContracts,
   type DemoHoldings,
 } from './demo-contracts.js';
+export { deployHostileToken, HOSTILE_MODES, type HostileMode } from './hostile-tokens.js';
 export { testAccounts } from './test-accounts.js';
 export { artifacts, type Artifact } from './artifacts.js';
 /**

@@ -1,8 +1,14 @@
-import { createPublicClient, decodeFunctionResult, erc20Abi, http, multicall3Abi, type PublicClient } from 'viem';
+import { BaseError, createPublicClient, decodeFunctionResult, erc20Abi, HttpRequestError, http, TimeoutError, type Hex, type PublicClient } from 'viem';
 import { ChainUnavailable } from '../errors.js';
 import { CANONICAL_MULTICALL3 } from '../rpc-urls.js';
 import type { Address, ChainEndpoint, HoldingQuery, PinnedBlock } from '../types.js';
+import { GAS_PER_CALL, readBoundedBalances } from './bounded-balances.js';
 import { balanceCall, balanceOf } from './contract-calls.js';
+
+type ContractQuery = Exclude<HoldingQuery, { kind: 'native' }>;
+
+/** One holding read's result: its balance, or the chain's refusal of that read alone. */
+export type HoldingResult = bigint | ChainUnavailable;
 
 export type ConnectionOptions = { timeoutMs: number; retries: number; onRequest: (calls: number) => void };
 
@@ -44,49 +50,68 @@ export class ChainConnection {
     return this.chainId;
   }
 
-  /** Balances in query order: contract reads in one aggregate3 call, native ones as eth_getBalance (batched by the transport). */
-  async readHoldings(queries: readonly HoldingQuery[], block: bigint | 'latest'): Promise<bigint[]> {
+  /**
+   * Balances in query order: contract reads through one bounded deployless call (per-call gas
+   * and return size capped, bounded-balances.ts), native ones as eth_getBalance (batched by the
+   * transport). A contract read the node refuses as a whole (an RPC error, not silence) is split
+   * in halves and asked again, down to single reads: the one that still fails is a ChainUnavailable
+   * in its own place, and every other read has its balance. Throws ChainUnavailable when the chain
+   * does not answer at all.
+   */
+  async readHoldings(queries: readonly HoldingQuery[], block: bigint | 'latest'): Promise<HoldingResult[]> {
     const blockNumber = block === 'latest' ? undefined : block;
     const contractQueries = queries.flatMap((query, index) => (query.kind === 'native' ? [] : [{ query, index }]));
     const nativeQueries = queries.flatMap((query, index) => (query.kind === 'native' ? [{ query, index }] : []));
-    return this.answer(async () => {
-      const [aggregated, natives] = await Promise.all([
-        contractQueries.length === 0
-          ? Promise.resolve([])
-          : this.client.readContract({
-              address: this.aggregator,
-              abi: multicall3Abi,
-              functionName: 'aggregate3',
-              args: [contractQueries.map(({ query }) => balanceCall(query as Exclude<HoldingQuery, { kind: 'native' }>))],
-              blockNumber,
-            }),
-        Promise.all(nativeQueries.map(({ query }) => this.client.getBalance({ address: query.wallet, blockNumber }))),
-      ]);
-      const balances = new Array<bigint>(queries.length).fill(0n);
-      contractQueries.forEach(({ index }, position) => {
-        const result = aggregated[position];
-        balances[index] = result ? balanceOf(result) : 0n;
-      });
-      nativeQueries.forEach(({ index }, position) => {
-        balances[index] = natives[position] ?? 0n;
-      });
-      return balances;
+    const [contracts, natives] = await Promise.all([
+      this.contractBalances(
+        contractQueries.map(({ query }) => query as ContractQuery),
+        blockNumber,
+      ),
+      this.answer(() => Promise.all(nativeQueries.map(({ query }) => this.client.getBalance({ address: query.wallet, blockNumber })))),
+    ]);
+    const results = new Array<HoldingResult>(queries.length).fill(0n);
+    contractQueries.forEach(({ index }, position) => {
+      results[index] = contracts[position] ?? 0n;
     });
+    nativeQueries.forEach(({ index }, position) => {
+      results[index] = natives[position] ?? 0n;
+    });
+    return results;
   }
 
-  /** `name()`, or undefined when the contract has none (reverts or answers nothing). */
-  async tokenName(contract: Address): Promise<string | undefined> {
-    const [result] = await this.answer(() =>
-      this.client.readContract({
-        address: this.aggregator,
-        abi: multicall3Abi,
-        functionName: 'aggregate3',
-        args: [[{ target: contract, allowFailure: true, callData: '0x06fdde03' }]],
-      }),
-    );
-    if (!result?.success || result.returnData === '0x') return undefined;
+  private async contractBalances(queries: readonly ContractQuery[], blockNumber: bigint | undefined): Promise<HoldingResult[]> {
+    if (queries.length === 0) return [];
     try {
-      return decodeFunctionResult({ abi: erc20Abi, functionName: 'name', data: result.returnData });
+      const answers = await readBoundedBalances(this.client, queries.map(balanceCall), blockNumber);
+      return answers.map(balanceOf);
+    } catch (error) {
+      if (isSilence(error)) throw this.unavailable(error);
+      if (queries.length === 1) return [this.unavailable(error, 'refused this read')];
+      const half = Math.ceil(queries.length / 2);
+      const [first, second] = await Promise.all([
+        this.contractBalances(queries.slice(0, half), blockNumber),
+        this.contractBalances(queries.slice(half), blockNumber),
+      ]);
+      return [...first, ...second];
+    }
+  }
+
+  /**
+   * `name()`, or undefined when the contract has none: it reverts, answers nothing or something
+   * that is not a string, or spends more than one read's gas (a hostile name costs its raffle
+   * the token's name in a verdict's wording, nothing more).
+   */
+  async tokenName(contract: Address): Promise<string | undefined> {
+    let returned: Hex | undefined;
+    try {
+      ({ data: returned } = await this.client.call({ to: contract, data: '0x06fdde03', gas: GAS_PER_CALL }));
+    } catch (error) {
+      if (isSilence(error)) throw this.unavailable(error);
+      return undefined;
+    }
+    if (!returned || returned === '0x') return undefined;
+    try {
+      return decodeFunctionResult({ abi: erc20Abi, functionName: 'name', data: returned });
     } catch {
       return undefined;
     }
@@ -115,10 +140,19 @@ export class ChainConnection {
     try {
       return await request();
     } catch (error) {
-      if (error instanceof ChainUnavailable) throw error;
-      throw new ChainUnavailable(this.name, `chain ${this.name} did not answer: ${shortMessage(error)}`);
+      throw this.unavailable(error);
     }
   }
+
+  private unavailable(error: unknown, what = 'did not answer'): ChainUnavailable {
+    if (error instanceof ChainUnavailable) return error;
+    return new ChainUnavailable(this.name, `chain ${this.name} ${what}: ${shortMessage(error)}`);
+  }
+}
+
+/** Whether the node was not reached or did not answer in time, as opposed to answering with an error. */
+function isSilence(error: unknown): boolean {
+  return error instanceof BaseError && error.walk((cause) => cause instanceof HttpRequestError || cause instanceof TimeoutError) !== null;
 }
 
 function shortMessage(error: unknown): string {

@@ -6,8 +6,11 @@ import { HoldingsBatcher } from './holdings-batcher.js';
 import { HoldingsCache } from './holdings-cache.js';
 import { blockKey, holdingKey } from './holding-key.js';
 
-/** Calls per aggregate3: well under a node's eth_call gas cap (a balanceOf costs a few thousand gas). */
-const MULTICALL_BATCH = 500;
+/**
+ * Reads per bounded eth_call: 200 × GAS_PER_CALL is 20M gas at worst, inside anvil's 30M and
+ * geth's 50M eth_call caps, so even a batch of gas burners is answered in one call.
+ */
+const READS_PER_CALL = 200;
 const CACHE_ENTRIES = 100_000;
 const BLOCK_ENTRIES = 10_000;
 
@@ -36,7 +39,7 @@ export function createChainReader(endpoints: readonly ChainEndpoint[], options: 
     });
     chains.set(endpoint.name, {
       connection,
-      batcher: new HoldingsBatcher((queries, block) => connection.readHoldings(queries, block), MULTICALL_BATCH),
+      batcher: new HoldingsBatcher((queries, block) => connection.readHoldings(queries, block), READS_PER_CALL),
       cache: new HoldingsCache(CACHE_ENTRIES, latestCacheMs),
       inFlight: new Map(),
       names: new Map(),
@@ -60,15 +63,19 @@ export function createChainReader(endpoints: readonly ChainEndpoint[], options: 
     return block;
   };
 
-  /** A cached balance, the read already under way for it (single-flight), or a new read joining this tick's batch. */
-  const readOne = (chain: Chain, query: HoldingQuery, block: bigint | 'latest'): bigint | Promise<bigint> => {
+  /**
+   * A cached balance, the read already under way for it (single-flight), or a new read joining
+   * this tick's batch. `fresh` skips the cache and any read already under way (which may have
+   * started before what the caller must see, such as a mint), and leaves its answer cached.
+   */
+  const readOne = (chain: Chain, query: HoldingQuery, block: bigint | 'latest', fresh: boolean): bigint | Promise<bigint> => {
     const key = holdingKey(query);
-    const cached = chain.cache.get(key, block);
+    const cached = fresh ? undefined : chain.cache.get(key, block);
     if (cached !== undefined) {
       stats.cacheHits += 1;
       return cached;
     }
-    const flightKey = `${blockKey(block)}|${key}`;
+    const flightKey = `${fresh ? 'fresh|' : ''}${blockKey(block)}|${key}`;
     const underway = chain.inFlight.get(flightKey);
     if (underway) {
       stats.cacheHits += 1;
@@ -107,10 +114,10 @@ export function createChainReader(endpoints: readonly ChainEndpoint[], options: 
       return undefined;
     },
 
-    async readHoldings(name, queries, block) {
+    async readHoldings(name, queries, block, options) {
       const chain = chainOf(name);
       stats.holdingsRead += queries.length;
-      return Promise.all(queries.map((query) => readOne(chain, query, block)));
+      return Promise.all(queries.map((query) => readOne(chain, query, block, options?.fresh ?? false)));
     },
 
     async tokenName(name, contract: Address) {

@@ -1,4 +1,5 @@
 import type { HoldingQuery } from '../types.js';
+import type { HoldingResult } from './chain-connection.js';
 import { blockKey } from './holding-key.js';
 
 type Waiting = { query: HoldingQuery; resolve: (value: bigint) => void; reject: (error: unknown) => void };
@@ -6,15 +7,18 @@ type Group = { block: bigint | 'latest'; waiting: Waiting[] };
 
 /**
  * Coalesces the reads of one chain that arrive in the same turn of the event loop: 200 entries
- * evaluated concurrently become one flush per block, cut into multicalls of `maxCalls` (sent
- * together in one JSON-RPC batch by the transport), instead of 200 separate requests.
+ * evaluated concurrently become one flush per block, cut into bounded reads of `maxCalls` (sent
+ * together in one JSON-RPC batch by the transport), instead of 200 separate requests. Coalescing
+ * never couples the callers' fates: each read is answered with its own result, and a read the
+ * chain refused fails only the callers who asked for it (the whole chunk fails only when the chain
+ * did not answer at all).
  */
 export class HoldingsBatcher {
   private readonly groups = new Map<string, Group>();
   private scheduled = false;
 
   constructor(
-    private readonly read: (queries: HoldingQuery[], block: bigint | 'latest') => Promise<bigint[]>,
+    private readonly read: (queries: HoldingQuery[], block: bigint | 'latest') => Promise<HoldingResult[]>,
     private readonly maxCalls: number,
   ) {}
 
@@ -51,7 +55,12 @@ export class HoldingsBatcher {
           chunk.map((waiting) => waiting.query),
           group.block,
         ).then(
-          (values) => chunk.forEach((waiting, index) => waiting.resolve(values[index] ?? 0n)),
+          (results) =>
+            chunk.forEach((waiting, index) => {
+              const result = results[index] ?? 0n;
+              if (typeof result === 'bigint') waiting.resolve(result);
+              else waiting.reject(result);
+            }),
           (error: unknown) => chunk.forEach((waiting) => waiting.reject(error)),
         );
       }
