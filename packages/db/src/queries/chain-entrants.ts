@@ -16,22 +16,34 @@ export async function findChainRequirementsOfRaffle(tx: DbOrTx, ref: RaffleRef):
   return (row.requirements as RaffleRequirement[]).filter(isChainRequirement);
 }
 
+/** The raffles whose pending entries the resolver settles (`r`): the claim and the backlog agree. */
+const awaitingChain = sql`(r.status = 'open' or (r.status = 'closed' and r.mechanic in ('fcfs', 'collection')))`;
+
 export type PendingEntryClaim = { id: string; raffleId: string; userId: string };
 
 /**
  * The oldest pending entries no other transaction holds, locked for this one (`FOR UPDATE SKIP
- * LOCKED`): every replica's resolver claims its own batch, and none settles an entry twice.
+ * LOCKED`): every replica's resolver claims its own batch, and none settles an entry twice. Only
+ * the entries something still waits for (`awaitingChain`): an open raffle's, and a filled FCFS or
+ * collection raffle's (no spot is left for them); never a cancelled raffle's (nothing of it is read
+ * again) nor a closed draw's (its draw re-checks them at the close blocks). `skipRaffleIds` leaves
+ * out raffles whose chain read failed lately, so their backlog cannot crowd others out of the batch.
  */
-export async function claimPendingEntries(tx: DbOrTx, args: { limit: number }): Promise<PendingEntryClaim[]> {
+export async function claimPendingEntries(tx: DbOrTx, args: { limit: number; skipRaffleIds?: readonly string[] }): Promise<PendingEntryClaim[]> {
+  const skip = args.skipRaffleIds ?? [];
   const rows = await tx.execute(sql`
     select e.id, e.raffle_id, e.user_id from entries e
-    where e.status = 'pending' order by e.id limit ${args.limit} for update of e skip locked`);
+    join raffles r on r.id = e.raffle_id and ${awaitingChain}
+    where e.status = 'pending' ${skip.length === 0 ? sql`` : sql`and e.raffle_id not in (${sql.join(skip.map((id) => sql`${id}`), sql`, `)})`}
+    order by e.id limit ${args.limit} for update of e skip locked`);
   return rows.map((row) => ({ id: row.id as string, raffleId: row.raffle_id as string, userId: row.user_id as string }));
 }
 
-/** How many entries wait for the chain, and since when the oldest (the resolver's backlog metrics). */
+/** How many entries wait for the resolver, and since when the oldest (its backlog metrics): those it may claim. */
 export async function readPendingEntryBacklog(tx: DbOrTx): Promise<{ count: number; oldestCreatedAt: Date | null }> {
-  const [row] = await tx.execute(sql`select count(*)::int as count, min(e.created_at) as oldest from entries e where e.status = 'pending'`);
+  const [row] = await tx.execute(sql`
+    select count(*)::int as count, min(e.created_at) as oldest from entries e
+    join raffles r on r.id = e.raffle_id and ${awaitingChain} where e.status = 'pending'`);
   const oldest = row?.oldest;
   return { count: Number(row?.count ?? 0), oldestCreatedAt: oldest ? new Date(oldest as string) : null };
 }

@@ -6,23 +6,27 @@ import { combineVerdicts, readChainVerdicts, type ChainCheck } from '../requirem
  * statement: the platform ones are plain reads (inside the entry's transaction, READ COMMITTED
  * would promise nothing more), the on-chain ones the chain's answer within the entry's budget.
  * No lock is held meanwhile. `pending` when the chain did not answer (or there is no reader):
- * the entry is stored and settled later (decision 0027).
+ * the entry is stored and settled later (decision 0027). A refusal is never made on the reader's
+ * cached view of `latest` (seconds old: a pass minted just before would read as missing): when a
+ * required on-chain requirement fails, the chain is read again, past the cache, and that answer decides.
  */
 export async function entryVerdictsFor(db: Db, plan: RequirementPlan, args: { userId: string; at: Date; chain?: ChainCheck }) {
   const { requirements } = plan;
   if (requirements.length === 0) return combineVerdicts([], { passed: [], evidence: [] }, []);
   const onChain = requirements.filter(isChainRequirement);
-  const readChain = async () => {
+  const chains = [...new Set(onChain.map((r) => String(r.params.chain)))];
+  const readChain = async (fresh: boolean) => {
     if (onChain.length === 0) return [];
     if (!args.chain) return null;
-    const chains = [...new Set(onChain.map((r) => String(r.params.chain)))];
     const wallets = (await listVerifiedWallets(db, { userIds: [args.userId], chains })).get(args.userId) ?? [];
-    const reading = await readChainVerdicts(args.chain, onChain, [{ userId: args.userId, wallets }]);
+    const reading = await readChainVerdicts(args.chain, onChain, [{ userId: args.userId, wallets }], { fresh });
     return reading.verdicts?.[0] ?? null;
   };
   const [platform, chain] = await Promise.all([
     evaluateUserRequirements(db, { requirements, workspaceId: plan.workspaceId!, userId: args.userId, at: args.at }),
-    readChain(),
+    readChain(false),
   ]);
-  return combineVerdicts(requirements, platform, chain);
+  // Only a required one refuses; an optional one only weighs, and the close re-reads its weight.
+  const refusedOnChain = chain?.some((verdict, i) => !verdict.passed && onChain[i]!.params.optional !== true) ?? false;
+  return combineVerdicts(requirements, platform, refusedOnChain ? await readChain(true) : chain);
 }

@@ -36,10 +36,23 @@ export type SettlePendingArgs = {
   batchSize?: number;
   clock?: Clock;
   beacon?: BeaconChain;
+  /** Raffles not to claim entries of this pass (the resolver's per-raffle backoff after a failed read). */
+  skipRaffleIds?: readonly string[];
 };
 
-/** What one pass did: `chainSilent` when the chain did not answer (the claimed entries stay pending). */
-export type SettlePass = { claimed: number; valid: number; invalid: number; chainSilent: boolean };
+/**
+ * What one pass did. `silentRaffleIds`: the raffles whose chain read failed, whose entries stay
+ * pending; `settledRaffleIds`: those read, whose claimed entries were settled; `chainSilent` when
+ * every raffle of the batch was silent (nothing could be settled).
+ */
+export type SettlePass = {
+  claimed: number;
+  valid: number;
+  invalid: number;
+  chainSilent: boolean;
+  silentRaffleIds: string[];
+  settledRaffleIds: string[];
+};
 
 /**
  * How long settling waits for a raffle's lock before it gives the pass up: an entrant withdrawing
@@ -56,30 +69,44 @@ type Outcome = { status: 'valid' | 'invalid'; statusReason: string | null };
  * none settles an entry twice), reads the chain for them, then settles each, valid or invalid,
  * and records `entry.updated` through the outbox, all in one transaction. An FCFS entry found
  * valid takes the next position left, and the one that fills the last closes the raffle, as at
- * entry; when none is left it is invalid. When the chain still does not answer, nothing changes.
+ * entry; when none is left it is invalid. Each raffle's read stands alone: a raffle whose read
+ * failed (its chain silent, or a read of its gate refused) keeps its entries pending, and the
+ * batch's other raffles are settled all the same.
  */
 export async function settlePendingEntries(args: SettlePendingArgs): Promise<SettlePass> {
   const now = (args.clock ?? systemClock).now();
   return args.db.transaction(async (tx) => {
-    const claims = await claimPendingEntries(tx, { limit: args.batchSize ?? 200 });
-    const pass: SettlePass = { claimed: claims.length, valid: 0, invalid: 0, chainSilent: false };
+    const claims = await claimPendingEntries(tx, { limit: args.batchSize ?? 200, skipRaffleIds: args.skipRaffleIds });
+    const pass: SettlePass = { claimed: claims.length, valid: 0, invalid: 0, chainSilent: false, silentRaffleIds: [], settledRaffleIds: [] };
     if (claims.length === 0) return pass;
     const byRaffle = groupBy(claims, (c) => c.raffleId);
     const raffles = await readRafflesById(tx, [...byRaffle.keys()]);
-    const chainVerdicts = await readChainFor(tx, args.chain, raffles, byRaffle);
-    if (!chainVerdicts) return { ...pass, chainSilent: true };
+    // A filled and closed FCFS or collection raffle has no spot left for anyone: nothing to read.
+    const filled = [...byRaffle.keys()].filter((raffleId) => raffles.get(raffleId)!.status !== 'open');
+    const toRead = new Map([...byRaffle].filter(([raffleId]) => !filled.includes(raffleId)));
+    const chainVerdicts = await readChainFor(tx, args.chain, raffles, toRead);
+    pass.silentRaffleIds = [...toRead.keys()].filter((raffleId) => !chainVerdicts.has(raffleId)).sort();
+    pass.settledRaffleIds = [...chainVerdicts.keys(), ...filled].sort();
+    if (pass.settledRaffleIds.length === 0) return { ...pass, chainSilent: true };
 
     await limitLockWait(tx, RAFFLE_LOCK_WAIT);
     const events: NewEvent[] = [];
-    for (const raffleId of [...byRaffle.keys()].sort()) {
+    for (const raffleId of pass.settledRaffleIds) {
+      const verdictsOfRaffle = chainVerdicts.get(raffleId);
       let raffle = (await lockRaffleRow(tx, { raffleId, mode: SPOT_COUNTED_MECHANICS.includes(raffles.get(raffleId)!.mechanic) ? 'no key update' : 'share' }))!;
       let validInRaffle = raffle.mechanic === 'collection' ? await countValidEntries(tx, raffleId) : 0;
       const entries = byRaffle.get(raffleId)!.sort((a, b) => a.id.localeCompare(b.id));
       for (const claim of entries) {
+        if (!verdictsOfRaffle) {
+          const entry = (await updateEntry(tx, claim.id, raffle, { ...noSpotLeft(raffle), entryWeight: '1', updatedAt: now }))!;
+          events.push(...entryEvents('entry.updated', entry, raffle.workspaceId, now));
+          pass.invalid++;
+          continue;
+        }
         const verdicts = combineVerdicts(
           raffle.requirements,
           await evaluateUserRequirements(tx, { requirements: raffle.requirements, workspaceId: raffle.workspaceId, userId: claim.userId, at: now }),
-          chainVerdicts.get(claim.id)!,
+          verdictsOfRaffle.get(claim.id)!,
         );
         let outcome: Outcome = verdicts.failed.length > 0
           ? { status: 'invalid', statusReason: failedRequirementsReason(verdicts.failed) }
@@ -135,31 +162,34 @@ async function winFcfsPosition(
 }
 
 /**
- * The chain's verdicts per claimed entry: one read per raffle of the batch, all started in the
- * same tick so the reader coalesces them; null when the chain did not answer for any of them.
+ * The chain's verdicts per claimed entry, by raffle: one read per raffle of the batch, all started
+ * in the same tick so the reader coalesces them (it still answers each on its own). A raffle whose
+ * read failed is absent: only its entries wait.
  */
 async function readChainFor(
   tx: Tx,
   check: ChainCheck,
   raffles: Map<string, RaffleRecord>,
   byRaffle: Map<string, PendingEntryClaim[]>,
-): Promise<Map<string, ChainVerdict[] | null> | null> {
+): Promise<Map<string, Map<string, ChainVerdict[] | null>>> {
   const requirementsOf = (raffleId: string) => raffles.get(raffleId)!.requirements.filter(isChainRequirement);
   const chains = [...new Set([...raffles.values()].flatMap((r) => r.requirements.filter(isChainRequirement).map((q) => String(q.params.chain))))];
   const userIds = [...new Set([...byRaffle.values()].flat().map((c) => c.userId))];
   const wallets = await listVerifiedWallets(tx, { userIds, chains });
   const readings = await Promise.all(
     [...byRaffle.entries()].map(async ([raffleId, claims]) => ({
+      raffleId,
       claims,
       reading: await readChainVerdicts(check, requirementsOf(raffleId), claims.map((c) => ({ userId: c.userId, wallets: wallets.get(c.userId) ?? [] }))),
     })),
   );
-  if (readings.some((r) => r.reading.verdicts === null)) return null;
-  const verdicts = new Map<string, ChainVerdict[] | null>();
-  for (const { claims, reading } of readings) claims.forEach((c, i) => verdicts.set(c.id, reading.verdicts![i]!));
-  return verdicts;
+  const byRaffleVerdicts = new Map<string, Map<string, ChainVerdict[] | null>>();
+  for (const { raffleId, claims, reading } of readings) {
+    if (reading.verdicts === null) continue;
+    byRaffleVerdicts.set(raffleId, new Map(claims.map((c, i) => [c.id, reading.verdicts![i]!])));
+  }
+  return byRaffleVerdicts;
 }
-
 
 function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, T[]> {
   const groups = new Map<string, T[]>();

@@ -62,7 +62,8 @@ async function describe(reader: ChainReader, requirement: RaffleRequirement, tot
  * Evaluates the on-chain requirements for many entrants at once: the verdicts, per user, aligned
  * with `requirements` (null where a requirement is not an on-chain one). Balances are summed over
  * the user's wallets on the requirement's chain, read at `blockOf(chain)`. Every read of one
- * (chain, block) goes through ONE readHoldings call, so 20,000 entrants become a few multicalls.
+ * (chain, block) goes through ONE readHoldings call, so 20,000 entrants become a few bounded
+ * calls; `fresh` reads past the reader's short cache of `latest`.
  * Throws ChainUnavailable when a chain does not answer (the caller keeps the entry pending).
  */
 export async function evaluateChainRequirements(
@@ -70,6 +71,7 @@ export async function evaluateChainRequirements(
   requirements: readonly RaffleRequirement[],
   subjects: readonly ChainSubject[],
   blockOf: (chain: string) => bigint | 'latest',
+  options: { fresh?: boolean } = {},
 ): Promise<Map<string, (ChainVerdict | null)[]>> {
   const assets = requirements.map((requirement) => (isChainRequirement(requirement) ? assetOf(requirement) : null));
 
@@ -107,7 +109,7 @@ export async function evaluateChainRequirements(
   const balances = new Map<string, bigint[]>();
   await Promise.all(
     [...reads.entries()].map(async ([readKey, read]) => {
-      balances.set(readKey, read.queries.length === 0 ? [] : await reader.readHoldings(read.chain, read.queries, read.block));
+      balances.set(readKey, read.queries.length === 0 ? [] : await reader.readHoldings(read.chain, read.queries, read.block, options));
     }),
   );
 

@@ -41,11 +41,12 @@ export async function readChainVerdicts(
   check: ChainCheck,
   requirements: RaffleRequirement[],
   subjects: readonly { userId: string; wallets: readonly EntrantWallet[] }[],
+  options: { fresh?: boolean } = {},
 ): Promise<ChainReading> {
   if (requirements.length === 0) return { requirements, verdicts: subjects.map(() => []) };
   if (!check.reader) return { requirements, verdicts: null };
   const asked: ChainSubject[] = subjects.map((s) => ({ userId: s.userId, wallets: [...s.wallets] }));
-  const reading = evaluateChainRequirements(check.reader, requirements, asked, () => 'latest');
+  const reading = evaluateChainRequirements(check.reader, requirements, asked, () => 'latest', options);
   try {
     const byUser = await withinBudget(reading, check.timeoutMs);
     // Every requirement asked is an on-chain one, so no verdict is null.

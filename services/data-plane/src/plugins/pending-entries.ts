@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Counter, Gauge } from 'prom-client';
 import { beaconChainOf, chainReaderOf, configOf } from '../decorations.js';
+import { RaffleBackoff } from './raffle-backoff.js';
 
 /** What the entry route tells the resolver: a pending entry was just stored, look soon. */
 export type PendingEntryResolver = { nudge(): void };
@@ -24,8 +25,10 @@ const loggable = (error: unknown) => {
  * PENDING_ENTRIES_INTERVAL_MS, and shortly after this instance stored one, a pass claims a batch
  * (`FOR UPDATE SKIP LOCKED`, so every replica may run it), reads the chain once per raffle of the
  * batch, and settles each entry valid or invalid with its `entry.updated` event; full batches are
- * followed at once by the next. While the chain stays silent the passes back off (doubling, at
- * most 30 s). Exports the backlog, which the RafflePendingEntriesBehind alert watches.
+ * followed at once by the next. A raffle whose read failed is left out of the next passes for a
+ * while (doubling, at most 30 s; raffle-backoff.ts), so one raffle's failing gate neither delays
+ * another's entries nor crowds them out of a batch. While the chain stays silent for every raffle
+ * the passes back off the same way. Exports the backlog, which the RafflePendingEntriesBehind alert watches.
  */
 async function pendingEntriesPlugin(app: FastifyInstance) {
   const config = configOf(app);
@@ -34,6 +37,7 @@ async function pendingEntriesPlugin(app: FastifyInstance) {
   let running: Promise<void> | null = null;
   let stopped = false;
   let backoffMs = config.PENDING_ENTRIES_INTERVAL_MS;
+  const silentRaffles = new RaffleBackoff(config.PENDING_ENTRIES_INTERVAL_MS, MAX_BACKOFF_MS);
   const log = app.log.child({ component: 'pending-entries' });
 
   const schedule = (ms: number) => {
@@ -49,6 +53,7 @@ async function pendingEntriesPlugin(app: FastifyInstance) {
       batchSize: config.PENDING_ENTRIES_BATCH_SIZE,
       beacon: beaconChainOf(app),
       clock: systemClock,
+      skipRaffleIds: silentRaffles.waiting(Date.now()),
     });
   }
 
@@ -59,6 +64,7 @@ async function pendingEntriesPlugin(app: FastifyInstance) {
       try {
         for (;;) {
           const done = await pass();
+          silentRaffles.record(done, Date.now());
           metrics.settled.inc({ outcome: 'valid' }, done.valid);
           metrics.settled.inc({ outcome: 'invalid' }, done.invalid);
           if (done.chainSilent) {
@@ -70,6 +76,7 @@ async function pendingEntriesPlugin(app: FastifyInstance) {
           }
           backoffMs = config.PENDING_ENTRIES_INTERVAL_MS;
           if (done.valid + done.invalid > 0) log.info({ valid: done.valid, invalid: done.invalid }, 'pending entries settled');
+          if (done.silentRaffleIds.length > 0) log.warn({ raffles: done.silentRaffleIds.length }, 'pending entries of some raffles wait: their chain reads failed');
           if (stopped || done.claimed < config.PENDING_ENTRIES_BATCH_SIZE) break;
         }
       } catch (error) {
