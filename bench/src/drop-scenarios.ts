@@ -1,17 +1,44 @@
 import type { Database } from '@raffle/db';
 import { runDrop, type DropResult } from './drop.js';
+import type { GateRush, RushTally } from './gate-rush.js';
 import type { TokenGate } from './token-gate.js';
 
-export type DropScenarioId = 'drop-fcfs' | 'drop-raffle' | 'drop-token-gated';
+export type DropScenarioId = 'drop-fcfs' | 'drop-raffle' | 'drop-token-gated' | 'drop-token-gated-beside-healthy' | 'drop-token-gated-beside-hostile';
 
-/** `gated`: the raffle requires an ERC-721 pass on the bench's local chain (token-gate.ts), held by every other entrant. */
-export type DropScenario = { id: DropScenarioId; label: string; mechanic: 'fcfs' | 'raffle'; spots: number; gated?: boolean };
+/** What another workspace's gates are while its entrants rush beside the drop: a healthy contract nobody holds, or the four hostile ones. */
+export type RushGates = 'healthy' | 'hostile';
+
+/**
+ * `gated`: the raffle requires an ERC-721 pass on the bench's local chain (token-gate.ts), held by
+ * every other entrant. `beside`: another workspace's four gated raffles are entered continuously
+ * during the drop (gate-rush.ts), on healthy gates or on hostile ones (issue 34).
+ */
+export type DropScenario = { id: DropScenarioId; label: string; mechanic: 'fcfs' | 'raffle'; spots: number; gated?: boolean; beside?: RushGates };
 
 export const DROP_SCENARIOS: DropScenario[] = [
   { id: 'drop-fcfs', label: 'drop: FCFS raffle, 1,000 spots', mechanic: 'fcfs', spots: 1000 },
   { id: 'drop-raffle', label: 'drop: raffle, 1,000 spots', mechanic: 'raffle', spots: 1000 },
   { id: 'drop-token-gated', label: 'drop: token-gated raffle (holds a Nebula Pass, ERC-721), 1,000 spots', mechanic: 'raffle', spots: 1000, gated: true },
+  {
+    id: 'drop-token-gated-beside-healthy',
+    label: "drop: token-gated raffle, beside another workspace's rush on four healthy gates",
+    mechanic: 'raffle',
+    spots: 1000,
+    gated: true,
+    beside: 'healthy',
+  },
+  {
+    id: 'drop-token-gated-beside-hostile',
+    label: "drop: token-gated raffle, beside another workspace's rush on four hostile gates",
+    mechanic: 'raffle',
+    spots: 1000,
+    gated: true,
+    beside: 'hostile',
+  },
 ];
+
+/** A hostile rush beside the drop may cost it at most this much more than a healthy one of the same rate (noise on a shared machine). */
+export const HOSTILE_RUSH_FLOOR = 0.9;
 
 /** The token-gated drop's throughput may fall at most this far below the plain drop's of the same run (issue 25). */
 export const GATED_THROUGHPUT_FLOOR = 0.75;
@@ -26,6 +53,8 @@ export type DropCheck = {
   wins: number;
   winPositions: number;
   raffleStatus: string;
+  /** Entries still `pending` (the chain not answered for them) once every entrant was answered: must be 0 while the chain is up. */
+  pending: number;
 };
 
 /** What a gated drop asked of the chain: HTTP requests and JSON-RPC calls through the counting relay, per entrant. */
@@ -39,6 +68,8 @@ export type DropRun = {
   result: Omit<DropResult, 'createdEntryIds'>;
   check: DropCheck;
   rpc?: DropRpc;
+  /** What the other workspace's rush sent during the drop, and on which gates. */
+  rush?: RushTally & { gates: RushGates };
 };
 
 /** Entrants answered per second, from the first request to the last answer. */
@@ -52,6 +83,7 @@ async function checkDrop(database: Database, raffleId: string, createdEntryIds: 
       (select count(*)::int from entries where raffle_id = ${raffleId} and id = any(${unique})) as "createdAndStored",
       (select count(*)::int from wins where raffle_id = ${raffleId}) as wins,
       (select count(distinct position)::int from wins where raffle_id = ${raffleId}) as "winPositions",
+      (select count(*)::int from entries where raffle_id = ${raffleId} and status = 'pending') as pending,
       (select status from raffles where id = ${raffleId}) as "raffleStatus"`;
   return { ...row!, repeatedIds: createdEntryIds.length - unique.length };
 }
@@ -63,10 +95,20 @@ async function checkDrop(database: Database, raffleId: string, createdEntryIds: 
  */
 export async function runDropScenario(
   scenario: DropScenario,
-  context: { database: Database; origin: string; keysFile: string; entrants: number; connections: number; gate?: TokenGate },
+  context: {
+    database: Database;
+    origin: string;
+    keysFile: string;
+    entrants: number;
+    connections: number;
+    gate?: TokenGate;
+    startRush?: (gates: RushGates) => Promise<GateRush>;
+  },
   open: (scenario: DropScenario) => Promise<{ id: string; slug: string }>,
 ): Promise<DropRun> {
   const raffle = await open(scenario);
+  if (scenario.beside && !context.startRush) throw new Error(`${scenario.id} needs a rush beside it`);
+  const rush = scenario.beside ? await context.startRush!(scenario.beside) : undefined;
   const gate = scenario.gated ? context.gate : undefined;
   if (scenario.gated && !gate) throw new Error(`${scenario.id} needs the token gate's chain`);
   const rpcBefore = gate ? { requests: gate.rpc.requests, calls: gate.rpc.calls } : null;
@@ -77,6 +119,7 @@ export async function runDropScenario(
     entrants: context.entrants,
     connections: context.connections,
   });
+  const rushTally = rush ? { ...(await rush.stop()), gates: scenario.beside! } : undefined;
   const rpc =
     gate && rpcBefore
       ? (() => {
@@ -94,6 +137,7 @@ export async function runDropScenario(
     result,
     check: await checkDrop(context.database, raffle.id, createdEntryIds),
     ...(rpc ? { rpc } : {}),
+    ...(rushTally ? { rush: rushTally } : {}),
   };
 }
 
@@ -120,6 +164,17 @@ export function dropVerdicts(run: DropRun): Array<{ what: string; measured: stri
       met: created === run.rpc.holders && refused === result.entrants - run.rpc.holders,
     });
   }
+  if (run.rpc) verdicts.push({ what: 'no entry left pending', measured: `${run.check.pending} pending`, met: run.check.pending === 0 });
+  if (run.rush) {
+    const { rush } = run;
+    const refused = rush.statuses['422'] ?? 0;
+    const answered = Object.values(rush.statuses).reduce((n, count) => n + count, 0);
+    verdicts.push({
+      what: `the ${rush.gates} gates' rush: every entrant refused plainly (422), no 5xx`,
+      measured: `${answered} answered: ${Object.entries(rush.statuses).map(([status, n]) => `${n} × ${status}`).join(', ')}; ${rush.unanswered} unanswered`,
+      met: refused === answered && rush.unanswered === 0,
+    });
+  }
   if (run.mechanic === 'fcfs') {
     verdicts.push({
       what: `exactly ${run.spots} wins`,
@@ -143,6 +198,14 @@ export function renderDrops(runs: DropRun[]): string[] {
     const ratio = dropThroughput(gated) / dropThroughput(plain);
     verdicts.push(
       `| ${gated.label}: throughput within 25% of the plain drop's (issue 25) | ${dropThroughput(gated).toFixed(0)}/s against ${dropThroughput(plain).toFixed(0)}/s: ${(ratio * 100).toFixed(0)}% | ${ratio >= GATED_THROUGHPUT_FLOOR ? 'yes' : '**no**'} |`,
+    );
+  }
+  const besideHealthy = runs.find((r) => r.id === 'drop-token-gated-beside-healthy');
+  const besideHostile = runs.find((r) => r.id === 'drop-token-gated-beside-hostile');
+  if (besideHealthy && besideHostile) {
+    const ratio = dropThroughput(besideHostile) / dropThroughput(besideHealthy);
+    verdicts.push(
+      `| ${besideHostile.label}: throughput as beside healthy gates, within noise (issue 34) | ${dropThroughput(besideHostile).toFixed(0)}/s against ${dropThroughput(besideHealthy).toFixed(0)}/s: ${(ratio * 100).toFixed(0)}%; p99 ${besideHostile.result.latencyMs.p99.toFixed(0)} against ${besideHealthy.result.latencyMs.p99.toFixed(0)} ms | ${ratio >= HOSTILE_RUSH_FLOOR ? 'yes' : '**no**'} |`,
     );
   }
   const rpcRows = runs.flatMap((run) =>
@@ -171,7 +234,7 @@ export function renderDrops(runs: DropRun[]): string[] {
         ]
       : []),
     '',
-    '| Drop target (issues 13, 25) | Measured | Met |',
+    '| Drop target (issues 13, 25, 34) | Measured | Met |',
     '|---|---|---|',
     ...verdicts,
   ];

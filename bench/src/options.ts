@@ -90,7 +90,8 @@ ${DATASET_USAGE}
                        machine's binaries and its write settings, copied from --postgres-url; data kept
                        in the OS temp dir between runs), to report where each scenario's Postgres time goes
   --only=entries-post,entries-post-fcfs   run only these scenarios (entries-post, entries-post-fcfs,
-                       drop-fcfs, drop-raffle, and the opt-in entries-post-one-ip)
+                       drop-fcfs, drop-raffle, drop-token-gated, drop-token-gated-beside-healthy,
+                       drop-token-gated-beside-hostile, and the opt-in entries-post-one-ip)
   --profile            CPU-profile the data plane (results/profiles/) and print where its time went`;
 
 const DRAW_USAGE = `pnpm bench:draw [-- options]   (each option also reads BENCH_<NAME> from the environment)

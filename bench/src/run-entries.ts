@@ -2,10 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createDatabase, type Database } from '@raffle/db';
+import { createDatabase, insertWorkspace, type Database } from '@raffle/db';
 import { createRaffle, publishRaffle, SEED } from '@raffle/domain';
 import { CORES, cpuBetween, parentPid, snapshotCpu } from './cpu.js';
-import { DROP_SCENARIOS, renderDrops, runDropScenario, type DropRun, type DropScenarioId } from './drop-scenarios.js';
+import { DROP_SCENARIOS, renderDrops, runDropScenario, type DropRun, type DropScenarioId, type RushGates } from './drop-scenarios.js';
+import { startGateRush } from './gate-rush.js';
 import { GATE_CHAIN, prepareTokenGate, type TokenGate } from './token-gate.js';
 import { ensureEntrantKeys, type EntrantKeys } from './entrant-keys.js';
 
@@ -43,7 +44,17 @@ const SCENARIOS: EntryScenario[] = [
   { id: 'entries-post-fcfs', label: 'enter an FCFS raffle (100,000 spots)', mechanic: 'fcfs', spots: 100_000, addresses: 'distinct' },
   { id: 'entries-post-one-ip', label: 'enter a raffle, every entrant from one IP', mechanic: 'raffle', spots: 100, addresses: 'one-ip' },
 ];
-const DEFAULT_SCENARIOS: Array<EntryScenarioId | DropScenarioId> = ['entries-post', 'entries-post-fcfs', 'drop-fcfs', 'drop-raffle', 'drop-token-gated'];
+const DEFAULT_SCENARIOS: Array<EntryScenarioId | DropScenarioId> = [
+  'entries-post',
+  'entries-post-fcfs',
+  'drop-fcfs',
+  'drop-raffle',
+  'drop-token-gated',
+  'drop-token-gated-beside-healthy',
+  'drop-token-gated-beside-hostile',
+];
+/** Connections of the other workspace's rush beside a drop: a steady stream of its gates' reads, a small share of the data plane's time. */
+const RUSH_CONNECTIONS = 8;
 
 const options = readEntryLoadOptions(process.argv.slice(2), process.env);
 const startedAt = new Date().toISOString();
@@ -92,6 +103,46 @@ async function openRaffle(
   const open = await publishRaffle(database.db, { actor: SEED, raffleId: draft.id, workspaceId: manifest.workspaceId });
   if (open.status !== 'open') throw new Error(`raffle ${open.slug} is ${open.status} after publishing, not open`);
   return { id: open.id, slug: open.slug };
+}
+
+/**
+ * Another workspace (the rush's): its raffles are the benchmark's too (same slug prefix, removed
+ * with them); the workspace goes with the run.
+ */
+async function rushWorkspace(database: Database): Promise<string> {
+  const workspace = await insertWorkspace(database.db, { slug: `${SLUG_PREFIX}rush-${runTag}`, name: 'Benchmark: the rush beside a drop' });
+  return workspace.id;
+}
+
+/**
+ * Four open raffles of the rush's workspace, each gated on its own contract: the four hostile
+ * tokens (huge return, gas burner, revert, garbage), or, for the healthy control, four ERC-1155
+ * ids of the demo contract that nobody holds. Either way every rush entrant is refused (422), so
+ * the two rushes ask the data plane the same work and differ only in what the gates answer.
+ */
+async function openRushRaffles(database: Database, workspaceId: string, gate: TokenGate, gates: RushGates): Promise<string[]> {
+  const slugs: string[] = [];
+  for (let k = 0; k < 4; k++) {
+    const params =
+      gates === 'hostile'
+        ? { chain: GATE_CHAIN, contract: gate.hostile[k]!, standard: 'erc721', min: '1' }
+        : { chain: GATE_CHAIN, contract: gate.contracts.erc1155, standard: 'erc1155', tokenId: String(900_000 + k), min: '1' };
+    const draft = await createRaffle(database.db, {
+      actor: SEED,
+      workspaceId,
+      body: {
+        slug: `${SLUG_PREFIX}${runTag}-rush-${gates}-${k}`,
+        title: `Benchmark: rush on a ${gates} gate`,
+        mechanic: 'raffle',
+        allocationType: 'allowlist_gtd',
+        visibility: 'public',
+        spots: 10,
+        requirements: [{ id: 'gate', type: 'token_balance', label: `A ${gates} gate`, params }],
+      },
+    });
+    slugs.push((await publishRaffle(database.db, { actor: SEED, raffleId: draft.id, workspaceId })).slug);
+  }
+  return slugs;
 }
 
 /** What the raffle holds after a run: every 201 must be one entry (and, FCFS, one win at the next position). */
@@ -494,13 +545,18 @@ async function measure(
         windows.push(window);
       }
     }
+    const rushWorkspaceId = dropScenarios.some((s) => s.beside) ? await rushWorkspace(database) : undefined;
     for (const scenario of dropScenarios) {
       log(`${scenario.label}: ${options.dropEntrants.toLocaleString('en-US')} entrants over ${options.dropConnections} connections`);
+      const entrants = Math.min(options.dropEntrants, keys.usable);
+      const startRush = async (gates: RushGates) =>
+        startGateRush({ origin: server!.url, keysFile: keys.file, entrants, connections: RUSH_CONNECTIONS, slugs: await openRushRaffles(database, rushWorkspaceId!, gate!, gates) });
       const drop = await runDropScenario(
         scenario,
-        { database, origin: server.url, keysFile: keys.file, entrants: Math.min(options.dropEntrants, keys.usable), connections: options.dropConnections, gate },
+        { database, origin: server.url, keysFile: keys.file, entrants, connections: options.dropConnections, gate, startRush },
         (s) => openRaffle(database, manifest, s, 'drop', s.gated ? gate : undefined),
       );
+      if (drop.rush) log(`  the rush beside it (${drop.rush.gates} gates): ${drop.rush.sent} sent, ${JSON.stringify(drop.rush.statuses)}, ${drop.rush.unanswered} unanswered`);
       if (drop.rpc) log(`  the chain: ${drop.rpc.requests} RPC requests (${drop.rpc.calls} calls), ${drop.rpc.requestsPerEntry.toFixed(4)} requests per entrant`);
       log(`  answered all in ${drop.result.secondsToAnswerAll} s, p50 ${drop.result.latencyMs.p50} ms, p99 ${drop.result.latencyMs.p99} ms; ${JSON.stringify(drop.result.statuses)}; ${drop.check.entriesStored} entries, ${drop.check.wins} wins`);
       drops.push(drop);
@@ -549,6 +605,7 @@ async function measure(
       return null;
     });
     if (removed) log(`removed the ${removed.raffles} raffles this run created (with their entries and wins) and ${removed.events} events`);
+    await database.sql`delete from workspaces where slug like ${`${SLUG_PREFIX}rush-%`}`.catch((error: Error) => log(`could not remove the rush's workspace: ${error.message}`));
     await statements.close();
     await database.close();
   }

@@ -1,5 +1,5 @@
 import { createServer, request as httpRequest, type Server } from 'node:http';
-import { deployDemoContracts, mintDemoHoldings, startAnvil, type DeployedDemoContracts, type LocalChain } from '@raffle/chain/local';
+import { deployDemoContracts, deployHostileToken, HOSTILE_MODES, mintDemoHoldings, startAnvil, type DeployedDemoContracts, type LocalChain } from '@raffle/chain/local';
 import type { Database } from '@raffle/db';
 import { encodeAbiParameters, getAddress, keccak256, type Address, type Hex } from 'viem';
 import type { Manifest } from './seed.js';
@@ -103,6 +103,8 @@ export type TokenGate = {
   /** CHAIN_RPC_URLS for the data plane: through the counting relay. */
   env: Record<string, string>;
   contracts: DeployedDemoContracts;
+  /** One HostileToken per way a gate can misbehave (huge return, gas burner, revert, garbage): the rush beside the drop gates on them. */
+  hostile: Address[];
   holders: number;
   rpc: RpcCounter;
   stop(): Promise<void>;
@@ -119,6 +121,8 @@ export async function prepareTokenGate(database: Database, manifest: Manifest, e
   const chain: LocalChain = await startAnvil({ blockTime: 1 });
   try {
     const contracts = await deployDemoContracts(chain, { name: 'Nebula Pass', symbol: 'NEB' });
+    const hostile: Address[] = [];
+    for (const mode of HOSTILE_MODES) hostile.push(await deployHostileToken(chain, mode));
     const users = await database.sql<{ id: string }[]>`select id from users where id <> ${manifest.ownerUserId} order by id limit ${entrants}`;
     const wallets = users.map((u, i) => ({ user_id: u.id, chain: GATE_CHAIN, address: walletOf(i), verified: true }));
     await database.sql`delete from user_wallets where chain = ${GATE_CHAIN} and address like '0xbe4c%'`;
@@ -130,6 +134,7 @@ export async function prepareTokenGate(database: Database, manifest: Manifest, e
     return {
       env: { CHAIN_RPC_URLS: `${GATE_CHAIN}=${rpc.url}` },
       contracts,
+      hostile,
       holders: passes.length,
       rpc,
       async stop() {
