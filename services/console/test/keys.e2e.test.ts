@@ -1,6 +1,8 @@
+import { execFile } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startConsolePlatform } from './support/console-platform.js';
@@ -8,6 +10,28 @@ import { checkPage } from './support/page-checks.js';
 
 /** Git-ignored, beside the screenshots. */
 const ARTIFACTS = fileURLToPath(new URL('../test-artifacts/', import.meta.url));
+const CONSOLE_DIR = fileURLToPath(new URL('../', import.meta.url));
+
+const run = promisify(execFile);
+
+/**
+ * Runs the snippets the dialog shows after creating a key, as a developer pasting them would: the
+ * curl command in a shell, the SDK example as a TypeScript module (tsx, from the console's folder,
+ * which resolves @raffle/sdk) with RAFFLE_API_KEY set to the key.
+ */
+async function runUsageSnippets(dialog: Locator, secret: string): Promise<{ curl: unknown; sdk: string }> {
+  const curl = (await dialog.getByTestId('usage-curl').textContent())!;
+  const sdk = (await dialog.getByTestId('usage-sdk').textContent())!;
+  const curlOut = await run('sh', ['-c', `${curl} --silent --show-error --fail-with-body`]);
+  await mkdir(ARTIFACTS, { recursive: true });
+  const file = path.join(ARTIFACTS, 'usage-snippet.mts');
+  await writeFile(file, sdk);
+  const sdkOut = await run(process.execPath, ['--conditions=development', '--import', 'tsx', file], {
+    cwd: CONSOLE_DIR,
+    env: { ...process.env, RAFFLE_API_KEY: secret },
+  });
+  return { curl: JSON.parse(curlOut.stdout), sdk: sdkOut.stdout.trim() };
+}
 
 type Platform = Awaited<ReturnType<typeof startConsolePlatform>>;
 
@@ -99,6 +123,15 @@ describe('the API keys page', () => {
     const secret = await createKey(page, name, 'profile:read', 'svc_u_', 'keys-create-dialog');
     await checkPage(page, 'keys-secret');
     await expect(page.getByRole('dialog').getByRole('button', { name: /copy/i }).count()).resolves.toBeGreaterThan(0);
+
+    // How to use it, ready to copy: a curl call carrying the key, and the same call through the SDK. Both work as pasted.
+    const dialog = page.getByRole('dialog');
+    await expect(dialog.getByTestId('usage-curl').textContent()).resolves.toContain(`Bearer ${secret}`);
+    await expect(dialog.getByRole('button', { name: 'Copy curl command' }).count()).resolves.toBe(1);
+    await expect(dialog.getByRole('button', { name: 'Copy SDK example' }).count()).resolves.toBe(1);
+    const used = await runUsageSnippets(dialog, secret);
+    expect(used.curl).toMatchObject({ id: platform.demo.users.alice.id });
+    expect(used.sdk).toBe(platform.demo.users.alice.handle);
 
     expect(await dataPlaneStatus(secret, '/api/v1/me')).toEqual({ status: 200, code: undefined });
 
@@ -255,24 +288,35 @@ describe('the API keys page', () => {
     await page.close();
   });
 
-  it('is usable at 390 px wide: the table scrolls inside a labelled region, its row actions in view without scrolling', async () => {
+  it('is usable at 390 px wide: each key is a card with every column in view, nothing scrolls sideways', async () => {
     const page = await openAs('alice', '/personal/keys', { width: 390, height: 844 });
-    // Alice has demo keys, so the table is there: it scrolls inside its region, never the page.
+    // Alice has demo keys, so the list is there.
     const region = page.getByRole('region', { name: 'API key list' });
-    await region.getByRole('table').waitFor();
-    expect(await region.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+    const first = region.getByRole('row').filter({ has: page.getByRole('rowheader') }).first();
+    await first.waitFor();
+    expect(await region.evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)).toBe(true);
-    // Roll and Revoke stay within the screen's width while the region is not scrolled at all.
-    expect(await region.evaluate((el) => el.scrollLeft)).toBe(0);
+    // Name, key, scopes, created, last used, expires, status and the actions: each shown, inside the screen's width.
+    const cells = [first.getByRole('rowheader'), ...(await first.getByRole('cell').all())];
+    expect(cells).toHaveLength(8);
+    for (const cell of cells) {
+      expect(await cell.isVisible()).toBe(true);
+      expect((await cell.innerText()).trim()).not.toBe('');
+      const box = (await cell.boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(390);
+    }
+    // Each value is under its column's name, as the table's header is out of sight.
+    for (const column of ['Key', 'Scopes', 'Created', 'Last used', 'Expires', 'Status']) {
+      expect(await first.getByText(column, { exact: true }).isVisible(), column).toBe(true);
+    }
     const revoke = region.getByRole('button', { name: 'Revoke', exact: true }).first();
     const revokeBox = (await revoke.boundingBox())!;
     expect(revokeBox.x).toBeGreaterThanOrEqual(0);
     expect(revokeBox.x + revokeBox.width).toBeLessThanOrEqual(390);
     await revoke.click();
     await page.getByRole('dialog', { name: 'Revoke' }).getByRole('button', { name: 'Cancel' }).click();
-    expect(await region.evaluate((el) => el.scrollLeft)).toBe(0);
-    await expect(region.getAttribute('tabindex')).resolves.toBe('0');
-    await checkPage(page, 'keys-pinned-actions');
+    await checkPage(page, 'keys-cards');
     await page.getByRole('button', { name: 'Create key', exact: true }).click();
     const box = await page.getByRole('dialog').boundingBox();
     expect(box!.width).toBeLessThanOrEqual(390);

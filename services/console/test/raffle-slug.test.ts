@@ -1,6 +1,6 @@
 import { RAFFLE_SLUG } from '@raffle/contracts/domain-values';
 import { describe, expect, it } from 'vitest';
-import { EMPTY_FORM, slugify, withDerivedSlug } from '../src/pages/raffles/raffle-form-values.js';
+import { EMPTY_FORM, requiredFieldProblems, slugify, withDerivedSlug } from '../src/pages/raffles/raffle-form-values.js';
 
 const slugRule = new RegExp(RAFFLE_SLUG.pattern);
 
@@ -50,5 +50,14 @@ describe('the new raffle form', () => {
     form = typeSlug(form, 'nebula-2026');
     form = typeTitle(form, 'Nebula drop, second wave');
     expect(form.slug).toBe('nebula-2026');
+  });
+});
+
+describe('the fields a raffle cannot be sent without', () => {
+  it('names an empty title and slug, judging only the fields the status still takes', () => {
+    expect(requiredFieldProblems({ ...EMPTY_FORM, title: '   ', slug: '' })).toEqual({ title: 'Give the raffle a title.', slug: 'Give the raffle a slug (its title suggests one).' });
+    expect(requiredFieldProblems({ ...EMPTY_FORM, title: 'Spring drop', slug: 'spring-drop' })).toEqual({});
+    // An open raffle's slug no longer changes: only its title is judged.
+    expect(requiredFieldProblems({ ...EMPTY_FORM, title: '', slug: '' }, new Set(['title']))).toEqual({ title: 'Give the raffle a title.' });
   });
 });

@@ -37,6 +37,67 @@ async function confirmAction(page: Page, button: string, toast: string, within: 
 
 const managementAs = (user: 'alice' | 'bob' | 'carol') => new RaffleManagementClient({ token: platform.tokenFor(user), baseUrl: platform.managementUrl });
 
+/** The browser logs each 409 a draw meets before its beacon round exists: expected there. */
+const DRAW_409 = /status of 409 \(Conflict\) \(http:[^)]*\/raffles\/raf_[0-9A-Z]+\/draw\)$/;
+
+/**
+ * Draws a closed raffle from the console while the draw route says its beacon round is not out yet
+ * (409 DRAW_BEACON_PENDING, held here for as long as the test needs): the console shows the round
+ * and a countdown, a cancel stops it sending, and left alone it sends the draw once the round is due.
+ */
+async function drawWaitingForTheBeacon(page: Page, workspaceId: string, raffleId: string): Promise<void> {
+  const { beaconRound } = await managementAs('alice').workspaces.raffles.get(workspaceId, raffleId);
+  expect(beaconRound).toEqual(expect.any(Number));
+  const drawPath = `/raffles/${raffleId}/draw`;
+  const draws: string[] = [];
+  page.on('request', (request) => {
+    if (request.method() === 'POST' && request.url().endsWith(drawPath)) draws.push(request.url());
+  });
+  // The next draws are answered "not yet, retry in N s", as management answers before the round.
+  const held: number[] = [30, 2];
+  await page.route(`**${drawPath}`, (route) => {
+    const retryIn = held.shift();
+    if (retryIn === undefined) return route.fallback();
+    const message = `DRAW_BEACON_PENDING: the raffle draws with beacon round ${beaconRound}, which is not published yet; retry in ${retryIn} s`;
+    return route.fulfill({
+      status: 409,
+      contentType: 'application/json',
+      headers: { 'retry-after': String(retryIn), 'x-request-id': 'req_draw_e2e_409' },
+      body: JSON.stringify({ statusCode: 409, error: 'Conflict', message, requestId: 'req_draw_e2e_409' }),
+    });
+  });
+  const lifecycle = page.getByRole('region', { name: 'Lifecycle', exact: true });
+  const waiting = lifecycle.getByTestId('draw-wait');
+  const countdown = lifecycle.getByTestId('draw-countdown');
+  const secondsShown = async () => Number(/^~(\d+) s$/.exec((await countdown.textContent()) ?? '')?.[1] ?? NaN);
+
+  // Retry in 30 s: the wait is shown, not an error, and counts down; cancelling sends nothing more.
+  await lifecycle.getByRole('button', { name: 'Draw winners', exact: true }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Draw winners', exact: true }).click();
+  await waiting.getByText(`Waiting for beacon round ${beaconRound}`).waitFor();
+  expect(await lifecycle.getByRole('alert').count()).toBe(0);
+  const first = await secondsShown();
+  expect(first).toBeGreaterThan(0);
+  expect(first).toBeLessThanOrEqual(30);
+  await expect.poll(secondsShown).toBeLessThan(first);
+  forgetPageProblems(page, DRAW_409);
+  await checkPage(page, 'raffle-detail-draw-waiting');
+  await waiting.getByRole('button', { name: 'Cancel the draw' }).click();
+  await waiting.waitFor({ state: 'detached' });
+  expect(draws).toHaveLength(1);
+  expect(await page.locator('.page-header .badge').textContent()).toBe('closed');
+
+  // Retry in 2 s: left alone, the console sends the draw when the round is due, and it is drawn.
+  await lifecycle.getByRole('button', { name: 'Draw winners', exact: true }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Draw winners', exact: true }).click();
+  await waiting.getByText(`Waiting for beacon round ${beaconRound}`).waitFor();
+  await page.getByText('Winners drawn').first().waitFor();
+  expect(draws.length).toBeGreaterThanOrEqual(3);
+  // The real draw may meet the real 409 too, right after the close (the local beacon's period is 1 s).
+  forgetPageProblems(page, DRAW_409);
+  await page.unroute(`**${drawPath}`);
+}
+
 describe('raffles in the console', () => {
   it('runs a raffle from draft to finalized through the UI and verifies its draw in the browser', async () => {
     const nebula = platform.demo.workspaces.nebula;
@@ -61,9 +122,20 @@ describe('raffles in the console', () => {
     await page.getByRole('heading', { level: 1, name: 'Create a raffle' }).waitFor();
     await checkPage(page, 'raffles-new');
 
+    // An empty title is refused beside its field, before anything is sent (the API would answer 400).
+    const creates: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && new URL(request.url()).pathname.endsWith(`/workspaces/${nebula.id}/raffles`)) creates.push(request.url());
+    });
+    await page.getByRole('button', { name: 'Create draft' }).click();
+    await page.getByText('Give the raffle a title.').waitFor();
+    expect(await page.getByLabel('Title', { exact: true }).getAttribute('aria-invalid')).toBe('true');
+    expect(creates).toEqual([]);
+
     // Typing the title fills the slug, until the slug is edited by hand.
     await page.getByLabel('Title', { exact: true }).pressSequentially(title);
     expect(await page.getByLabel('Slug', { exact: true }).inputValue()).toBe(slug);
+    expect(await page.getByText('Give the raffle a title.').count()).toBe(0);
     // A bad slug reaches the API, and its validation message is shown (not a blank failure).
     await page.getByLabel('Slug', { exact: true }).fill('Not A Slug');
     await page.getByLabel('Title', { exact: true }).pressSequentially(' 2');
@@ -113,10 +185,7 @@ describe('raffles in the console', () => {
     for (const entry of listed.data) await entries.getByText(entry.id, { exact: true }).waitFor();
 
     await confirmAction(page, 'Close entries', 'Raffle closed');
-    await confirmAction(page, 'Draw winners', 'Winners drawn');
-    // Right after the close the beacon round is not out yet: the draw may be answered 409
-    // DRAW_BEACON_PENDING, which the SDK retries after Retry-After; the browser logs that 409.
-    forgetPageProblems(page, /status of 409 \(Conflict\) \(http:[^)]*\/raffles\/raf_[0-9A-Z]+\/draw\)$/);
+    await drawWaitingForTheBeacon(page, nebula.id, raffleId);
     await expect.poll(() => page.locator('.page-header .badge').textContent()).toBe('drawn');
     await confirmAction(page, 'Finalize', 'Raffle finalized');
     await expect.poll(() => page.locator('.page-header .badge').textContent()).toBe('finalized');

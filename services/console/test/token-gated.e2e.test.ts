@@ -50,7 +50,10 @@ describe('a token-gated raffle in the console', () => {
     // Requirement 1: hold a Nebula Pass (ERC-721) on the platform's chain.
     await page.getByRole('button', { name: 'Add a requirement' }).click();
     const first = page.getByRole('group', { name: 'Requirement 1' });
+    expect(await first.getByLabel('Id').inputValue()).toBe('email_verified-1');
     await first.getByLabel('Type').selectOption('token_balance');
+    // The id the editor chose follows the type: no token requirement is saved as "email_verified-1".
+    expect(await first.getByLabel('Id').inputValue()).toBe('token_balance-1');
     // The chain select offers exactly the chains the platform reads.
     const chainSelect = first.getByLabel('Chain');
     await expect.poll(async () => (await chainSelect.locator('option').allTextContents()).filter((t) => t !== 'Choose a chain')).toEqual(['anvil']);
@@ -91,6 +94,11 @@ describe('a token-gated raffle in the console', () => {
     await page.getByRole('button', { name: 'Add a requirement' }).click();
     const second = page.getByRole('group', { name: 'Requirement 2' });
     await second.getByLabel('Type').selectOption('token_balance');
+    // An id typed by hand stays when the type changes.
+    await second.getByLabel('Id').fill('nebula-token');
+    await second.getByLabel('Type').selectOption('native_balance');
+    await second.getByLabel('Type').selectOption('token_balance');
+    expect(await second.getByLabel('Id').inputValue()).toBe('nebula-token');
     await second.getByLabel('Chain').selectOption('anvil');
     await second.getByLabel('Token standard').selectOption('erc20');
     // All lowercase: no checksum to check.
@@ -104,9 +112,9 @@ describe('a token-gated raffle in the console', () => {
     await page.getByRole('heading', { level: 1, name: title }).waitFor();
     const raffleId = new URL(page.url()).pathname.split('/').at(-1)!;
     const saved = await managementAs('alice').workspaces.raffles.get(nebula.id, raffleId);
-    expect(saved.requirements.map((r) => [r.type, r.params])).toEqual([
-      ['token_balance', { chain: 'anvil', contract: DEMO_CONTRACTS.erc721, standard: 'erc721', min: '1' }],
-      ['token_balance', { chain: 'anvil', contract: DEMO_CONTRACTS.erc20.toLowerCase(), standard: 'erc20', min: '1000000000000000000', optional: true, multiplier: 2 }],
+    expect(saved.requirements.map((r) => [r.id, r.type, r.params])).toEqual([
+      ['token_balance-1', 'token_balance', { chain: 'anvil', contract: DEMO_CONTRACTS.erc721, standard: 'erc721', min: '1' }],
+      ['nebula-token', 'token_balance', { chain: 'anvil', contract: DEMO_CONTRACTS.erc20.toLowerCase(), standard: 'erc20', min: '1000000000000000000', optional: true, multiplier: 2 }],
     ]);
     created = { raffleId, slug };
     await page.close();

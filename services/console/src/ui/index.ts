@@ -5,6 +5,7 @@ export { DisabledReason } from './DisabledReason.js';
 export { EmptyState } from './EmptyState.js';
 export { FormField } from './FormField.js';
 export { Pager } from './Pager.js';
+export { CopyButton } from './CopyButton.js';
 export { SecretOnce } from './SecretOnce.js';
 export { ToastProvider, Toaster, useToast } from './toast.js';
 export { usePagedList, type PagedListState } from './usePagedList.js';

@@ -16,7 +16,7 @@ export function CreateKeyDialog({ calls, onClose }: { calls: KeyCalls; onClose: 
   return (
     <KeyDialog title={created ? 'Your new API key' : `Create a ${calls.kind} API key`} onClose={onClose}>
       {created ? (
-        <NewKeyShownOnce label={`API key "${created.name}"`} created={created} onDone={onClose} />
+        <NewKeyShownOnce label={`API key "${created.name}"`} created={created} calls={calls} onDone={onClose} />
       ) : (
         <CreateKeyForm calls={calls} onCreated={setCreated} onCancel={onClose} />
       )}

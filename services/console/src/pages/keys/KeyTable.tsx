@@ -6,34 +6,46 @@ import { useToast } from '../../ui/toast.js';
 import { isActive, keyStatus } from './key-status.js';
 import type { KeyCalls } from './use-key-calls.js';
 
+const COLUMNS = ['Name', 'Key', 'Scopes', 'Created', 'Last used', 'Expires', 'Status'] as const;
+
+/**
+ * A cell's column name, shown only when the rows are stacked as cards. Hidden from assistive
+ * technology, which announces the column header itself.
+ */
+const CellLabel = ({ column }: { column: string }) => (
+  <span className="keys-cell-label" aria-hidden="true">
+    {column}
+  </span>
+);
+
 type Props = { calls: KeyCalls; keys: ApiKey[]; canManage: boolean; onRoll: (key: ApiKey) => void };
 
 /**
- * The keys as a table inside a labelled, focusable region that scrolls sideways on a narrow
- * screen, so every column stays reachable by keyboard at 390 px. The actions column stays pinned
- * at the region's right edge: Roll and Revoke are in view without scrolling.
+ * The keys as a table inside a labelled, focusable region. Where the table fits it is a table (on a
+ * middling screen it scrolls sideways, its actions column pinned at the region's right edge). On a
+ * narrow screen (keys.css) each key is a card: every cell stacked, each with its column's name, so
+ * no column is out of sight at 390 px. The explicit roles keep the table a table to assistive
+ * technology when its CSS display changes (Chromium drops the implicit ones then).
  */
 export function KeyTable({ calls, keys, canManage, onRoll }: Props) {
   return (
     <div className="table-wrap keys-table-scroll" role="region" aria-label="API key list" tabIndex={0}>
-      <table className="keys-table">
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Key</th>
-            <th scope="col">Scopes</th>
-            <th scope="col">Created</th>
-            <th scope="col">Last used</th>
-            <th scope="col">Expires</th>
-            <th scope="col">Status</th>
+      <table className="keys-table" role="table">
+        <thead role="rowgroup">
+          <tr role="row">
+            {COLUMNS.map((column) => (
+              <th key={column} scope="col" role="columnheader">
+                {column}
+              </th>
+            ))}
             {canManage && (
-              <th scope="col" className="keys-actions-cell">
+              <th scope="col" role="columnheader" className="keys-actions-cell">
                 Actions
               </th>
             )}
           </tr>
         </thead>
-        <tbody>
+        <tbody role="rowgroup">
           {keys.map((key) => (
             <KeyRow key={key.id} calls={calls} apiKey={key} canManage={canManage} onRoll={onRoll} />
           ))}
@@ -54,14 +66,19 @@ function KeyRow({ calls, apiKey, canManage, onRoll }: { calls: KeyCalls; apiKey:
   });
 
   return (
-    <tr data-key-id={apiKey.id}>
-      <th scope="row">{apiKey.name}</th>
-      <td>
+    <tr role="row" data-key-id={apiKey.id}>
+      <th scope="row" role="rowheader">
+        <CellLabel column="Name" />
+        {apiKey.name}
+      </th>
+      <td role="cell">
+        <CellLabel column="Key" />
         <code>
           {apiKey.prefix}…{apiKey.lastFour}
         </code>
       </td>
-      <td>
+      <td role="cell">
+        <CellLabel column="Scopes" />
         <ul className="keys-scope-list">
           {apiKey.scopes.map((scope) => (
             <li key={scope}>
@@ -70,16 +87,24 @@ function KeyRow({ calls, apiKey, canManage, onRoll }: { calls: KeyCalls; apiKey:
           ))}
         </ul>
       </td>
-      <td>
+      <td role="cell">
+        <CellLabel column="Created" />
         <DateTime value={apiKey.createdAt} />
       </td>
-      <td>{apiKey.lastUsedAt ? <DateTime value={apiKey.lastUsedAt} /> : 'Never'}</td>
-      <td>{apiKey.expiresAt ? <DateTime value={apiKey.expiresAt} /> : 'Never'}</td>
-      <td>
+      <td role="cell">
+        <CellLabel column="Last used" />
+        {apiKey.lastUsedAt ? <DateTime value={apiKey.lastUsedAt} /> : 'Never'}
+      </td>
+      <td role="cell">
+        <CellLabel column="Expires" />
+        {apiKey.expiresAt ? <DateTime value={apiKey.expiresAt} /> : 'Never'}
+      </td>
+      <td role="cell">
+        <CellLabel column="Status" />
         <span className={`keys-status keys-status-${status}`}>{status}</span>
       </td>
       {canManage && (
-        <td className="keys-actions-cell">
+        <td role="cell" className="keys-actions-cell">
           {isActive(apiKey) ? (
             // The group names the key, so "Roll" and "Revoke" are unambiguous to a screen reader.
             <div className="keys-row-actions" role="group" aria-label={`Actions for key ${apiKey.name}`}>

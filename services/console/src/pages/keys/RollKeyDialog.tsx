@@ -35,7 +35,7 @@ export function RollKeyDialog({ calls, apiKey, onClose }: { calls: KeyCalls; api
   if (rolled) {
     return (
       <KeyDialog title="Your rolled API key" onClose={onClose}>
-        <NewKeyShownOnce label={`New API key "${rolled.name}"`} created={rolled} onDone={onClose} />
+        <NewKeyShownOnce label={`New API key "${rolled.name}"`} created={rolled} calls={calls} onDone={onClose} />
       </KeyDialog>
     );
   }

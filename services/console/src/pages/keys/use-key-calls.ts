@@ -7,6 +7,8 @@ export type KeyKind = 'personal' | 'workspace';
 /** The four key calls bound to the current scope, so the page never branches on it again. */
 export type KeyCalls = {
   kind: KeyKind;
+  /** The workspace whose keys these are; null for personal keys. */
+  workspaceId: string | null;
   /** TanStack Query key of this scope's list: invalidated after every mutation. */
   listKey: readonly unknown[];
   list(): Promise<ApiKey[]>;
@@ -20,6 +22,7 @@ export function keyCallsFor(mgmt: RaffleManagementClient, scope: ReturnType<type
     const keys = mgmt.personal.apiKeys;
     return {
       kind: 'personal',
+      workspaceId: null,
       listKey: ['api-keys', 'personal'],
       list: () => keys.list(),
       create: (params) => keys.create(params),
@@ -31,6 +34,7 @@ export function keyCallsFor(mgmt: RaffleManagementClient, scope: ReturnType<type
   const { workspaceId } = scope;
   return {
     kind: 'workspace',
+    workspaceId,
     listKey: ['api-keys', 'workspace', workspaceId],
     list: () => keys.list(workspaceId),
     create: (params) => keys.create(workspaceId, params),

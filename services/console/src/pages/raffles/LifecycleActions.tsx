@@ -2,8 +2,11 @@ import type { Raffle } from '@raffle/sdk';
 import { useState } from 'react';
 import { useManagement } from '../../api/clients';
 import type { Permission } from '../../scope/scope';
+import { ApiErrorNotice } from '../../ui/ApiErrorNotice';
 import { ConfirmButton } from '../../ui/ConfirmButton';
+import { DrawWaitNotice } from './DrawWaitNotice';
 import { ACTION_LABELS, actionsAllowedIn, type LifecycleAction } from './raffle-rules';
+import { useDrawWhenDue } from './use-draw-when-due';
 import { useRaffleChange } from './use-raffle-change';
 
 type Props = { raffle: Raffle; workspaceId: string; manage: Permission };
@@ -22,6 +25,10 @@ export function LifecycleActions({ raffle, workspaceId, manage }: Props) {
   const actions = actionsAllowedIn(raffle.status);
   const raffles = mgmt.workspaces.raffles;
   const isApplication = raffle.mechanic === 'application';
+  // One request per attempt: a 409 saying the beacon round is not out yet becomes a visible wait.
+  const drawing = useDrawWhenDue(raffle, (signal) =>
+    change(() => raffles.draw(workspaceId, raffle.id, isApplication ? { entryIds: parseEntryIds(selection) } : {}, { maxRetries: 0, signal }), ACTION_LABELS.draw.done),
+  );
 
   if (!manage.allowed) {
     return (
@@ -32,25 +39,22 @@ export function LifecycleActions({ raffle, workspaceId, manage }: Props) {
     );
   }
 
-  const run = (action: LifecycleAction) => {
-    const call = (): Promise<Raffle> => {
-      switch (action) {
-        case 'publish':
-          return raffles.publish(workspaceId, raffle.id);
-        case 'open':
-          return raffles.open(workspaceId, raffle.id);
-        case 'close':
-          return raffles.close(workspaceId, raffle.id);
-        case 'draw':
-          return raffles.draw(workspaceId, raffle.id, isApplication ? { entryIds: parseEntryIds(selection) } : {});
-        case 'finalize':
-          return raffles.finalize(workspaceId, raffle.id);
-        case 'cancel':
-          return raffles.cancel(workspaceId, raffle.id);
-      }
-    };
-    return change(call, ACTION_LABELS[action].done);
+  const callOf = (action: Exclude<LifecycleAction, 'draw'>): Promise<Raffle> => {
+    switch (action) {
+      case 'publish':
+        return raffles.publish(workspaceId, raffle.id);
+      case 'open':
+        return raffles.open(workspaceId, raffle.id);
+      case 'close':
+        return raffles.close(workspaceId, raffle.id);
+      case 'finalize':
+        return raffles.finalize(workspaceId, raffle.id);
+      case 'cancel':
+        return raffles.cancel(workspaceId, raffle.id);
+    }
   };
+  const run = (action: LifecycleAction): Promise<unknown> =>
+    action === 'draw' ? drawing.drawNow() : change(() => callOf(action), ACTION_LABELS[action].done);
 
   return (
     <section aria-labelledby="lifecycle-heading">
@@ -71,8 +75,10 @@ export function LifecycleActions({ raffle, workspaceId, manage }: Props) {
           {raffle.status === 'draft' && raffle.mechanic === 'raffle' ? (
             <p className="form-hint">Publishing generates the draw seed and makes its commitment public; the seed is revealed at the draw so anyone can verify it.</p>
           ) : null}
+          {drawing.wait ? <DrawWaitNotice wait={drawing.wait} sending={drawing.sending} onCancel={drawing.cancel} /> : null}
+          {drawing.error ? <ApiErrorNotice error={drawing.error} /> : null}
           <div className="actions">
-            {actions.map((action) => {
+            {actions.filter((action) => !(action === 'draw' && drawing.wait)).map((action) => {
               const label = ACTION_LABELS[action];
               const needsSelection = action === 'draw' && isApplication && parseEntryIds(selection).length === 0;
               return (

@@ -4,7 +4,7 @@ import { useManagement } from '../../api/clients';
 import type { Permission } from '../../scope/scope';
 import { ApiErrorNotice } from '../../ui/ApiErrorNotice';
 import { RaffleFormFields } from './RaffleFormFields';
-import { formHints, formValuesOf, requirementProblems, updateBodyOf, type RaffleFormValues } from './raffle-form-values';
+import { formHints, formValuesOf, requiredFieldProblems, requirementProblems, updateBodyOf, type RaffleFormValues } from './raffle-form-values';
 import { usePlatformChains } from './use-platform-chains';
 import { editableFieldsIn } from './raffle-rules';
 import { useRaffleChange } from './use-raffle-change';
@@ -42,11 +42,13 @@ export function RaffleEditor({ raffle, workspaceId, manage }: Props) {
   const body = updateBodyOf(values, saved, editable);
   const unchanged = Object.keys(body).length === 0;
   const hints = [...formHints(values), ...(attempted && editable.has('requirements') ? requirementProblems(values, chains.names) : [])];
+  const fieldProblems = attempted ? requiredFieldProblems(values, editable) : {};
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setError(null);
     setAttempted(true);
-    // Refused here, beside the fields: nothing is sent while a requirement field is wrong.
+    // Refused here, beside the fields: nothing is sent while a required field is empty or a requirement field is wrong.
+    if (Object.keys(requiredFieldProblems(values, editable)).length > 0) return;
     if (editable.has('requirements') && requirementProblems(values, chains.names).length > 0) return;
     setSaving(true);
     try {
@@ -63,7 +65,14 @@ export function RaffleEditor({ raffle, workspaceId, manage }: Props) {
     <section aria-labelledby="edit-heading">
       <h2 id="edit-heading">Edit</h2>
       <form className="form" onSubmit={submit} noValidate>
-        <RaffleFormFields values={values} onChange={setValues} editable={editable} idPrefix="edit" showAllErrors={attempted} />
+        <RaffleFormFields
+          values={values}
+          onChange={(update) => setValues((current) => (current ? update(current) : current))}
+          editable={editable}
+          idPrefix="edit"
+          showAllErrors={attempted}
+          problems={fieldProblems}
+        />
         {hints.length > 0 ? (
           <ul className="hints" aria-live="polite">
             {hints.map((hint) => (

@@ -5,12 +5,18 @@ import { RequirementsEditor } from './RequirementsEditor';
 
 type Props = {
   values: RaffleFormValues;
-  onChange: (next: RaffleFormValues) => void;
+  /**
+   * Given an update of the values as they are when it applies: two changes in one tick (a fast
+   * typist, an autofill) each build on the other, never on the values this render saw.
+   */
+  onChange: (update: (current: RaffleFormValues) => RaffleFormValues) => void;
   /** Fields the raffle's status still takes; absent means all (a new raffle). */
   editable?: ReadonlySet<EditableField>;
   idPrefix: string;
   /** After a submit attempt: every requirement field's problem is shown, empty ones included. */
   showAllErrors?: boolean;
+  /** Problems of the fields themselves (an empty title), shown beside them. */
+  problems?: Partial<Record<'title' | 'slug', string>>;
 };
 
 const MECHANIC_HINTS: Record<string, string> = {
@@ -21,17 +27,29 @@ const MECHANIC_HINTS: Record<string, string> = {
 };
 
 /** The create and edit form's fields; a field the status no longer takes is shown disabled with why. */
-export function RaffleFormFields({ values, onChange, editable, idPrefix, showAllErrors }: Props) {
-  const set = <K extends keyof RaffleFormValues>(key: K, value: RaffleFormValues[K]) => onChange({ ...values, [key]: value });
+export function RaffleFormFields({ values, onChange, editable, idPrefix, showAllErrors, problems = {} }: Props) {
+  const set = <K extends keyof RaffleFormValues>(key: K, value: RaffleFormValues[K]) => onChange((current) => ({ ...current, [key]: value }));
   const locked = (field: EditableField) => editable !== undefined && !editable.has(field);
   const id = (name: string) => `${idPrefix}-${name}`;
   const lockNote = (field: EditableField) => (locked(field) ? <small className="form-hint">Can no longer change in this status.</small> : null);
+
+  const problemOf = (name: 'title' | 'slug') => problems[name];
+  /** aria-describedby and aria-invalid of a field that may have a problem, its hint (if any) first. */
+  const described = (name: 'title' | 'slug', hasHint: boolean) => ({
+    'aria-describedby': [hasHint ? id(`${name}-hint`) : null, problemOf(name) ? id(`${name}-error`) : null].filter(Boolean).join(' ') || undefined,
+    'aria-invalid': problemOf(name) ? true : undefined,
+  });
 
   const field = (name: EditableField, label: string, input: ReactNode, hint?: string) => (
     <div className="form-field">
       <label className="form-label" htmlFor={id(name)}>{label}</label>
       {input}
       {hint ? <small className="form-hint" id={id(`${name}-hint`)}>{hint}</small> : null}
+      {(name === 'title' || name === 'slug') && problemOf(name) ? (
+        <p id={id(`${name}-error`)} className="form-error">
+          {problemOf(name)}
+        </p>
+      ) : null}
       {lockNote(name)}
     </div>
   );
@@ -45,7 +63,11 @@ export function RaffleFormFields({ values, onChange, editable, idPrefix, showAll
 
   return (
     <>
-      {field('title', 'Title', <input id={id('title')} required maxLength={200} value={values.title} disabled={locked('title')} onChange={(e) => set('title', e.target.value)} />)}
+      {field(
+        'title',
+        'Title',
+        <input id={id('title')} required maxLength={200} value={values.title} disabled={locked('title')} {...described('title', false)} onChange={(e) => set('title', e.target.value)} />,
+      )}
       {field(
         'slug',
         'Slug',
@@ -56,7 +78,7 @@ export function RaffleFormFields({ values, onChange, editable, idPrefix, showAll
           maxLength={64}
           value={values.slug}
           disabled={locked('slug')}
-          aria-describedby={id('slug-hint')}
+          {...described('slug', true)}
           onChange={(e) => set('slug', e.target.value)}
         />,
         'Globally unique, lowercase words joined by hyphens; part of the public verification link.',
@@ -133,7 +155,7 @@ export function RaffleFormFields({ values, onChange, editable, idPrefix, showAll
         {checkbox('excludeFlaggedDuplicates', 'Leave entries flagged as duplicates out of the draw', 'settings')}
         {lockNote('settings')}
       </fieldset>
-      <RequirementsEditor rows={values.requirements} disabled={locked('requirements')} idPrefix={id('req')} showAllErrors={showAllErrors} onChange={(requirements) => set('requirements', requirements)} />
+      <RequirementsEditor rows={values.requirements} disabled={locked('requirements')} idPrefix={id('req')} showAllErrors={showAllErrors} onChange={(update) => onChange((current) => ({ ...current, requirements: update(current.requirements) }))} />
     </>
   );
 }

@@ -1,26 +1,18 @@
 import { humanize, REQUIREMENT_TYPES } from './raffle-rules';
 import type { RequirementRow } from './raffle-form-values';
 import { RequirementParamField } from './RequirementParamField';
-import { initialParams, requirementFieldProblems, visibleFields } from './requirement-fields';
+import { requirementFieldProblems, visibleFields } from './requirement-fields';
+import { withNewRow, withRowType } from './requirement-rows';
 import { usePlatformChains } from './use-platform-chains';
 
 type Props = {
   rows: RequirementRow[];
-  onChange: (rows: RequirementRow[]) => void;
+  /** Given an update of the rows as they are when it applies (not as this render saw them). */
+  onChange: (update: (rows: RequirementRow[]) => RequirementRow[]) => void;
   disabled: boolean;
   idPrefix: string;
   /** After a submit attempt: empty required fields are flagged too, not only wrong ones. */
   showAllErrors?: boolean;
-};
-
-const DEFAULT_LABELS: Record<string, string> = {
-  wallet_connected: 'Wallet connected',
-  account_age_days: 'Account old enough',
-  email_verified: 'Email verified',
-  workspace_member: 'Member of the workspace',
-  holds_role: 'Holds a community role',
-  token_balance: 'Holds the token',
-  native_balance: 'Holds enough of the native coin',
 };
 
 const ON_CHAIN = new Set(['token_balance', 'native_balance']);
@@ -28,20 +20,9 @@ const ON_CHAIN = new Set(['token_balance', 'native_balance']);
 /** Entry requirements: a type, a label entrants see, the type's parameters, and an optional weight multiplier. */
 export function RequirementsEditor({ rows, onChange, disabled, idPrefix, showAllErrors = false }: Props) {
   const chains = usePlatformChains();
-  const update = (index: number, patch: Partial<RequirementRow>) => onChange(rows.map((row, i) => (i === index ? { ...row, ...patch } : row)));
-  const changeType = (index: number, type: string) => {
-    const row = rows[index]!;
-    // A label still at its type's default follows the new type; one typed by hand stays.
-    const label = row.label === DEFAULT_LABELS[row.type] ? (DEFAULT_LABELS[type] ?? row.label) : row.label;
-    update(index, { type, label, params: initialParams(type, chains.names ?? []) });
-  };
-  const add = () => {
-    const type = 'email_verified';
-    // Ids must be unique within the raffle; type plus a counter is readable and stable.
-    let n = rows.length + 1;
-    while (rows.some((r) => r.id === `${type}-${n}`)) n++;
-    onChange([...rows, { id: `${type}-${n}`, type, label: DEFAULT_LABELS[type]!, params: {}, optional: false, multiplier: '' }]);
-  };
+  const update = (index: number, patch: Partial<RequirementRow>) => onChange((current) => current.map((row, i) => (i === index ? { ...row, ...patch } : row)));
+  const changeType = (index: number, type: string) => onChange((current) => withRowType(current, index, type, chains.names ?? []));
+  const add = () => onChange(withNewRow);
   const anyOnChain = rows.some((r) => ON_CHAIN.has(r.type));
 
   return (
@@ -96,7 +77,7 @@ export function RequirementsEditor({ rows, onChange, disabled, idPrefix, showAll
                 <input id={rid('multiplier')} inputMode="decimal" value={row.multiplier} disabled={disabled} onChange={(e) => update(index, { multiplier: e.target.value })} />
               </div>
             ) : null}
-            <button type="button" className="button" disabled={disabled} onClick={() => onChange(rows.filter((_, i) => i !== index))}>
+            <button type="button" className="button" disabled={disabled} onClick={() => onChange((current) => current.filter((_, i) => i !== index))}>
               Remove requirement {index + 1}
             </button>
           </div>

@@ -7,7 +7,7 @@ import { useScope } from '../../scope/scope';
 import { ApiErrorNotice } from '../../ui/ApiErrorNotice';
 import { useToast } from '../../ui/toast';
 import { RaffleFormFields } from './RaffleFormFields';
-import { createBodyOf, EMPTY_FORM, formHints, requirementProblems, withDerivedSlug, type RaffleFormValues } from './raffle-form-values';
+import { createBodyOf, EMPTY_FORM, formHints, requiredFieldProblems, requirementProblems, withDerivedSlug, type RaffleFormValues } from './raffle-form-values';
 import { usePlatformChains } from './use-platform-chains';
 
 /** Create a draft raffle; the API's validation has the last word and its message is shown as is. */
@@ -27,13 +27,14 @@ export default function NewRafflePage() {
   if (scope.kind !== 'workspace') return <p>Raffles belong to workspaces: choose one in the workspace switcher.</p>;
   const workspaceId = scope.workspaceId;
   const hints = [...formHints(values), ...(attempted ? requirementProblems(values, chains.names) : [])];
+  const fieldProblems = attempted ? requiredFieldProblems(values) : {};
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setError(null);
     setAttempted(true);
-    // Refused here, beside the fields: nothing is sent while a requirement field is wrong.
-    if (requirementProblems(values, chains.names).length > 0) return;
+    // Refused here, beside the fields: nothing is sent while a required field is empty or a requirement field is wrong.
+    if (Object.keys(requiredFieldProblems(values)).length > 0 || requirementProblems(values, chains.names).length > 0) return;
     setSaving(true);
     try {
       const raffle = await mgmt.workspaces.raffles.create(workspaceId, createBodyOf(values));
@@ -58,7 +59,13 @@ export default function NewRafflePage() {
       ) : (
         <form className="form" onSubmit={submit} noValidate>
           <p className="form-hint">It starts as a draft in {scope.workspaceName}: nothing is announced until you publish it.</p>
-          <RaffleFormFields values={values} onChange={(next) => setValues(withDerivedSlug(values, next))} idPrefix="new" showAllErrors={attempted} />
+          <RaffleFormFields
+            values={values}
+            onChange={(update) => setValues((current) => withDerivedSlug(current, update(current)))}
+            idPrefix="new"
+            showAllErrors={attempted}
+            problems={fieldProblems}
+          />
           {hints.length > 0 ? (
             <ul className="hints" aria-live="polite">
               {hints.map((hint) => (

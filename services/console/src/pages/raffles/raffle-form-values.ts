@@ -188,6 +188,19 @@ export function formHints(v: RaffleFormValues): string[] {
 }
 
 /**
+ * The fields the API requires that are empty, by field, with what to do. Checked here so an empty
+ * title (cleared, or typed while the page was still settling) is refused beside its field instead of
+ * reaching the API as a 400; only the fields the status still takes are judged.
+ */
+export function requiredFieldProblems(v: RaffleFormValues, editable?: ReadonlySet<EditableField>): Partial<Record<'title' | 'slug', string>> {
+  const problems: Partial<Record<'title' | 'slug', string>> = {};
+  const judged = (field: EditableField) => editable === undefined || editable.has(field);
+  if (judged('title') && v.title.trim() === '') problems.title = 'Give the raffle a title.';
+  if (judged('slug') && v.slug.trim() === '') problems.slug = 'Give the raffle a slug (its title suggests one).';
+  return problems;
+}
+
+/**
  * What keeps the form from being sent: a requirement field with a problem a person can fix here
  * (an address that fails its checksum, a minimum that is not a whole number, a chain the platform
  * does not read). Shown beside each field; this is their summary.
