@@ -742,7 +742,7 @@ export type paths = {
         };
         /**
          * Which of the raffle's requirements an entry passed or failed
-         * @description Owners and admins only. Each requirement's verdict as the entrant sees it on their own entry: passed, and a `detail` about the entrant only (e.g. "holds 0 Nebula Pass, needs 1"). Never the evidence behind it, never a wallet. 404 `ENTRY_NOT_FOUND` when the raffle has no such entry.
+         * @description Owners and admins only. Each requirement's type, label and whether the entry passed it. Not the `detail` the entrant sees on their own entry (what their wallets hold, e.g. "holds 0 Nebula Pass, needs 1"), never the evidence behind it, never a wallet. 404 `ENTRY_NOT_FOUND` when the raffle has no such entry.
          *
          *     Requires a dashboard session JWT (`Authorization: Bearer <JWT>`); API keys are refused.
          */
@@ -2229,12 +2229,18 @@ export type components = {
             data: components["schemas"]["DashboardWin"][];
             pagination: components["schemas"]["Pagination"];
         };
+        WorkspaceRequirementResult: {
+            /** @enum {string} */
+            type: "wallet_connected" | "account_age_days" | "email_verified" | "workspace_member" | "holds_role" | "token_balance" | "native_balance";
+            label: string;
+            passed: boolean;
+        };
         EntryRequirementResults: {
             entryId: string;
             /** @enum {string} */
             status: "pending" | "valid" | "invalid" | "withdrawn" | "disqualified";
             /** @description In the raffle's order of its requirements. */
-            requirements: components["schemas"]["RequirementResult"][];
+            requirements: components["schemas"]["WorkspaceRequirementResult"][];
         };
         PlatformChain: {
             /**
