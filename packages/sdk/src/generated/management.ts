@@ -590,7 +590,7 @@ export type paths = {
         put?: never;
         /**
          * Publish a draft: scheduled until startsAt, or open at once
-         * @description Owners and admins only. Generates the draw seed and makes its commitment public. 409 `RAFFLE_CANNOT_PUBLISH` unless draft, or when endsAt has passed; 409 `SLUG_TAKEN` when a published raffle (of any workspace) already uses the slug, since published raffles are addressed by slug alone. Invalid transitions answer 409 with the code leading the message. A bodiless POST is accepted.
+         * @description Owners and admins only. Generates the draw seed and makes its commitment public. 409 `RAFFLE_CANNOT_PUBLISH` unless draft, or when endsAt has passed; 409 `SLUG_TAKEN` when the slug is not available: published raffles are addressed by slug alone, so a slug a raffle of any workspace has published (public, unlisted or private, cancelled ones included) is never given to another. That answer is the same whichever holds it and says nothing about the raffle; publishes are limited per user (`raffle-publish`), so it is no fast way to find hidden raffles' slugs (docs/decisions/0040). Invalid transitions answer 409 with the code leading the message. A bodiless POST is accepted.
          *
          *     Requires a dashboard session JWT (`Authorization: Bearer <JWT>`); API keys are refused.
          */
@@ -10675,7 +10675,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
+            /** @description Too many requests: a rate-limit policy of this route (`user`, `raffle-publish`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
