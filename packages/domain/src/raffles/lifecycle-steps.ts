@@ -21,6 +21,9 @@ export async function moveRaffle(tx: DbOrTx, raffle: RaffleRecord, context: Raff
   return (await updateRaffle(tx, raffle.id, changes))!;
 }
 
+/** The one refusal of a slug held elsewhere, whoever holds it. */
+const SLUG_UNAVAILABLE = 'this slug is not available; choose another before publishing';
+
 /**
  * Slugs are shared by all workspaces once published (the personal and public routes address a
  * raffle by slug alone), so the first to publish a slug keeps it, for good (a cancel keeps
@@ -29,9 +32,6 @@ export async function moveRaffle(tx: DbOrTx, raffle: RaffleRecord, context: Raff
  * publishes are rate limited (decision 0040). The transaction is aborted by then, so the caller
  * rolls back.
  */
-/** The one refusal of a slug held elsewhere (exported for the tests that hold it to being one). */
-export const SLUG_UNAVAILABLE = 'this slug is not available; choose another before publishing';
-
 async function publishedSlugSafe<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
