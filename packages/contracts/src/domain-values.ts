@@ -13,6 +13,12 @@ export const ENTRY_SOURCES = ['api', 'web', 'auto', 'import'] as const;
 export const WIN_STATUSES = ['selected', 'finalized', 'disqualified', 'replaced'] as const;
 export const WIN_SOURCES = ['draw', 'fcfs', 'manual', 'reroll'] as const;
 export const DELIVERY_STATUSES = ['pending', 'processing', 'delivered', 'failed', 'not_applicable'] as const;
+/**
+ * The most an entry can weigh: the multipliers of one raffle's optional requirements, all met,
+ * multiply to at most this. Weights are numeric(20,6) (under 10^14) in the database and in a draw
+ * proof's lines; a million to one between two entrants is already past any raffle's intent.
+ */
+export const MAX_ENTRY_WEIGHT = 1_000_000;
 /** A raffle slug as the create and update bodies take it; the console derives slugs from titles within it. */
 export const RAFFLE_SLUG = { pattern: '^[a-z0-9]+(-[a-z0-9]+)*$', minLength: 3, maxLength: 64 } as const;
 export const WORKSPACE_ROLES = ['owner', 'admin', 'member'] as const;

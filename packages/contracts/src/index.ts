@@ -55,7 +55,7 @@ import {
   WebhookTestEventSchema,
 } from './resources/webhook-endpoint.js';
 import { WebhookEventTypePageSchema, WebhookEventTypeSchema } from './resources/webhook-event-type.js';
-import { EntryRequirementResultsSchema, PlatformChainListSchema, PlatformChainSchema } from './resources/dashboard-chains.js';
+import { EntryRequirementResultsSchema, PlatformChainListSchema, PlatformChainSchema, WorkspaceRequirementResultSchema } from './resources/dashboard-chains.js';
 
 export * from './domain-values.js';
 export * from './errors.js';
@@ -140,6 +140,7 @@ export const SHARED_SCHEMAS = [
   DashboardRafflePageSchema,
   DashboardEntryPageSchema,
   DashboardWinPageSchema,
+  WorkspaceRequirementResultSchema,
   EntryRequirementResultsSchema,
   PlatformChainSchema,
   PlatformChainListSchema,

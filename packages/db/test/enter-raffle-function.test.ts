@@ -10,7 +10,7 @@ import { renderWinColumns } from '../src/render/win.js';
 import { identitySnapshotOf } from '../src/queries/winner-identities.js';
 import { updateWin } from '../src/writes/wins.js';
 
-// enter_raffle (migrations 0015, 0016) on its own database: its outcomes, what it stores, and the rules
+// enter_raffle (migrations 0015, 0016, 0019) on its own database: its outcomes, what it stores, and the rules
 // that only it enforces now, under concurrency.
 const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const name = `t_enter_${randomBytes(5).toString('hex')}`;
@@ -150,6 +150,76 @@ describe('enter_raffle', () => {
     expect(earlier.ownerJson).toEqual(rendered.ownerJson);
     const updates = await sql<{ id: string; payload: string }[]>`select id, payload from event_outbox where type = 'entry.updated' and payload like ${`%${a.entry.id}%`} order by id`;
     expect(updates.map((e) => JSON.parse(e.payload).data)).toContainEqual(JSON.parse(earlier.workspaceJson));
+  });
+
+  describe('wallet twins: every wallet an entry\'s eligibility counted (issue 34)', () => {
+    const link = (userId: string, chain: string, address: string, verified = true) =>
+      sql`insert into user_wallets (user_id, chain, address, verified, created_at) values (${userId}, ${chain}, ${address}, ${verified}, now())`;
+    const fingerprintOf = async (raffleId: string) =>
+      (await sql<{ f: string | null }[]>`select case when requirements = '[]'::jsonb then null else md5(requirements::text) end as f from raffles where id = ${raffleId}`)[0]!.f;
+    const entered = async (raffleId: string, userId: string, extra: Partial<EntryAttempt> = {}) => {
+      const result = await enter(raffleId, userId, { fingerprint: await fingerprintOf(raffleId), ...extra });
+      if (result.outcome !== 'entered') throw new Error(`not entered: ${result.outcome}`);
+      return result.entry.id;
+    };
+    const flagsOf = async (entryId: string) => (await stored(entryId)).duplicateFlags.walletReuse ?? [];
+    // A requirement reading another chain than the raffle's: eligibility sums the wallets there too.
+    const gated = () =>
+      raffle({ chain: 'solana', requirements: [{ id: 'pass', type: 'token_balance', label: 'Holds a pass', params: { chain: 'anvil', contract: '0x1', standard: 'erc721', min: '1' } }] });
+
+    it('flags entrants sharing a verified wallet on a chain the raffle reads, though each snapshots a wallet of their own', async () => {
+      const r = await gated();
+      // Each has an own (older, verified) wallet on the raffle's chain, the one the entry snapshots,
+      // and the same contract wallet on the requirement's chain.
+      const holders = [await user(`own-${unique()}`), await user(`own-${unique()}`), await user(`own-${unique()}`)];
+      for (const u of holders) await link(u, 'anvil', '0xSharedContractWallet');
+      // Neither an unverified claim to it nor the same address on a chain this raffle does not read counts.
+      const claimant = await user(`own-${unique()}`);
+      await link(claimant, 'anvil', '0xSharedContractWallet', false);
+      const elsewhere = await user(`own-${unique()}`);
+      await link(elsewhere, 'polygon', '0xSharedContractWallet');
+      const [a, b, c] = [await entered(r.id, holders[0]!), await entered(r.id, holders[1]!), await entered(r.id, holders[2]!)];
+      const [d, e] = [await entered(r.id, claimant), await entered(r.id, elsewhere)];
+      expect(await flagsOf(a)).toEqual([b, c]);
+      expect(await flagsOf(b)).toEqual([a, c]);
+      expect(await flagsOf(c)).toEqual([a, b]);
+      expect(await flagsOf(d)).toEqual([]);
+      expect(await flagsOf(e)).toEqual([]);
+    });
+
+    it('on a raffle naming no chain, flags entrants sharing any verified wallet', async () => {
+      const r = await raffle({ chain: null });
+      const a = await entered(r.id, await user('SharedNoChain'));
+      const b = await entered(r.id, await user('SharedNoChain'));
+      const c = await entered(r.id, await user(`own-${unique()}`));
+      expect(await flagsOf(a)).toEqual([b]);
+      expect(await flagsOf(b)).toEqual([a]);
+      expect(await flagsOf(c)).toEqual([]);
+      expect((await stored(a)).walletSnapshot).toBeNull();
+    });
+
+    it('two entrants sharing a counted wallet at once both see each other (its lock)', async () => {
+      const r = await gated();
+      const [x, y] = [await user(`own-${unique()}`), await user(`own-${unique()}`)];
+      for (const u of [x, y]) await link(u, 'anvil', '0xSharedAtOnce');
+      const fingerprint = await fingerprintOf(r.id);
+      const holder = await sql.reserve();
+      let results: Awaited<ReturnType<typeof enter>>[];
+      try {
+        // Both are held just before their insert, after their lookups, as in the IP case below.
+        await holder`begin`;
+        await holder`select 1 from users where id in (${x}, ${y}) for update`;
+        const entering = Promise.all([enter(r.id, x, { fingerprint }), enter(r.id, y, { fingerprint })]);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        await holder`commit`;
+        results = await entering;
+      } finally {
+        holder.release();
+      }
+      const [ex, ey] = results.map((e) => (e.outcome === 'entered' ? e.entry.id : ''));
+      expect(await flagsOf(ex!)).toEqual([ey]);
+      expect(await flagsOf(ey!)).toEqual([ex]);
+    });
   });
 
   it('two entrants sharing an IP at once both see each other (the signal lock), and one user twice at once enters once', async () => {

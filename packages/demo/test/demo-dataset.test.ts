@@ -215,6 +215,20 @@ describe('the finalized draw', () => {
   });
 });
 
+describe('duplicate flags as planned', () => {
+  it('flags exactly the entries the plan says share a wallet (snapshot or counted, raffles without a chain included) or an IP', async () => {
+    const rows = await database.sql<{ id: string; flagged: boolean }[]>`
+      select id, (duplicate_flags ?| array['walletReuse', 'ipReuse']) as flagged from entries`;
+    const stored = new Map(rows.map((r) => [r.id, r.flagged]));
+    const planned = planDemoDataset().raffles.flatMap((r) => r.entries.map((e) => [e.id, e.flagged] as const));
+    expect(planned.filter(([id, flagged]) => stored.get(id) !== flagged)).toEqual([]);
+    // The crowd's shared Ethereum wallets are flagged on raffles that name no chain too (issue 34).
+    const [chainless] = await database.sql<{ n: number }[]>`
+      select count(*)::int as n from entries e join raffles r on r.id = e.raffle_id where r.chain is null and e.duplicate_flags ? 'walletReuse'`;
+    expect(chainless!.n).toBeGreaterThan(0);
+  });
+});
+
 describe('requirements', () => {
   it('kept a passing verdict for every requirement of every entry the domain accepted', async () => {
     const [row] = await database.sql<{ failed: number; missing: number }[]>`

@@ -107,6 +107,12 @@ export const ConfigSchema = Type.Object({
   SIWE_NONCE_TTL_SECONDS: Type.Integer({ minimum: 30, maximum: 86_400, default: 600 }),
   /** Wallet links (nonces and links together) per window per user: each link may cost an RPC call. */
   RATE_LIMIT_WALLET_LINK_MAX: Type.Integer({ minimum: 1, default: 30 }),
+  /**
+   * Raffle publishes per window per user. Publishing claims a slug for every workspace, so a refused
+   * one tells its caller the slug is held (decision 0042): the budget keeps that from being a fast
+   * way to enumerate unlisted and private raffles' slugs.
+   */
+  RATE_LIMIT_RAFFLE_PUBLISH_MAX: Type.Integer({ minimum: 1, default: 10 }),
 });
 
 export type Config = Static<typeof ConfigSchema>;

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { localChainEnv, localChainInfo } from '@raffle/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ManagementApp } from '../src/app.js';
 import { buildTestApp } from './support/app.js';
@@ -50,7 +51,7 @@ async function enteredRaffle() {
 }
 
 describe('GET …/entries/{entryId}/requirements', () => {
-  it("answers an owner or admin each requirement's verdict as the entrant sees it, never evidence or a wallet", async () => {
+  it("answers an owner or admin each requirement's verdict, never evidence or a wallet", async () => {
     const { raffle, entryId, ownersView, address } = await enteredRaffle();
     for (const userId of [tenant.owner.id, tenant.admin.id]) {
       const res = await getResults(resultsUrl(raffle.id, entryId), userId);
@@ -63,10 +64,34 @@ describe('GET …/entries/{entryId}/requirements', () => {
         ['account_age_days', 'Account older than a week', true],
         ['email_verified', 'Verified email', false],
       ]);
-      // Exactly what the entrant is told about their own entry.
-      expect(body.requirements).toEqual(ownersView.requirements);
+      // What the entrant is told about their own entry, reduced to {type, label, passed}.
+      expect(body.requirements).toEqual((ownersView.requirements as { type: string; label: string; passed: boolean }[]).map(({ type, label, passed }) => ({ type, label, passed })));
       expect(res.body).not.toMatch(/evidence/);
       expect(res.body.toLowerCase()).not.toContain(address.toLowerCase());
+    }
+  });
+
+  it("never shows the entrant's balances: the owner's view has the detail, the workspace's is {type, label, passed}", async () => {
+    // The run's local chain: an optional pass requirement nobody's fresh wallet meets, so the
+    // entry is valid and its verdict carries what the wallet holds ("holds 0 …").
+    const chainApp = await buildTestApp(testDb.database, testDb.url, localChainEnv());
+    try {
+      const chainApi = dashboardRaffles(chainApp, testDb.database, tenant.workspace.id, tenant.owner.id);
+      const pass = { chain: 'anvil', contract: localChainInfo().contracts.erc721, standard: 'erc721', min: '1', optional: true, multiplier: 2 };
+      const raffle = await chainApi.open({ requirements: [{ id: 'pass', type: 'token_balance', label: 'Holds a pass', params: pass }] });
+      const entrant = await chainApi.user({ wallets: [{ chain: 'anvil', address: `0x${randomBytes(20).toString('hex')}`, verified: true }] });
+      const entered = await chainApi.enter(raffle.slug, entrant.id);
+      expect(entered.statusCode, entered.body).toBe(201);
+      const own = entered.json() as { id: string; requirements: { detail?: string }[] };
+      expect(own.requirements[0]!.detail).toMatch(/^holds 0 /);
+
+      const res = await getResults(resultsUrl(raffle.id, own.id), tenant.owner.id);
+      expect(res.statusCode, res.body).toBe(200);
+      expectSchema('EntryRequirementResults', res.json());
+      expect((res.json() as { requirements: unknown[] }).requirements).toEqual([{ type: 'token_balance', label: 'Holds a pass', passed: false }]);
+      expect(res.body).not.toMatch(/holds|detail/);
+    } finally {
+      await chainApp.close();
     }
   });
 

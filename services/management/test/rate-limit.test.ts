@@ -253,6 +253,7 @@ describe('the OpenAPI document', () => {
       createWorkspaceApiKey: 'key-create',
       rollPersonalApiKey: 'key-create',
       createPersonalWebhookEndpoint: 'webhook-endpoint-create',
+      publishRaffle: 'raffle-publish',
     };
     for (const [operationId, bucket] of Object.entries(expectations)) {
       expect(byId.get(operationId)?.responses['429']?.description, operationId).toContain(`\`${bucket}\``);

@@ -1,7 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { ENTRY_STATUSES } from '../domain-values.js';
+import { ENTRY_STATUSES, REQUIREMENT_TYPES } from '../domain-values.js';
 import { StringEnum } from '../primitives.js';
-import { RequirementResultSchema, type RequirementResult } from './entry.js';
 
 /** One chain this deployment reads (CHAIN_RPC_URLS): what a token_balance or native_balance requirement may name. */
 export const PlatformChainSchema = Type.Object(
@@ -27,15 +26,30 @@ export const PlatformChainListSchema = Type.Object(
 export type PlatformChainList = { data: PlatformChain[] };
 
 /**
- * One entry's requirement verdicts as its entrant sees them (the sanitized entry's `requirements`):
- * pass or fail and a `detail` about the entrant only. Never the evidence, never a wallet.
+ * One requirement's verdict as a workspace sees it (product.md: `{type, label, passed}`). Not the
+ * entrant's `detail`: for an on-chain requirement it tells what their wallets hold ("holds 19999.99
+ * ETH"), which is the entrant's to see, not the raffle's team's (issue 34).
+ */
+export const WorkspaceRequirementResultSchema = Type.Object(
+  {
+    type: StringEnum(REQUIREMENT_TYPES),
+    label: Type.String(),
+    passed: Type.Boolean(),
+  },
+  { $id: 'WorkspaceRequirementResult', additionalProperties: false },
+);
+export type WorkspaceRequirementResult = Static<typeof WorkspaceRequirementResultSchema>;
+
+/**
+ * One entry's requirement verdicts as its workspace sees them: pass or fail per requirement.
+ * Never the evidence, never a wallet, never what the entrant holds.
  */
 export const EntryRequirementResultsSchema = Type.Object(
   {
     entryId: Type.String(),
     status: StringEnum(ENTRY_STATUSES),
-    requirements: Type.Array(Type.Ref(RequirementResultSchema), { description: "In the raffle's order of its requirements." }),
+    requirements: Type.Array(Type.Ref(WorkspaceRequirementResultSchema), { description: "In the raffle's order of its requirements." }),
   },
   { $id: 'EntryRequirementResults', additionalProperties: false },
 );
-export type EntryRequirementResults = { entryId: string; status: (typeof ENTRY_STATUSES)[number]; requirements: RequirementResult[] };
+export type EntryRequirementResults = { entryId: string; status: (typeof ENTRY_STATUSES)[number]; requirements: WorkspaceRequirementResult[] };

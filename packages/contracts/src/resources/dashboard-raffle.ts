@@ -13,7 +13,7 @@ export const RaffleRequirementSchema = Type.Object(
     params: Type.Record(Type.String(), Type.Unknown(), {
       default: {},
       description:
-        'Per type: wallet_connected {chain}, account_age_days {min}, holds_role {role}; email_verified and workspace_member take none; token_balance {chain, contract, standard: erc20 | erc721 | erc1155, tokenId (erc1155 only), min} and native_balance {chain, min}, amounts as decimal strings in base units, summed over the entrant\'s verified wallets on that chain. Any requirement may set optional: true, and then a multiplier (1–100) applied to the entry weight when it passes.',
+        'Per type: wallet_connected {chain}, account_age_days {min}, holds_role {role}; email_verified and workspace_member take none; token_balance {chain, contract, standard: erc20 | erc721 | erc1155, tokenId (erc1155 only), min} and native_balance {chain, min}, amounts as decimal strings in base units, summed over the entrant\'s verified wallets on that chain. Any requirement may set optional: true, and then a multiplier (1–100) applied to the entry weight when it passes; the multipliers of one raffle multiply to at most 1000000 (an entry meeting every optional requirement weighs at most that), or the raffle is refused with VALIDATION_FAILED.',
     }),
   },
   { $id: 'RaffleRequirement', additionalProperties: false },

@@ -4,7 +4,7 @@ import { DateTime, StringEnum } from '../primitives.js';
 
 export const DuplicateFlagsSchema = Type.Object(
   {
-    walletReuse: Type.Optional(Type.Array(Type.String(), { description: 'Ids of entries sharing this wallet.' })),
+    walletReuse: Type.Optional(Type.Array(Type.String(), { description: "Ids of entries sharing a wallet with this one: a wallet both entries' eligibility counted (the entrant's verified wallets on the raffle's chain and its requirements' chains, on any chain when the raffle names none), or one an entry snapshots." })),
     ipReuse: Type.Optional(Type.Array(Type.String(), { description: 'Ids of entries from the same keyed IP hash.' })),
   },
   { $id: 'DuplicateFlags', additionalProperties: false },

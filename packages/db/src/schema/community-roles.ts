@@ -1,4 +1,4 @@
-import { pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { index, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import { createdAt, idColumn } from './columns.js';
 import { users } from './users.js';
 import { workspaces } from './workspaces.js';
@@ -19,5 +19,9 @@ export const communityRoles = pgTable(
     role: text('role').notNull(),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.workspaceId, t.userId, t.role] })],
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.userId, t.role] }),
+    // A user's delete checks their roles in every workspace: the key above leads with the workspace.
+    index('community_roles_user_idx').on(t.userId),
+  ],
 );

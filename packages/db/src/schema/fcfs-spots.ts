@@ -26,5 +26,8 @@ export const fcfsSpots = pgTable(
     primaryKey({ columns: [t.raffleId, t.position] }),
     // Only free spots: a claim finds the lowest without stepping over the taken ones.
     index('fcfs_spots_free_idx').on(t.raffleId, t.position).where(sql`${t.entryId} is null`),
+    // Each deleted entry's foreign-key check finds its spot here, not by a scan of every spot
+    // (a raffle's delete removes its entries one check each). Only taken spots carry an entry.
+    index('fcfs_spots_entry_idx').on(t.entryId).where(sql`${t.entryId} is not null`),
   ],
 );

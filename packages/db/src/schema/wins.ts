@@ -48,6 +48,9 @@ export const wins = pgTable(
       .on(t.entryId)
       .where(sql`${t.status} in ('selected', 'finalized')`),
     index('wins_user_page_idx').on(t.userId, t.id),
+    // An entry's delete checks every win of it, the disqualified and replaced ones too, which
+    // wins_live_entry_idx leaves out.
+    index('wins_entry_idx').on(t.entryId),
     index('wins_raffle_position_idx').on(t.raffleId, t.position),
   ],
 );

@@ -39,10 +39,26 @@ function fateOf(twist: EntryTwist | undefined, createdAt: Date, window: EntryWin
   return twist.status === 'withdrawn' ? { status: 'withdrawn', at } : { status: 'disqualified', reason: twist.statusReason, at };
 }
 
-/** The domain flags both entries of a shared wallet or IP hash (the later one on entry, the earlier one with it). */
-function markDuplicates(entries: PlannedEntry[]): void {
+/**
+ * The wallets an entry's eligibility counts (enter_raffle, migration 0019): the person's verified
+ * wallets on the raffle's chain and on its requirements' chains, or on any chain without a raffle chain.
+ */
+function countedWallets(spec: DemoRaffleSpec, person: DemoPerson): string[] {
+  const chains = new Set(spec.requirements.map((r) => r.params?.chain).filter((c): c is string => typeof c === 'string'));
+  return person.wallets.filter((w) => w.verified && (spec.chain === null || w.chain === spec.chain || chains.has(w.chain))).map((w) => w.address);
+}
+
+/**
+ * The domain flags both entries of a shared wallet or IP hash (the later one on entry, the earlier
+ * one with it): a wallet is shared when it is one entry's snapshot or counted wallet and another's.
+ * (The domain matches counted wallets by chain and address; the demo's addresses differ across chains.)
+ */
+function markDuplicates(entries: PlannedEntry[], spec: DemoRaffleSpec): void {
   const counts = new Map<string, number>();
-  const signals = (e: PlannedEntry) => [e.walletSnapshot && `w:${e.walletSnapshot}`, `i:${e.ipHash}`].filter((s): s is string => Boolean(s));
+  const signals = (e: PlannedEntry) => [
+    ...new Set([e.walletSnapshot, ...countedWallets(spec, e.person)].filter((w): w is string => Boolean(w)).map((w) => `w:${w}`)),
+    `i:${e.ipHash}`,
+  ];
   for (const e of entries) for (const s of signals(e)) counts.set(s, (counts.get(s) ?? 0) + 1);
   for (const e of entries) e.flagged = signals(e).some((s) => counts.get(s)! > 1);
 }
@@ -72,6 +88,6 @@ export function planEntries(spec: DemoRaffleSpec, window: EntryWindow | null, is
       },
     ];
   });
-  markDuplicates(entries);
+  markDuplicates(entries, spec);
   return entries;
 }

@@ -21,18 +21,23 @@ export async function moveRaffle(tx: DbOrTx, raffle: RaffleRecord, context: Raff
   return (await updateRaffle(tx, raffle.id, changes))!;
 }
 
+/** The one refusal of a slug held elsewhere, whoever holds it. */
+const SLUG_UNAVAILABLE = 'this slug is not available; choose another before publishing';
+
 /**
  * Slugs are shared by all workspaces once published (the personal and public routes address a
- * raffle by slug alone), so the first to publish a slug keeps it. The conflict names only a
- * published raffle, which those routes show anyway; the transaction is aborted by then, so the
- * caller rolls back.
+ * raffle by slug alone), so the first to publish a slug keeps it, for good (a cancel keeps
+ * published_at). The refusal is one answer whoever holds the slug: a public raffle, a hidden one
+ * (unlisted or private, which read 404 to this caller) or a cancelled one. It names no raffle, and
+ * publishes are rate limited (decision 0042). The transaction is aborted by then, so the caller
+ * rolls back.
  */
 async function publishedSlugSafe<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
     if (isUniqueViolation(error, 'raffles_published_slug_unique')) {
-      throw new DomainError('SLUG_TAKEN', 'a published raffle already uses this slug; change the slug before publishing');
+      throw new DomainError('SLUG_TAKEN', SLUG_UNAVAILABLE);
     }
     throw error;
   }

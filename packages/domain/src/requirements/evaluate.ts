@@ -1,4 +1,4 @@
-import { REQUIREMENT_TYPES, type RequirementFailure, type RequirementType } from '@raffle/contracts';
+import { MAX_ENTRY_WEIGHT, REQUIREMENT_TYPES, type RequirementFailure, type RequirementType } from '@raffle/contracts';
 import { evaluateUserRequirements, isChainRequirement, listEntriesFailingRequirements, type DbOrTx, type RequirementEvaluation, type schema } from '@raffle/db';
 import { REQUIREMENT_DEFINITIONS } from './requirement-types.js';
 
@@ -38,6 +38,14 @@ export function requirementProblems(requirements: RaffleRequirement[], options: 
       problems.push(`${at}.params.chain ${JSON.stringify(r.params.chain)} is not a chain this platform reads: ${configured}`);
     }
   });
+  // Judged only on multipliers that are each in range: an entrant meeting every optional
+  // requirement weighs their product, which must fit the weight's column and a proof's line.
+  if (problems.length === 0) {
+    const heaviest = Number(weightOf(requirements, requirements.map(() => true)));
+    if (heaviest > MAX_ENTRY_WEIGHT) {
+      problems.push(`the multipliers of the optional requirements multiply to ${heaviest}; an entry may weigh at most ${MAX_ENTRY_WEIGHT}`);
+    }
+  }
   return problems;
 }
 

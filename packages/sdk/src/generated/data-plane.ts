@@ -589,7 +589,7 @@ export type components = {
             finalizedAt?: string;
         };
         DuplicateFlags: {
-            /** @description Ids of entries sharing this wallet. */
+            /** @description Ids of entries sharing a wallet with this one: a wallet both entries' eligibility counted (the entrant's verified wallets on the raffle's chain and its requirements' chains, on any chain when the raffle names none), or one an entry snapshots. */
             walletReuse?: string[];
             /** @description Ids of entries from the same keyed IP hash. */
             ipReuse?: string[];

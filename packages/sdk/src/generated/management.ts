@@ -590,7 +590,7 @@ export type paths = {
         put?: never;
         /**
          * Publish a draft: scheduled until startsAt, or open at once
-         * @description Owners and admins only. Generates the draw seed and makes its commitment public. 409 `RAFFLE_CANNOT_PUBLISH` unless draft, or when endsAt has passed; 409 `SLUG_TAKEN` when a published raffle (of any workspace) already uses the slug, since published raffles are addressed by slug alone. Invalid transitions answer 409 with the code leading the message. A bodiless POST is accepted.
+         * @description Owners and admins only. Generates the draw seed and makes its commitment public. 409 `RAFFLE_CANNOT_PUBLISH` unless draft, or when endsAt has passed; 409 `SLUG_TAKEN` when the slug is not available: published raffles are addressed by slug alone, so a slug a raffle of any workspace has published (public, unlisted or private, cancelled ones included) is never given to another. That answer is the same whichever holds it and says nothing about the raffle; publishes are limited per user (`raffle-publish`), so it is no fast way to find hidden raffles' slugs (docs/decisions/0042). Invalid transitions answer 409 with the code leading the message. A bodiless POST is accepted.
          *
          *     Requires a dashboard session JWT (`Authorization: Bearer <JWT>`); API keys are refused.
          */
@@ -742,7 +742,7 @@ export type paths = {
         };
         /**
          * Which of the raffle's requirements an entry passed or failed
-         * @description Owners and admins only. Each requirement's verdict as the entrant sees it on their own entry: passed, and a `detail` about the entrant only (e.g. "holds 0 Nebula Pass, needs 1"). Never the evidence behind it, never a wallet. 404 `ENTRY_NOT_FOUND` when the raffle has no such entry.
+         * @description Owners and admins only. Each requirement's type, label and whether the entry passed it. Not the `detail` the entrant sees on their own entry (what their wallets hold, e.g. "holds 0 Nebula Pass, needs 1"), never the evidence behind it, never a wallet. 404 `ENTRY_NOT_FOUND` when the raffle has no such entry.
          *
          *     Requires a dashboard session JWT (`Authorization: Bearer <JWT>`); API keys are refused.
          */
@@ -1802,7 +1802,7 @@ export type components = {
             canonicalProject?: components["schemas"]["ProjectSummary"] | null;
         };
         DuplicateFlags: {
-            /** @description Ids of entries sharing this wallet. */
+            /** @description Ids of entries sharing a wallet with this one: a wallet both entries' eligibility counted (the entrant's verified wallets on the raffle's chain and its requirements' chains, on any chain when the raffle names none), or one an entry snapshots. */
             walletReuse?: string[];
             /** @description Ids of entries from the same keyed IP hash. */
             ipReuse?: string[];
@@ -2061,7 +2061,7 @@ export type components = {
             type: "wallet_connected" | "account_age_days" | "email_verified" | "workspace_member" | "holds_role" | "token_balance" | "native_balance";
             label: string;
             /**
-             * @description Per type: wallet_connected {chain}, account_age_days {min}, holds_role {role}; email_verified and workspace_member take none; token_balance {chain, contract, standard: erc20 | erc721 | erc1155, tokenId (erc1155 only), min} and native_balance {chain, min}, amounts as decimal strings in base units, summed over the entrant's verified wallets on that chain. Any requirement may set optional: true, and then a multiplier (1–100) applied to the entry weight when it passes.
+             * @description Per type: wallet_connected {chain}, account_age_days {min}, holds_role {role}; email_verified and workspace_member take none; token_balance {chain, contract, standard: erc20 | erc721 | erc1155, tokenId (erc1155 only), min} and native_balance {chain, min}, amounts as decimal strings in base units, summed over the entrant's verified wallets on that chain. Any requirement may set optional: true, and then a multiplier (1–100) applied to the entry weight when it passes; the multipliers of one raffle multiply to at most 1000000 (an entry meeting every optional requirement weighs at most that), or the raffle is refused with VALIDATION_FAILED.
              * @default {}
              */
             params: {
@@ -2229,12 +2229,18 @@ export type components = {
             data: components["schemas"]["DashboardWin"][];
             pagination: components["schemas"]["Pagination"];
         };
+        WorkspaceRequirementResult: {
+            /** @enum {string} */
+            type: "wallet_connected" | "account_age_days" | "email_verified" | "workspace_member" | "holds_role" | "token_balance" | "native_balance";
+            label: string;
+            passed: boolean;
+        };
         EntryRequirementResults: {
             entryId: string;
             /** @enum {string} */
             status: "pending" | "valid" | "invalid" | "withdrawn" | "disqualified";
             /** @description In the raffle's order of its requirements. */
-            requirements: components["schemas"]["RequirementResult"][];
+            requirements: components["schemas"]["WorkspaceRequirementResult"][];
         };
         PlatformChain: {
             /**
@@ -10669,7 +10675,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
+            /** @description Too many requests: a rate-limit policy of this route (`user`, `raffle-publish`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -14,6 +14,7 @@ export const RATE_LIMIT_BUCKETS = {
   keyCreate: 'key-create',
   webhookEndpointCreate: 'webhook-endpoint-create',
   walletLink: 'wallet-link',
+  rafflePublish: 'raffle-publish',
 } as const;
 
 type Params = { workspaceId?: string; endpointId?: string };
@@ -60,6 +61,7 @@ async function rateLimitPlugin(app: FastifyInstance) {
       routeBucket(RATE_LIMIT_BUCKETS.keyCreate, config.RATE_LIMIT_KEY_CREATE_MAX, userKey),
       routeBucket(RATE_LIMIT_BUCKETS.webhookEndpointCreate, config.RATE_LIMIT_WEBHOOK_ENDPOINT_CREATE_MAX, userKey),
       routeBucket(RATE_LIMIT_BUCKETS.walletLink, config.RATE_LIMIT_WALLET_LINK_MAX, userKey),
+      routeBucket(RATE_LIMIT_BUCKETS.rafflePublish, config.RATE_LIMIT_RAFFLE_PUBLISH_MAX, userKey),
     ],
     tooManyRequests: (_request, refusal) =>
       new DomainError('RATE_LIMITED', `the "${refusal.policy}" limit of ${refusal.quota} requests per window is exhausted; retry in ${refusal.retryAfterSeconds} s`),

@@ -19,6 +19,7 @@ export function testConfig(url: string, overrides: Record<string, string> = {}):
     RATE_LIMIT_WEBHOOK_RECOVER_MAX: '100000',
     RATE_LIMIT_KEY_CREATE_MAX: '100000',
     RATE_LIMIT_WEBHOOK_ENDPOINT_CREATE_MAX: '100000',
+    RATE_LIMIT_RAFFLE_PUBLISH_MAX: '100000',
     // The run's local beacon: closes fix rounds of its chain, as they would of drand's.
     ...localBeaconEnv(),
     // The run's local chain (anvil): wallet links name its chain id, contract wallets are checked on it.

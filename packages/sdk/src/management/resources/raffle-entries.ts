@@ -7,7 +7,7 @@ import type { ListItem, ListParams, RequestBody, ResponseBody } from '../operati
 export type RaffleEntry = ListItem<'listRaffleEntries'>;
 export type ListRaffleEntriesParams = ListParams<'listRaffleEntries'>;
 export type DisqualifyEntryParams = RequestBody<'disqualifyEntry'>;
-/** One entry's requirement verdicts as its entrant sees them (passed, detail); never evidence or wallets. */
+/** One entry's requirement verdicts as its workspace sees them (type, label, passed): never what the entrant holds, never evidence or wallets. */
 export type EntryRequirementResults = ResponseBody<'getEntryRequirementResults'>;
 
 /** A raffle's entries as the workspace sees them (duplicate flags included). */
@@ -19,7 +19,7 @@ export class RaffleEntries {
     return this.http.list({ method: 'GET', path: encodePath`/api/dashboard/workspaces/${workspaceId}/raffles/${raffleId}/entries`, query: { ...params }, options });
   }
 
-  /** Which requirements an entry passed or failed, each with its `detail` (owners and admins); 404 `ENTRY_NOT_FOUND`. */
+  /** Which requirements an entry passed or failed (owners and admins); 404 `ENTRY_NOT_FOUND`. The entrant's `detail` is theirs alone. */
   getRequirements(workspaceId: string, raffleId: string, entryId: string, options?: RequestOptions): Promise<WithResponse<EntryRequirementResults>> {
     return this.http.request({
       method: 'GET',

@@ -55,7 +55,7 @@ export class WorkspaceRaffles {
     return this.http.request({ method: 'PATCH', path: rafflePath(workspaceId, raffleId), body: params, options });
   }
 
-  /** Publishes a draft: scheduled until `startsAt`, or open at once; its draw commitment becomes public. 409 `SLUG_TAKEN` when a published raffle has the slug. */
+  /** Publishes a draft: scheduled until `startsAt`, or open at once; its draw commitment becomes public. 409 `SLUG_TAKEN` when the slug is not available (a raffle of any workspace published it); 429 past the `raffle-publish` budget. */
   publish(workspaceId: string, raffleId: string, options?: RequestOptions): Promise<WithResponse<Raffle>> {
     return this.act(workspaceId, raffleId, 'publish', undefined, options);
   }

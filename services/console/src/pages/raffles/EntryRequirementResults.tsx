@@ -8,7 +8,8 @@ type Props = { workspaceId: string; raffleId: string; entryId: string };
 
 /**
  * One entry's requirement verdicts, read when asked for (one request per entry opened, not one per
- * row of the page): each requirement passed or failed, with what the entrant is told about it.
+ * row of the page): each requirement passed or failed. Not what the entrant holds: that detail is
+ * theirs, and the API does not give it to a workspace.
  */
 export function EntryRequirementResults({ workspaceId, raffleId, entryId }: Props) {
   const mgmt = useManagement();
@@ -34,7 +35,6 @@ export function EntryRequirementResults({ workspaceId, raffleId, entryId }: Prop
             {results.data.requirements.map((r, i) => (
               <li key={i} className={r.passed ? 'requirement-passed' : 'requirement-failed'}>
                 <strong>{r.passed ? 'Passed' : 'Failed'}</strong>: {r.label}
-                {r.detail ? <> — {r.detail}</> : null}
               </li>
             ))}
           </ul>

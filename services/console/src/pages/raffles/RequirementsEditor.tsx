@@ -1,3 +1,4 @@
+import { MAX_ENTRY_WEIGHT } from '@raffle/contracts/domain-values';
 import { humanize, REQUIREMENT_TYPES } from './raffle-rules';
 import type { RequirementRow } from './raffle-form-values';
 import { RequirementParamField } from './RequirementParamField';
@@ -74,7 +75,17 @@ export function RequirementsEditor({ rows, onChange, disabled, idPrefix, showAll
             {row.optional ? (
               <div className="form-field">
                 <label className="form-label" htmlFor={rid('multiplier')}>Weight multiplier (1–100)</label>
-                <input id={rid('multiplier')} inputMode="decimal" value={row.multiplier} disabled={disabled} onChange={(e) => update(index, { multiplier: e.target.value })} />
+                <input
+                  id={rid('multiplier')}
+                  inputMode="decimal"
+                  value={row.multiplier}
+                  disabled={disabled}
+                  aria-describedby={rid('multiplier-hint')}
+                  onChange={(e) => update(index, { multiplier: e.target.value })}
+                />
+                <small className="form-hint" id={rid('multiplier-hint')}>
+                  All multipliers of a raffle multiply to at most {MAX_ENTRY_WEIGHT.toLocaleString('en-US')}.
+                </small>
               </div>
             ) : null}
             <button type="button" className="button" disabled={disabled} onClick={() => onChange((current) => current.filter((_, i) => i !== index))}>

@@ -63,16 +63,16 @@ export async function listDashboardEntries(db: Db, args: RaffleScope & PageReque
 }
 
 /**
- * One entry's requirement verdicts exactly as its entrant sees them: the stored sanitized entry's
- * `requirements` (type, label, passed, detail), so the team learns nothing the entrant is not told
- * about their own wallets, and nothing about anyone else's.
+ * One entry's requirement verdicts as its workspace sees them: the stored sanitized entry's
+ * `requirements` reduced to type, label and passed. The entrant's `detail` stays theirs: for an
+ * on-chain requirement it says what their wallets hold (issue 34).
  */
 export async function getEntryRequirementResults(db: Db, args: RaffleScope & { entryId: string }): Promise<EntryRequirementResults> {
   await assertRaffleInWorkspace(db, args);
   const json = isIdOf('entry', args.entryId) ? await findDashboardEntryOwnerJson(db, args) : null;
   if (!json) throw new DomainError('ENTRY_NOT_FOUND', `no entry ${args.entryId} in this raffle`);
   const entry = JSON.parse(json) as SanitizedEntry;
-  return { entryId: entry.id, status: entry.status, requirements: entry.requirements };
+  return { entryId: entry.id, status: entry.status, requirements: entry.requirements.map(({ type, label, passed }) => ({ type, label, passed })) };
 }
 
 /** Every win of a raffle in every status (replaced ones beside their replacements), by position then id. */

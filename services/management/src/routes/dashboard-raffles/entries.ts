@@ -42,7 +42,7 @@ const raffleEntryRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: RAFFLE_TAGS,
         summary: "Which of the raffle's requirements an entry passed or failed",
         description:
-          "Owners and admins only. Each requirement's verdict as the entrant sees it on their own entry: passed, and a `detail` about the entrant only (e.g. \"holds 0 Nebula Pass, needs 1\"). Never the evidence behind it, never a wallet. 404 `ENTRY_NOT_FOUND` when the raffle has no such entry.",
+          "Owners and admins only. Each requirement's type, label and whether the entry passed it. Not the `detail` the entrant sees on their own entry (what their wallets hold, e.g. \"holds 0 Nebula Pass, needs 1\"), never the evidence behind it, never a wallet. 404 `ENTRY_NOT_FOUND` when the raffle has no such entry.",
         params: RaffleEntryParams,
         response: managementResponses(200, Type.Ref(EntryRequirementResultsSchema)),
       },

@@ -7,6 +7,7 @@ import type { Db } from '@raffle/db';
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { beaconChainOf, beaconRoundsOf, chainReaderOf, dashboardUserIdOf } from '../../decorations.js';
+import { RATE_LIMIT_BUCKETS } from '../../plugins/rate-limit.js';
 import { checkedWorkspaceRoleOf, requireWorkspaceAccess } from '../shared/workspace-access.js';
 import { managementResponses } from '../responses.js';
 import { NoOptionsBody, RAFFLE_TAGS, RAFFLES_BASE, WorkspaceRaffleParams } from './params.js';
@@ -17,7 +18,7 @@ const ACTIONS: Array<{ action: 'publish' | 'open' | 'close' | 'finalize' | 'canc
     action: 'publish',
     summary: 'Publish a draft: scheduled until startsAt, or open at once',
     description:
-      'Generates the draw seed and makes its commitment public. 409 `RAFFLE_CANNOT_PUBLISH` unless draft, or when endsAt has passed; 409 `SLUG_TAKEN` when a published raffle (of any workspace) already uses the slug, since published raffles are addressed by slug alone.',
+      'Generates the draw seed and makes its commitment public. 409 `RAFFLE_CANNOT_PUBLISH` unless draft, or when endsAt has passed; 409 `SLUG_TAKEN` when the slug is not available: published raffles are addressed by slug alone, so a slug a raffle of any workspace has published (public, unlisted or private, cancelled ones included) is never given to another. That answer is the same whichever holds it and says nothing about the raffle; publishes are limited per user (`raffle-publish`), so it is no fast way to find hidden raffles\' slugs (docs/decisions/0042).',
     run: RAFFLE_TRANSITIONS.publish,
   },
   { action: 'open', summary: 'Open a scheduled raffle now, before its startsAt', description: '409 `RAFFLE_CANNOT_OPEN` unless scheduled.', run: RAFFLE_TRANSITIONS.open },
@@ -57,7 +58,8 @@ const raffleLifecycleRoutes: FastifyPluginAsyncTypebox = async (app) => {
           response: managementResponses(200, Type.Ref(DashboardRaffleSchema)),
         },
         preParsing: requireWorkspaceAccess(app, 'manage'),
-        config: { optionalBody: true },
+        // A publish claims a slug for every workspace: its refusal is counted (decision 0042).
+        config: { optionalBody: true, ...(action === 'publish' ? { rateLimitBuckets: [RATE_LIMIT_BUCKETS.rafflePublish] } : {}) },
       },
       async (request) =>
         (await run(app.database.db, { ...request.params, ...actorOf(request), beacon: beaconChainOf(app) })).dashboard,
