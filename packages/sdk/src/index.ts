@@ -60,7 +60,14 @@ export {
   type DrawEligibilityBlock,
   type EligibilityOnChainCheck,
 } from './draw/eligibility-blocks.js';
-export { describeBeaconChain, describeDrawChecks, utcTime, validDrawSummary, type DrawCheck } from './draw/draw-checks.js';
+export { describeBeaconChain, describeDrawChecks, drawVerdictLabel, utcTime, validDrawSummary, type DrawCheck } from './draw/draw-checks.js';
+export {
+  committedAlgorithm,
+  fetchDrawCommitment,
+  type DrawCommitment,
+  type DrawCommitmentRecord,
+  type FetchDrawCommitmentOptions,
+} from './draw/commitment-record.js';
 export { fetchPlatformBeaconChain, PLATFORM_BEACON_NAME, type FetchPlatformBeaconOptions, type PlatformBeaconChain } from './draw/platform-beacon.js';
 export { fetchAndVerifyDraw, type FetchAndVerifyDrawOptions, type FetchedDrawVerification } from './draw/fetch-and-verify-draw.js';
 

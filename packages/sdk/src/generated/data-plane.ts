@@ -401,6 +401,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/public/v1/raffles/{slug}/commitment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A published raffle's draw commitment, the algorithm it is for and its beacon round, without an API key
+         * @description What the raffle made public about its draw before drawing: `drawCommitment` and `drawAlgorithm` from publish, `closedAt`, `beaconRound` and `beaconChainHash` from the close. Verifiers (`fetchAndVerifyDraw`, `raffle-verify-draw`, the console's verify page) refuse a proof whose algorithm, commitment or round differ. It is served by the same operator as the proof: a copy kept from earlier (the `raffle.published` and `raffle.closed` webhooks, or this answer fetched at the close) is the stronger reference. Public and unlisted raffles from publish on; 404 `RAFFLE_NOT_FOUND` otherwise. Rate-limited per client IP (the `public` policy); CORS as for the other public routes.
+         */
+        get: operations["getPublicDrawCommitment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 };
 export type webhooks = Record<string, never>;
 export type components = {
@@ -517,6 +537,7 @@ export type components = {
             allowAutoEntry: boolean;
             requirements: components["schemas"]["PublicRequirement"][];
             drawCommitment: string | null;
+            drawAlgorithm?: ("es-hmac-sha256-drand-v1" | "es-hmac-sha256-v1") | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -577,6 +598,11 @@ export type components = {
             visibility: "public" | "unlisted" | "private";
             requirements: components["schemas"]["PublicRequirement"][];
             drawCommitment?: string;
+            /**
+             * @description The draw algorithm the commitment is for, bound at publish: `es-hmac-sha256-drand-v1` for weighted raffles. A verifier refuses a proof of any other. Null (absent on the public raffle) for other mechanics and for raffles published before it was bound.
+             * @enum {string}
+             */
+            drawAlgorithm?: "es-hmac-sha256-drand-v1" | "es-hmac-sha256-v1";
             /** Format: date-time */
             publishedAt?: string;
             /** Format: date-time */
@@ -777,6 +803,38 @@ export type components = {
                 entryId: string;
                 position: number;
             }[];
+        };
+        /**
+         * @example {
+         *       "slug": "nebula-genesis-mint",
+         *       "drawCommitment": "9f2c4e1a7b3d5f6081a2c3e4b5d6f708192a3b4c5d6e7f8091a2b3c4d5e6f708",
+         *       "drawAlgorithm": "es-hmac-sha256-drand-v1",
+         *       "publishedAt": "2026-05-01T12:00:00.000Z",
+         *       "closedAt": "2026-05-08T12:00:00.000Z",
+         *       "beaconRound": 12345678,
+         *       "beaconChainHash": "52db9ba70e0cc0f6eaf7803dd07447a1f5477735fd3f661792ba94600c84e971"
+         *     }
+         */
+        DrawCommitment: {
+            slug: string;
+            /** @description sha256 of the draw seed (hex), fixed at publish. */
+            drawCommitment: string;
+            /**
+             * @description The algorithm the commitment is for, bound at publish: `es-hmac-sha256-drand-v1` for every weighted raffle published since it existed. Absent for raffles published before (a `beaconRound` then binds the beacon draw the same way; without one the draw is seed-only) and for mechanics without a weighted draw.
+             * @enum {string}
+             */
+            drawAlgorithm?: "es-hmac-sha256-drand-v1" | "es-hmac-sha256-v1";
+            /** Format: date-time */
+            publishedAt: string;
+            /**
+             * Format: date-time
+             * @description When entries closed, by the platform's clock: the operator's claim, like the proof's `closedAt`.
+             */
+            closedAt?: string;
+            /** @description The beacon round the draw mixes in, fixed and public from the close (decision 0022); absent before the close. */
+            beaconRound?: number;
+            /** @description The drand chain `beaconRound` belongs to (its chain hash). */
+            beaconChainHash?: string;
         };
         /**
          * @example {
@@ -5738,6 +5796,184 @@ export interface operations {
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/public/v1/beacon",
+                     *       "code": "SERVICE_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    getPublicDrawCommitment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The `Raffle-Read-After` token of an earlier write (entering, withdrawing): this read then sees that write, whichever instance answers it. The key owner's own writes are seen without it on the instance that took them. `@raffle/sdk` sends the latest token it saw.
+                 * @example 0/16B3748
+                 */
+                "raffle-read-after"?: string;
+            };
+            path: {
+                /**
+                 * @description Raffle slug
+                 * @example nebula-beta-testers
+                 */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The commitment, its algorithm and, once closed, its beacon round. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "slug": "nebula-genesis-mint",
+                     *       "drawCommitment": "9f2c4e1a7b3d5f6081a2c3e4b5d6f708192a3b4c5d6e7f8091a2b3c4d5e6f708",
+                     *       "drawAlgorithm": "es-hmac-sha256-drand-v1",
+                     *       "publishedAt": "2026-05-01T12:00:00.000Z",
+                     *       "closedAt": "2026-05-08T12:00:00.000Z",
+                     *       "beaconRound": 12345678,
+                     *       "beaconChainHash": "52db9ba70e0cc0f6eaf7803dd07447a1f5477735fd3f661792ba94600c84e971"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DrawCommitment"];
+                };
+            };
+            /** @description The slug is not valid (empty, longer than 128 characters, or with control characters). `code`: `VALIDATION_FAILED`, `MALFORMED_URL`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "validation failed",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/public/v1/raffles/nebula-beta-testers/commitment",
+                     *       "code": "VALIDATION_FAILED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "VALIDATION_FAILED" | "MALFORMED_URL";
+                    };
+                };
+            };
+            /** @description `RAFFLE_NOT_FOUND`: no public or unlisted published raffle has this slug. `code`: `ROUTE_NOT_FOUND`, `RAFFLE_NOT_FOUND`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "route not found",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/public/v1/raffles/nebula-beta-testers/commitment",
+                     *       "code": "ROUTE_NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "ROUTE_NOT_FOUND" | "RAFFLE_NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Too many requests: a rate-limit policy of this route (`public`) is exhausted; retry after `Retry-After` seconds. `code`: `RATE_LIMITED`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "rate limited",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/public/v1/raffles/nebula-beta-testers/commitment",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description An unexpected failure; nothing is leaked. `code`: `INTERNAL_ERROR`. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "internal error",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/public/v1/raffles/nebula-beta-testers/commitment",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description A dependency is unavailable or did not answer in time, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `code`: `SERVICE_UNAVAILABLE`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "service unavailable",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/public/v1/raffles/nebula-beta-testers/commitment",
                      *       "code": "SERVICE_UNAVAILABLE"
                      *     }
                      */
