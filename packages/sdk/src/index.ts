@@ -49,6 +49,7 @@ export {
   type DrawProblem,
   type DrawVerification,
   type DrawVerificationFailure,
+  type RerolledWinner,
   type TrustedBeaconChain,
   type VerifyDrawOptions,
 } from './verify-draw.js';
@@ -60,7 +61,7 @@ export {
   type DrawEligibilityBlock,
   type EligibilityOnChainCheck,
 } from './draw/eligibility-blocks.js';
-export { describeBeaconChain, describeDrawChecks, drawVerdictLabel, utcTime, validDrawSummary, type DrawCheck } from './draw/draw-checks.js';
+export { describeBeaconChain, describeDrawChecks, describeWinnerChanges, drawVerdictLabel, utcTime, validDrawSummary, type DrawCheck } from './draw/draw-checks.js';
 export {
   committedAlgorithm,
   fetchDrawCommitment,

@@ -45,7 +45,10 @@ export type { DrawProof };
  * - `winner_count_mismatch`: the proof lists other than min(spots, entries) winners;
  * - `winner_positions`: positions do not run 1, 2, 3…;
  * - `winner_mismatch`: a position holds another entry than ranking the entries by the seed gives
- *   (by the seed mixed with the beacon round, for `es-hmac-sha256-drand-v1`).
+ *   (by the seed mixed with the beacon round, for `es-hmac-sha256-drand-v1`);
+ * - `winner_change_mismatch`: `rerolledWinners` names an entry that is not one of the proof's
+ *   entries ranked below the draw's winners (a reroll takes the next one of the draw's own order),
+ *   or `disqualifiedWinners` names an entry that never held that position.
  */
 export const DRAW_VERIFICATION_FAILURES = [
   'malformed_proof',
@@ -73,6 +76,7 @@ export const DRAW_VERIFICATION_FAILURES = [
   'winner_count_mismatch',
   'winner_positions',
   'winner_mismatch',
+  'winner_change_mismatch',
 ] as const;
 export type DrawVerificationFailure = (typeof DRAW_VERIFICATION_FAILURES)[number];
 
@@ -109,6 +113,8 @@ export type DrawBeaconSigner = {
   name?: string;
 };
 
+export type RerolledWinner = { entryId: string; position: number; selectedAt: string; rank?: number };
+
 export type DrawVerification = {
   valid: boolean;
   /** Why the proof does not hold, in words; empty when `valid`. */
@@ -135,6 +141,13 @@ export type DrawVerification = {
    * never that nobody could steer it. Absent for a beacon draw.
    */
   predictableBy?: 'seed_holder';
+  /**
+   * For a proof whose positions were rerolled after the draw: each entry a reroll selected, with
+   * its place in the draw's own order (`rank`, 1 = the draw's first pick; absent when the order
+   * could not be recomputed or the entry is not in it), so a reader sees how far down the order
+   * the team went.
+   */
+  rerolled?: RerolledWinner[];
   /** The record the proof was held against (options.commitment), as far as it named anything; absent when none was given. */
   checkedAgainst?: DrawCommitmentRecord;
 };
@@ -327,7 +340,35 @@ function checkWinners(proof: DrawProof, recomputedWinners: readonly string[]): D
   ]);
 }
 
-type VerdictFacts = { signer?: DrawBeaconSigner; eligibility?: DrawEligibility; predictableBy?: 'seed_holder'; checkedAgainst?: DrawCommitmentRecord };
+type VerdictFacts = { signer?: DrawBeaconSigner; eligibility?: DrawEligibility; predictableBy?: 'seed_holder'; checkedAgainst?: DrawCommitmentRecord; rerolled?: RerolledWinner[] };
+
+/**
+ * The winners' changes after the draw against the draw's own order: a reroll takes an entry ranked
+ * below every draw winner, and a disqualified win held its position (as the draw's pick or a reroll's).
+ */
+function checkWinnerChanges(proof: DrawProof, order: readonly string[]): { failures: DrawProblem[]; rerolled?: RerolledWinner[] } {
+  const rerolledWinners = proof.rerolledWinners ?? [];
+  const disqualifiedWinners = proof.disqualifiedWinners ?? [];
+  if (rerolledWinners.length === 0 && disqualifiedWinners.length === 0) return { failures: [] };
+  const rankOf = new Map(order.map((id, i) => [id, i + 1]));
+  const drawn = proof.winners.length;
+  const failures: DrawProblem[] = [];
+  const rerolled = rerolledWinners.map(({ entryId, position, selectedAt }) => {
+    const rank = rankOf.get(entryId);
+    if (order.length > 0 && (rank === undefined || rank <= drawn)) {
+      failures.push(
+        failure('winner_change_mismatch', `rerolled winner ${entryId} is ${rank === undefined ? 'not an entry of the draw' : `the draw's own pick #${rank}`}, not an entry ranked below its winners`),
+      );
+    }
+    return { entryId, position, selectedAt, ...(rank === undefined ? {} : { rank }) };
+  });
+  const held = (entryId: string, position: number) =>
+    proof.winners.some((w) => w.entryId === entryId && w.position === position) || rerolledWinners.some((w) => w.entryId === entryId && w.position === position);
+  for (const w of disqualifiedWinners) {
+    if (!held(w.entryId, w.position)) failures.push(failure('winner_change_mismatch', `disqualified winner ${w.entryId} never held position ${w.position}`));
+  }
+  return { failures, ...(rerolledWinners.length > 0 ? { rerolled } : {}) };
+}
 
 function verdict(failures: DrawProblem[], recomputedWinners: string[], facts: VerdictFacts = {}): DrawVerification {
   const unique = failures.filter((f, i) => failures.findIndex((g) => g.message === f.message) === i);
@@ -340,6 +381,7 @@ function verdict(failures: DrawProblem[], recomputedWinners: string[], facts: Ve
     ...(facts.eligibility ? { eligibility: facts.eligibility } : {}),
     ...(facts.predictableBy ? { predictableBy: facts.predictableBy } : {}),
     ...(facts.checkedAgainst ? { checkedAgainst: facts.checkedAgainst } : {}),
+    ...(facts.rerolled ? { rerolled: facts.rerolled } : {}),
   };
 }
 
@@ -379,11 +421,11 @@ export function verifyDraw(proof: DrawProof, options: VerifyDrawOptions = {}): D
   const fields = checkEntryFields(proof);
   failures.push(...fields, ...checkUniqueEntries(proof), ...checkDigest(proof), ...checkWinnerCount(proof));
   const key = proof.algorithm !== DRAND_DRAW_ALGORITHM ? seed : beaconCheck.beacon ? beaconMixedSeed(seed, beaconCheck.beacon) : undefined;
-  if (fields.length > 0 || key === undefined) return verdict(failures, [], facts);
+  if (fields.length > 0 || key === undefined) return verdict(failures, [], { ...facts, rerolled: checkWinnerChanges(proof, []).rerolled });
 
-  const recomputedWinners = rankEntries(key, proof.entries)
-    .slice(0, proof.winners.length)
-    .map((e) => e.id);
-  failures.push(...checkWinners(proof, recomputedWinners));
-  return verdict(failures, recomputedWinners, facts);
+  const order = rankEntries(key, proof.entries).map((e) => e.id);
+  const recomputedWinners = order.slice(0, proof.winners.length);
+  const changes = checkWinnerChanges(proof, order);
+  failures.push(...checkWinners(proof, recomputedWinners), ...changes.failures);
+  return verdict(failures, recomputedWinners, { ...facts, rerolled: changes.rerolled });
 }

@@ -7,7 +7,7 @@ import { locateProof, publicProofUrl } from '../draw/proof-url.js';
 import { RaffleApiError, RaffleError } from '../http/raffle-api-error.js';
 import { QUICKNET } from '../draw/beacon-chain.js';
 import { commitmentRecordOf, type DrawCommitmentRecord } from '../draw/commitment-record.js';
-import { describeDrawChecks, drawVerdictLabel, validDrawSummary } from '../draw/draw-checks.js';
+import { describeDrawChecks, describeWinnerChanges, drawVerdictLabel, validDrawSummary } from '../draw/draw-checks.js';
 import { checkEligibilityBlocksOnChain } from '../draw/eligibility-blocks.js';
 import { verifyDraw, type DrawProof, type TrustedBeaconChain, type VerifyDrawOptions } from '../verify-draw.js';
 import { trustBeaconUrl, trustChainArgument } from './trusted-chains.js';
@@ -95,6 +95,7 @@ export function judgeDrawProof(value: unknown, source?: string, options: VerifyD
       const note = !ranked || recomputed === w.entryId ? '' : `  (the draw gives ${recomputed ?? 'nobody'})`;
       return `    #${w.position} ${w.entryId}${note}`;
     }),
+    ...describeWinnerChanges(proof, result).map((line) => `    ${line}`),
   ];
   if (result.valid) lines.push(`${drawVerdictLabel(result)}: ${validDrawSummary(result)}`);
   else {

@@ -18,7 +18,8 @@ export type DrawCheck = {
     | 'entry fields'
     | 'entries'
     | 'winner count'
-    | 'winners';
+    | 'winners'
+    | 'winner changes';
   ok: boolean;
   text: string;
 };
@@ -67,10 +68,13 @@ function beaconChecks(proof: DrawProof, failed: Failed, trustedChains: readonly 
   const roundOk = trusted !== undefined && !failed('beacon_round_mismatch', 'closed_at_missing', 'beacon_round_not_published');
   const recordRound = result.checkedAgainst?.beaconRound;
   // closedAt comes from the operator like the rest of the proof: say what, if anything, holds it.
-  const heldBy =
+  const byRecord =
     typeof recordRound === 'number'
       ? `the raffle's record has named round ${recordRound} since the close`
       : 'nothing outside the proof holds it here (compare the round with the one the raffle named when it closed)';
+  // A gated raffle's close block is the first of its chain at or after closedAt: a node confirms it, and so bounds the close.
+  const byChain = proof.eligibilityBlocks?.length ? "; its eligibility blocks bound it from the chain's side, once a node of that chain confirms them" : '';
+  const heldBy = `${byRecord}${byChain}`;
   const due = `round ${beacon.round}, due ${utcTime(timeOfRound(clock, beacon.round))}`;
   const roundText =
     closed === undefined
@@ -168,6 +172,7 @@ export function describeDrawChecks(proof: DrawProof, result: DrawVerification, t
               : `not reproduced from ${from}`
       }`,
     },
+    ...winnerChangeChecks(proof, result, failed),
   ];
 }
 
@@ -178,6 +183,43 @@ export function describeDrawChecks(proof: DrawProof, result: DrawVerification, t
 export function drawVerdictLabel(result: DrawVerification): 'VALID' | 'VALID BUT PREDICTABLE' | 'INVALID' {
   if (!result.valid) return 'INVALID';
   return result.predictableBy === 'seed_holder' ? 'VALID BUT PREDICTABLE' : 'VALID';
+}
+
+const isoUtc = (iso: string) => (Number.isNaN(Date.parse(iso)) ? iso : `${new Date(iso).toISOString().replace('T', ' ').replace(/Z$/, '')} UTC`);
+
+/**
+ * What happened to the winners after the draw, one line per disqualified win (with its reroll,
+ * if any): when, and how far down the draw's order each replacement was. Empty when nothing did.
+ */
+export function describeWinnerChanges(proof: DrawProof, result: DrawVerification): string[] {
+  const rerolled = result.rerolled ?? (proof.rerolledWinners ?? []).map((w) => ({ ...w, rank: undefined as number | undefined }));
+  const used = new Set<number>();
+  const lines = (proof.disqualifiedWinners ?? []).map((d) => {
+    const at = `#${d.position} ${d.entryId} disqualified ${isoUtc(d.disqualifiedAt)}`;
+    if (d.replacedAt === undefined) return `${at}; not rerolled`;
+    // The win that took the position when this one was replaced.
+    const i = rerolled.findIndex((r, j) => !used.has(j) && r.position === d.position && r.selectedAt === d.replacedAt);
+    if (i < 0) return `${at}; rerolled ${isoUtc(d.replacedAt)}`;
+    used.add(i);
+    const r = rerolled[i]!;
+    return `${at}; rerolled ${isoUtc(d.replacedAt)} to ${r.entryId}${r.rank === undefined ? '' : ` (#${r.rank} of the draw's order)`}`;
+  });
+  return [
+    ...lines,
+    ...rerolled.filter((_, j) => !used.has(j)).map((r) => `#${r.position} rerolled ${isoUtc(r.selectedAt)} to ${r.entryId}${r.rank === undefined ? '' : ` (#${r.rank} of the draw's order)`}`),
+  ];
+}
+
+function winnerChangeChecks(proof: DrawProof, result: DrawVerification, failed: Failed): DrawCheck[] {
+  const disqualified = proof.disqualifiedWinners?.length ?? 0;
+  const rerolled = proof.rerolledWinners?.length ?? 0;
+  if (disqualified === 0 && rerolled === 0) return [];
+  const ok = !failed('winner_change_mismatch');
+  const deepest = Math.max(0, ...(result.rerolled ?? []).map((r) => r.rank ?? 0));
+  const text =
+    `${disqualified} disqualified after the draw, ${rerolled} ${rerolled === 1 ? 'position' : 'positions'} rerolled` +
+    (ok ? (deepest > 0 ? `, each to an entry below the draw's winners (down to #${deepest} of its order)` : '') : ': a reroll is not the draw order\'s, or a disqualified entry never held its position');
+  return [{ check: 'winner changes', ok, text }];
 }
 
 /** The one-sentence verdict of a valid proof, with the caveat a beacon other than drand's, or no beacon at all, needs. */

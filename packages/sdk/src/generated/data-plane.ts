@@ -370,7 +370,7 @@ export type paths = {
         };
         /**
          * The proof of a drawn public or unlisted raffle, for anyone to verify, without an API key
-         * @description The same body as `GET /api/v1/raffles/{slug}/draw`, with no key: a provably fair draw is worth what strangers can check. Served for `public` and `unlisted` raffles once a `raffle`-mechanic raffle is drawn; 404 `RAFFLE_NOT_FOUND` for private, draft, cancelled and unknown raffles alike, 404 `DRAW_NOT_AVAILABLE` before the draw and for other mechanics. An `Authorization` or `X-API-Key` header is ignored. Rate-limited per client IP (the `public` policy). Cacheable: a strong `ETag` (send it as `If-None-Match` for a 304), and `Cache-Control: public, max-age=31536000, immutable` once the raffle is finalized, `public, max-age=60` while it is drawn. Check the proof with `verifyDraw(proof)` from `@raffle/sdk` or the `raffle-verify-draw` command. CORS: a page on any origin may fetch it from the browser (`Access-Control-Allow-Origin: *`, no credentials; `ETag`, `RateLimit`, `RateLimit-Policy`, `Retry-After` and `X-Request-Id` exposed; errors too); a preflight `OPTIONS` is answered 204 allowing `GET`, `HEAD` and the `If-None-Match` and `X-Request-Id` headers, for a day. The keyed `/api/v1` routes send no CORS headers.
+         * @description The same body as `GET /api/v1/raffles/{slug}/draw`, with no key: a provably fair draw is worth what strangers can check. Served for `public` and `unlisted` raffles once a `raffle`-mechanic raffle is drawn; 404 `RAFFLE_NOT_FOUND` for private, draft, cancelled and unknown raffles alike, 404 `DRAW_NOT_AVAILABLE` before the draw and for other mechanics. An `Authorization` or `X-API-Key` header is ignored. Rate-limited per client IP (the `public` policy). Cacheable: a strong `ETag` (send it as `If-None-Match` for a 304) that changes when a winner is disqualified or rerolled (the proof lists them, with times), and `Cache-Control: public, max-age=60`. Check the proof with `verifyDraw(proof)` from `@raffle/sdk` or the `raffle-verify-draw` command. CORS: a page on any origin may fetch it from the browser (`Access-Control-Allow-Origin: *`, no credentials; `ETag`, `RateLimit`, `RateLimit-Policy`, `Retry-After` and `X-Request-Id` exposed; errors too); a preflight `OPTIONS` is answered 204 allowing `GET`, `HEAD` and the `If-None-Match` and `X-Request-Id` headers, for a day. The keyed `/api/v1` routes send no CORS headers.
          */
         get: operations["getPublicDrawProof"];
         put?: never;
@@ -798,10 +798,35 @@ export type components = {
                  */
                 weight: string;
             }[];
-            /** @description The winners the draw selected, by position; later disqualifications do not change them. */
+            /** @description The winners the draw selected, by position; later disqualifications do not change them (they are listed in `disqualifiedWinners`). */
             winners: {
                 entryId: string;
                 position: number;
+            }[];
+            /** @description Present once a winner was disqualified after the draw (issue 34): every such win, the draw's or a reroll's, in the order they were disqualified. Each changes the proof's body, so its `ETag`. */
+            disqualifiedWinners?: {
+                entryId: string;
+                position: number;
+                /**
+                 * Format: date-time
+                 * @description When the team disqualified this win (UTC, milliseconds).
+                 */
+                disqualifiedAt: string;
+                /**
+                 * Format: date-time
+                 * @description When its position was rerolled to the next entry of the draw order; absent while it is not.
+                 */
+                replacedAt?: string;
+            }[];
+            /** @description Present once a position was rerolled: the entries that took freed positions, in the order they were selected. A reroll takes the next valid entry of the draw's own order (ranking the same entries with the same key), so each is an entry of this proof ranked below the draw's winners. */
+            rerolledWinners?: {
+                entryId: string;
+                position: number;
+                /**
+                 * Format: date-time
+                 * @description When the reroll selected it (UTC, milliseconds).
+                 */
+                selectedAt: string;
             }[];
         };
         /**
@@ -5513,7 +5538,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description Strong entity tag of the proof body (sha256, base64url, quoted). Send it back in `If-None-Match` to get a 304 while the proof is unchanged. */
                     ETag?: string;
-                    /** @description `public, max-age=31536000, immutable` once the raffle is finalized (the proof can no longer change); `public, max-age=60` while it is drawn but not finalized. */
+                    /** @description `public, max-age=60`, finalized or not: a winner disqualified or rerolled, even after finalization, is listed on the proof and so changes its body and `ETag`. */
                     "Cache-Control"?: string;
                     "Raffle-Staleness-Ms": components["headers"]["Raffle-Staleness-Ms"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -5552,7 +5577,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description Strong entity tag of the proof body (sha256, base64url, quoted). Send it back in `If-None-Match` to get a 304 while the proof is unchanged. */
                     ETag?: string;
-                    /** @description `public, max-age=31536000, immutable` once the raffle is finalized (the proof can no longer change); `public, max-age=60` while it is drawn but not finalized. */
+                    /** @description `public, max-age=60`, finalized or not: a winner disqualified or rerolled, even after finalization, is listed on the proof and so changes its body and `ETag`. */
                     "Cache-Control"?: string;
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
