@@ -73,7 +73,7 @@ function beaconChecks(proof: DrawProof, failed: Failed, trustedChains: readonly 
       ? `the raffle's record has named round ${recordRound} since the close`
       : 'nothing outside the proof holds it here (compare the round with the one the raffle named when it closed)';
   // A gated raffle's close block is the first of its chain at or after closedAt: a node confirms it, and so bounds the close.
-  const byChain = proof.eligibilityBlocks?.length ? "; its eligibility blocks bound it from the chain's side, once a node of that chain confirms them" : '';
+  const byChain = proof.eligibilityBlocks?.length ? "; the chain blocks the draw re-read requirements at bound it from the chain's side, once a node of that chain confirms them" : '';
   const heldBy = `${byRecord}${byChain}`;
   const due = `round ${beacon.round}, due ${utcTime(timeOfRound(clock, beacon.round))}`;
   const roundText =
