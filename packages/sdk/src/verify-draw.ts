@@ -398,7 +398,9 @@ function eligibilityOf(proof: DrawProof): DrawEligibility | undefined {
  * INVALID with the reasons, never as an exception. Each claim has its own check; the ranking
  * runs only on entries whose fields are well-formed. An `es-hmac-sha256-drand-v1` proof also has
  * its beacon round checked against `trustedChains` (default: drand's quicknet alone), and is
- * ranked with the seed mixed with that round.
+ * ranked with the seed mixed with that round. With `commitment` (the raffle's record), the proof's
+ * algorithm, commitment and round must be the ones the raffle published; a seed-only proof is
+ * marked `predictableBy: 'seed_holder'` whatever its verdict.
  */
 export function verifyDraw(proof: DrawProof, options: VerifyDrawOptions = {}): DrawVerification {
   const shape = proofShapeProblems(proof);

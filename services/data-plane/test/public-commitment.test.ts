@@ -111,3 +111,15 @@ describe('a drawn raffle\'s proof against its record', () => {
     expect(verifyDraw(honestSeedOnlyProofOf(proof), { trustedChains, commitment }).failures.map((f) => f.reason)).toEqual(['algorithm_not_committed']);
   });
 });
+
+describe('the OpenAPI document', () => {
+  it('documents the record as public (security: []), tagged Public, counted by the `public` rate limit, with the DrawCommitment schema', async () => {
+    const res = await app.inject({ url: '/openapi.json' });
+    type Operation = { operationId: string; tags: string[]; security: unknown[]; responses: Record<string, { description?: string; content?: Record<string, { schema: unknown }> }> };
+    const op = (res.json() as { paths: Record<string, { get?: Operation }> }).paths['/public/v1/raffles/{slug}/commitment']?.get;
+    expect(op).toBeDefined();
+    expect({ operationId: op!.operationId, tags: op!.tags, security: op!.security }).toEqual({ operationId: 'getPublicDrawCommitment', tags: ['Public'], security: [] });
+    expect(op!.responses['200']!.content?.['application/json']?.schema).toEqual({ $ref: '#/components/schemas/DrawCommitment' });
+    expect(op!.responses['429']!.description).toMatch(/\(`public`\)/);
+  });
+});

@@ -60,6 +60,10 @@ A draw of es-hmac-sha256-v1 (raffles closed before beacon rounds) ranks by the s
 held the seed could know the winners while entries were open. It is reported as VALID BUT
 PREDICTABLE, with its own exit status.
 
+Winners disqualified or rerolled after the draw are listed on the proof with their times; each
+reroll must be an entry ranked below the draw's winners, and the report says how far down the
+draw's order it went.
+
 A slug is looked up on the keyless public route, {base-url}/public/v1/raffles/<slug>/draw; the
 base URL comes from --base-url, else RAFFLE_BASE_URL, else ${DEFAULT_DATA_PLANE_URL}. A URL may
 name a proof or a raffle (…/raffles/<slug>, /draw is added). Only a keyed /api/v1 URL needs an
