@@ -94,7 +94,8 @@ export type VerifyDrawOptions = {
   /**
    * What the raffle made public before its draw, to hold the proof against: its commitment record
    * (`fetchDrawCommitment`, `GET /public/v1/raffles/{slug}/commitment`), a `PublicRaffle`, or, best,
-   * a copy kept from the `raffle.published` / `raffle.closed` webhooks. The proof's algorithm must be
+   * a copy kept from before the draw (the record fetched then, the `raffle.closed` webhook's
+   * `beaconRound`). The proof's algorithm must be
    * the one bound at publish (or the beacon draw, when the record names a round), and its
    * commitment and round the record's. Without it a relabelled proof cannot be told from a
    * seed-only one: `predictableBy` still says what a seed-only proof is worth.

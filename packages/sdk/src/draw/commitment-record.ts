@@ -10,7 +10,7 @@ export type DrawCommitment = components['schemas']['DrawCommitment'];
 /**
  * What a verifier holds a proof against, from outside the proof (issue 34): the raffle's public
  * record (`GET /public/v1/raffles/{slug}/commitment`, or a `PublicRaffle` / `WorkspaceRaffle`, or
- * the `raffle.published` and `raffle.closed` webhooks), better a copy kept from before the draw.
+ * the `raffle.closed` webhook's `beaconRound`), better a copy kept from before the draw.
  * Every field is optional: only what is given is checked.
  */
 export type DrawCommitmentRecord = {

@@ -23,8 +23,8 @@ export type FetchAndVerifyDrawOptions = {
    */
   trustPlatformBeacon?: boolean;
   /**
-   * What you kept of the raffle's record from before the draw (the `raffle.published` and
-   * `raffle.closed` webhooks, or an earlier `fetchDrawCommitment`): checked over the record fetched
+   * What you kept of the raffle's record from before the draw (the `raffle.closed` webhook's
+   * `beaconRound`, or an earlier `fetchDrawCommitment`): checked over the record fetched
    * now, which the proof's own platform serves. The fetched record binds the algorithm, the
    * commitment and the round either way.
    */

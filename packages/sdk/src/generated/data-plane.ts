@@ -410,7 +410,7 @@ export type paths = {
         };
         /**
          * A published raffle's draw commitment, the algorithm it is for and its beacon round, without an API key
-         * @description What the raffle made public about its draw before drawing: `drawCommitment` and `drawAlgorithm` from publish, `closedAt`, `beaconRound` and `beaconChainHash` from the close. Verifiers (`fetchAndVerifyDraw`, `raffle-verify-draw`, the console's verify page) refuse a proof whose algorithm, commitment or round differ. It is served by the same operator as the proof: a copy kept from earlier (the `raffle.published` and `raffle.closed` webhooks, or this answer fetched at the close) is the stronger reference. Public and unlisted raffles from publish on; 404 `RAFFLE_NOT_FOUND` otherwise. Rate-limited per client IP (the `public` policy); CORS as for the other public routes.
+         * @description What the raffle made public about its draw before drawing: `drawCommitment` and `drawAlgorithm` from publish, `closedAt`, `beaconRound` and `beaconChainHash` from the close. Verifiers (`fetchAndVerifyDraw`, `raffle-verify-draw`, the console's verify page) refuse a proof whose algorithm, commitment or round differ. It is served by the same operator as the proof: a copy kept from earlier (this answer fetched at publish and at the close, or the `raffle.closed` webhook's `beaconRound`) is the stronger reference. Public and unlisted raffles from publish on; 404 `RAFFLE_NOT_FOUND` otherwise. Rate-limited per client IP (the `public` policy); CORS as for the other public routes.
          */
         get: operations["getPublicDrawCommitment"];
         put?: never;
