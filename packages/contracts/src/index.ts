@@ -28,6 +28,7 @@ import {
 } from './resources/dashboard-raffle.js';
 import { IdentitySnapshotSchema, WinnerSchema, WinRaffleSchema, WinSchema } from './resources/win.js';
 import { DrawProofSchema, PlatformBeaconChainSchema } from './resources/draw-proof.js';
+import { DrawCommitmentSchema } from './resources/draw-commitment.js';
 import { DashboardEntryPageSchema, DashboardRafflePageSchema, DashboardWinPageSchema } from './resources/dashboard-raffle-lists.js';
 import { DashboardWinSchema, RerolledWinSchema } from './resources/dashboard-win.js';
 import { CreateProjectBodySchema, DashboardProjectPageSchema, UpdateProjectBodySchema } from './resources/dashboard-project.js';
@@ -74,6 +75,7 @@ export * from './resources/project.js';
 export * from './resources/raffle.js';
 export * from './resources/win.js';
 export * from './resources/draw-proof.js';
+export * from './resources/draw-commitment.js';
 export * from './resources/dashboard-raffle.js';
 export * from './resources/dashboard-win.js';
 export * from './resources/dashboard-raffle-lists.js';
@@ -114,6 +116,7 @@ export const SHARED_SCHEMAS = [
   IdentitySnapshotSchema,
   WinnerSchema,
   DrawProofSchema,
+  DrawCommitmentSchema,
   PlatformBeaconChainSchema,
   WalletSchema,
   ProfileSchema,

@@ -18,6 +18,7 @@ export * from './queries/chain-entrants.js';
 export * from './queries/dashboard-raffles.js';
 export * from './queries/delivery-fan-out.js';
 export * from './queries/draw-proofs.js';
+export * from './queries/draw-commitments.js';
 export * from './queries/draw-selection.js';
 export * from './queries/due-raffles.js';
 export * from './queries/endpoint-signing-keys.js';

@@ -34,13 +34,22 @@ describe('the beacon draw', () => {
   it('keeps es-hmac-sha256-v1 for a raffle closed before beacon rounds (no round stored), and asks no beacon', async () => {
     const raffle = await openWithEntrants(5);
     await closeRaffle(world.db, { actor: world.team, raffleId: raffle.id, beacon: world.beacon.chain });
-    // What a raffle closed before migration 0009 looks like.
-    await world.db.update(schema.raffles).set({ beaconRound: null, beaconChainHash: null }).where(eq(schema.raffles.id, raffle.id));
+    // What a raffle closed before migration 0009 looks like (migration 0020 leaves its algorithm unbound).
+    await world.db.update(schema.raffles).set({ beaconRound: null, beaconChainHash: null, drawAlgorithm: null }).where(eq(schema.raffles.id, raffle.id));
     const unreachable = { chain: world.beacon.chain, fetchRound: () => Promise.reject(new Error('the beacon must not be asked')) };
     await drawRaffle(world.db, { actor: world.team, raffleId: raffle.id, rounds: unreachable });
     const snapshot = await snapshotOf(raffle.id);
     expect(snapshot.algorithm).toBe(DRAW_ALGORITHM);
     expect(snapshot.beacon).toBeNull();
+  });
+
+  it('binds a weighted raffle to the beacon draw at publish, and refuses to draw it with the seed alone', async () => {
+    const raffle = await openWithEntrants(2);
+    expect(raffle.drawAlgorithm).toBe(DRAND_DRAW_ALGORITHM);
+    await closeRaffle(world.db, { actor: world.team, raffleId: raffle.id, beacon: world.beacon.chain });
+    await world.db.update(schema.raffles).set({ beaconRound: null, beaconChainHash: null }).where(eq(schema.raffles.id, raffle.id));
+    await expect(drawRaffle(world.db, { actor: world.team, raffleId: raffle.id, rounds: world.beacon })).rejects.toThrow(/published for es-hmac-sha256-drand-v1 and closed without a beacon round/);
+    expect(await world.db.select().from(schema.raffleDrawSnapshots).where(eq(schema.raffleDrawSnapshots.raffleId, raffle.id))).toEqual([]);
   });
 
   it('refuses to draw a raffle closed on another chain than the one given', async () => {

@@ -49,6 +49,7 @@ export {
   type DrawProblem,
   type DrawVerification,
   type DrawVerificationFailure,
+  type RerolledWinner,
   type TrustedBeaconChain,
   type VerifyDrawOptions,
 } from './verify-draw.js';
@@ -60,7 +61,14 @@ export {
   type DrawEligibilityBlock,
   type EligibilityOnChainCheck,
 } from './draw/eligibility-blocks.js';
-export { describeBeaconChain, describeDrawChecks, utcTime, validDrawSummary, type DrawCheck } from './draw/draw-checks.js';
+export { describeBeaconChain, describeDrawChecks, describeWinnerChanges, drawVerdictLabel, utcTime, validDrawSummary, type DrawCheck } from './draw/draw-checks.js';
+export {
+  committedAlgorithm,
+  fetchDrawCommitment,
+  type DrawCommitment,
+  type DrawCommitmentRecord,
+  type FetchDrawCommitmentOptions,
+} from './draw/commitment-record.js';
 export { fetchPlatformBeaconChain, PLATFORM_BEACON_NAME, type FetchPlatformBeaconOptions, type PlatformBeaconChain } from './draw/platform-beacon.js';
 export { fetchAndVerifyDraw, type FetchAndVerifyDrawOptions, type FetchedDrawVerification } from './draw/fetch-and-verify-draw.js';
 

@@ -3,6 +3,7 @@ import { fromHex } from './crypto/encoding.js';
 import { BEACON_ROUND_OFFSET, chainValueProblems, QUICKNET, roundAt, timeOfRound, type BeaconChain } from './draw/beacon-chain.js';
 import { beaconMixedSeed, DRAND_DRAW_ALGORITHM } from './draw/beacon-draw.js';
 import { isRoundSignatureValid, randomnessOf } from './draw/beacon-signature.js';
+import { commitmentRecordOf, committedAlgorithm, type DrawCommitmentRecord } from './draw/commitment-record.js';
 import { blocksBeforeClose, ELIGIBILITY_NOTE, eligibilityBlocksShapeProblems, type DrawEligibility } from './draw/eligibility-blocks.js';
 import { ENTRY_ID_FORMAT, USER_ID_FORMAT, WEIGHT_FORMAT } from './draw/entry-format.js';
 import { proofShapeProblems } from './draw/proof-shape.js';
@@ -30,6 +31,11 @@ export type { DrawProof };
  * - `eligibility_block_before_close`: an eligibility block is timestamped before `closedAt`, so it
  *   cannot be the first block at or after the close (a proof with blocks and no `closedAt` is
  *   `closed_at_missing`);
+ * - `algorithm_not_committed`: the raffle's record (options.commitment) binds its commitment to
+ *   another algorithm than the proof's: a beacon draw relabelled as a seed-only one, say;
+ * - `commitment_not_published`: the proof's `drawCommitment` is not the one the record published;
+ * - `beacon_round_not_published`: the proof's beacon round (or chain) is not the one the record
+ *   has named since the close, so its `closedAt` was moved with it (closedAt is the operator's claim);
  * - `commitment_mismatch`: sha256(seed) is not `drawCommitment`;
  * - `entry_id_malformed` / `user_id_malformed` / `weight_malformed`: an entry's field is outside
  *   its exact format (ENTRY_ID_FORMAT, USER_ID_FORMAT, WEIGHT_FORMAT), so its canonical line
@@ -39,7 +45,10 @@ export type { DrawProof };
  * - `winner_count_mismatch`: the proof lists other than min(spots, entries) winners;
  * - `winner_positions`: positions do not run 1, 2, 3…;
  * - `winner_mismatch`: a position holds another entry than ranking the entries by the seed gives
- *   (by the seed mixed with the beacon round, for `es-hmac-sha256-drand-v1`).
+ *   (by the seed mixed with the beacon round, for `es-hmac-sha256-drand-v1`);
+ * - `winner_change_mismatch`: `rerolledWinners` names an entry that is not one of the proof's
+ *   entries ranked below the draw's winners (a reroll takes the next one of the draw's own order),
+ *   or `disqualifiedWinners` names an entry that never held that position.
  */
 export const DRAW_VERIFICATION_FAILURES = [
   'malformed_proof',
@@ -55,6 +64,9 @@ export const DRAW_VERIFICATION_FAILURES = [
   'beacon_round_mismatch',
   'malformed_eligibility_blocks',
   'eligibility_block_before_close',
+  'algorithm_not_committed',
+  'commitment_not_published',
+  'beacon_round_not_published',
   'commitment_mismatch',
   'entry_id_malformed',
   'user_id_malformed',
@@ -64,6 +76,7 @@ export const DRAW_VERIFICATION_FAILURES = [
   'winner_count_mismatch',
   'winner_positions',
   'winner_mismatch',
+  'winner_change_mismatch',
 ] as const;
 export type DrawVerificationFailure = (typeof DRAW_VERIFICATION_FAILURES)[number];
 
@@ -78,6 +91,16 @@ export type VerifyDrawOptions = {
    * alone. Add a local beacon only when you know whose it is; the proof's own key is never used.
    */
   trustedChains?: readonly TrustedBeaconChain[];
+  /**
+   * What the raffle made public before its draw, to hold the proof against: its commitment record
+   * (`fetchDrawCommitment`, `GET /public/v1/raffles/{slug}/commitment`), a `PublicRaffle`, or, best,
+   * a copy kept from before the draw (the record fetched then, the `raffle.closed` webhook's
+   * `beaconRound`). The proof's algorithm must be
+   * the one bound at publish (or the beacon draw, when the record names a round), and its
+   * commitment and round the record's. Without it a relabelled proof cannot be told from a
+   * seed-only one: `predictableBy` still says what a seed-only proof is worth.
+   */
+  commitment?: DrawCommitmentRecord;
 };
 
 /** Which trusted chain signed a beacon draw's round, and when the round was due. */
@@ -90,6 +113,8 @@ export type DrawBeaconSigner = {
   trusted: 'quicknet' | 'custom';
   name?: string;
 };
+
+export type RerolledWinner = { entryId: string; position: number; selectedAt: string; rank?: number };
 
 export type DrawVerification = {
   valid: boolean;
@@ -110,6 +135,22 @@ export type DrawVerification = {
    * verifying them offline does and does not establish. Absent when the proof names none.
    */
   eligibility?: DrawEligibility;
+  /**
+   * `seed_holder` for an `es-hmac-sha256-v1` proof: its winners follow from the seed alone, so
+   * whoever held the seed (the platform's operator) could rank every entry while entries were open
+   * and add entries that win. Even a `valid` such proof shows only that the draw followed its seed,
+   * never that nobody could steer it. Absent for a beacon draw.
+   */
+  predictableBy?: 'seed_holder';
+  /**
+   * For a proof whose positions were rerolled after the draw: each entry a reroll selected, with
+   * its place in the draw's own order (`rank`, 1 = the draw's first pick; absent when the order
+   * could not be recomputed or the entry is not in it), so a reader sees how far down the order
+   * the team went.
+   */
+  rerolled?: RerolledWinner[];
+  /** The record the proof was held against (options.commitment), as far as it named anything; absent when none was given. */
+  checkedAgainst?: DrawCommitmentRecord;
 };
 
 const HEX_SEED = /^[0-9a-f]{64}$/;
@@ -222,6 +263,34 @@ function checkEligibilityBlocks(proof: DrawProof): DrawProblem[] {
   );
 }
 
+/**
+ * The proof against what the raffle published before its draw: the algorithm bound at publish (a
+ * beacon draw, once the record names a round), the commitment, and the round fixed at the close.
+ */
+function checkAgainstRecord(proof: DrawProof, record: DrawCommitmentRecord): DrawProblem[] {
+  const problems: DrawProblem[] = [];
+  const algorithm = committedAlgorithm(record);
+  if (algorithm !== undefined && proof.algorithm !== algorithm) {
+    problems.push(failure('algorithm_not_committed', `the raffle's record binds its commitment to ${algorithm}, but the proof says ${proof.algorithm}`));
+  }
+  if (typeof record.drawCommitment === 'string' && proof.drawCommitment !== record.drawCommitment) {
+    problems.push(failure('commitment_not_published', `the proof's drawCommitment is not the one the raffle published (${record.drawCommitment})`));
+  }
+  const beacon = proof.beacon as { round?: unknown; chainHash?: unknown } | undefined;
+  if (typeof record.beaconRound === 'number' && beacon && typeof beacon === 'object') {
+    const otherChain = typeof record.beaconChainHash === 'string' && beacon.chainHash !== record.beaconChainHash;
+    if (beacon.round !== record.beaconRound || otherChain) {
+      problems.push(
+        failure(
+          'beacon_round_not_published',
+          `the proof uses round ${String(beacon.round)}${otherChain ? ` of chain ${String(beacon.chainHash)}` : ''}; the raffle's record has named round ${record.beaconRound} since it closed`,
+        ),
+      );
+    }
+  }
+  return problems;
+}
+
 function checkCommitment(proof: DrawProof, seed: Uint8Array): DrawProblem[] {
   return drawCommitment(seed) === proof.drawCommitment ? [] : [failure('commitment_mismatch', 'sha256(seed) does not match drawCommitment')];
 }
@@ -272,15 +341,48 @@ function checkWinners(proof: DrawProof, recomputedWinners: readonly string[]): D
   ]);
 }
 
-function verdict(failures: DrawProblem[], recomputedWinners: string[], signer?: DrawBeaconSigner, eligibility?: DrawEligibility): DrawVerification {
+type VerdictFacts = { signer?: DrawBeaconSigner; eligibility?: DrawEligibility; predictableBy?: 'seed_holder'; checkedAgainst?: DrawCommitmentRecord; rerolled?: RerolledWinner[] };
+
+/**
+ * The winners' changes after the draw against the draw's own order: a reroll takes an entry ranked
+ * below every draw winner, and a disqualified win held its position (as the draw's pick or a reroll's).
+ */
+function checkWinnerChanges(proof: DrawProof, order: readonly string[]): { failures: DrawProblem[]; rerolled?: RerolledWinner[] } {
+  const rerolledWinners = proof.rerolledWinners ?? [];
+  const disqualifiedWinners = proof.disqualifiedWinners ?? [];
+  if (rerolledWinners.length === 0 && disqualifiedWinners.length === 0) return { failures: [] };
+  const rankOf = new Map(order.map((id, i) => [id, i + 1]));
+  const drawn = proof.winners.length;
+  const failures: DrawProblem[] = [];
+  const rerolled = rerolledWinners.map(({ entryId, position, selectedAt }) => {
+    const rank = rankOf.get(entryId);
+    if (order.length > 0 && (rank === undefined || rank <= drawn)) {
+      failures.push(
+        failure('winner_change_mismatch', `rerolled winner ${entryId} is ${rank === undefined ? 'not an entry of the draw' : `the draw's own pick #${rank}`}, not an entry ranked below its winners`),
+      );
+    }
+    return { entryId, position, selectedAt, ...(rank === undefined ? {} : { rank }) };
+  });
+  const held = (entryId: string, position: number) =>
+    proof.winners.some((w) => w.entryId === entryId && w.position === position) || rerolledWinners.some((w) => w.entryId === entryId && w.position === position);
+  for (const w of disqualifiedWinners) {
+    if (!held(w.entryId, w.position)) failures.push(failure('winner_change_mismatch', `disqualified winner ${w.entryId} never held position ${w.position}`));
+  }
+  return { failures, ...(rerolledWinners.length > 0 ? { rerolled } : {}) };
+}
+
+function verdict(failures: DrawProblem[], recomputedWinners: string[], facts: VerdictFacts = {}): DrawVerification {
   const unique = failures.filter((f, i) => failures.findIndex((g) => g.message === f.message) === i);
   return {
     valid: unique.length === 0,
     problems: unique.map((f) => f.message),
     failures: unique,
     recomputedWinners,
-    ...(signer ? { beacon: signer } : {}),
-    ...(eligibility ? { eligibility } : {}),
+    ...(facts.signer ? { beacon: facts.signer } : {}),
+    ...(facts.eligibility ? { eligibility: facts.eligibility } : {}),
+    ...(facts.predictableBy ? { predictableBy: facts.predictableBy } : {}),
+    ...(facts.checkedAgainst ? { checkedAgainst: facts.checkedAgainst } : {}),
+    ...(facts.rerolled ? { rerolled: facts.rerolled } : {}),
   };
 }
 
@@ -297,26 +399,36 @@ function eligibilityOf(proof: DrawProof): DrawEligibility | undefined {
  * INVALID with the reasons, never as an exception. Each claim has its own check; the ranking
  * runs only on entries whose fields are well-formed. An `es-hmac-sha256-drand-v1` proof also has
  * its beacon round checked against `trustedChains` (default: drand's quicknet alone), and is
- * ranked with the seed mixed with that round.
+ * ranked with the seed mixed with that round. With `commitment` (the raffle's record), the proof's
+ * algorithm, commitment and round must be the ones the raffle published; a seed-only proof is
+ * marked `predictableBy: 'seed_holder'` whatever its verdict.
  */
 export function verifyDraw(proof: DrawProof, options: VerifyDrawOptions = {}): DrawVerification {
   const shape = proofShapeProblems(proof);
   if (shape.length > 0) return verdict(shape.map((p) => failure('malformed_proof', p)), []);
   const failures = checkAlgorithm(proof);
   const beaconCheck: BeaconCheck = proof.algorithm === DRAND_DRAW_ALGORITHM ? checkBeacon(proof, options.trustedChains ?? [QUICKNET]) : { failures: [] };
-  failures.push(...beaconCheck.failures, ...checkEligibilityBlocks(proof));
-  const eligibility = eligibilityOf(proof);
-  if (!HEX_SEED.test(proof.seed)) return verdict([...failures, failure('malformed_seed', 'seed is not 32 bytes of lowercase hex')], [], beaconCheck.signer, eligibility);
+  // A record that names nothing (a private raffle's, none served) checks nothing, and is not reported as checked.
+  const given = commitmentRecordOf(options.commitment ?? {});
+  const record = Object.keys(given).length > 0 ? given : undefined;
+  failures.push(...(record ? checkAgainstRecord(proof, record) : []), ...beaconCheck.failures, ...checkEligibilityBlocks(proof));
+  const facts: VerdictFacts = {
+    signer: beaconCheck.signer,
+    eligibility: eligibilityOf(proof),
+    predictableBy: proof.algorithm === DRAW_ALGORITHM ? 'seed_holder' : undefined,
+    checkedAgainst: record,
+  };
+  if (!HEX_SEED.test(proof.seed)) return verdict([...failures, failure('malformed_seed', 'seed is not 32 bytes of lowercase hex')], [], facts);
   const seed = fromHex(proof.seed);
   failures.push(...checkCommitment(proof, seed));
   const fields = checkEntryFields(proof);
   failures.push(...fields, ...checkUniqueEntries(proof), ...checkDigest(proof), ...checkWinnerCount(proof));
   const key = proof.algorithm !== DRAND_DRAW_ALGORITHM ? seed : beaconCheck.beacon ? beaconMixedSeed(seed, beaconCheck.beacon) : undefined;
-  if (fields.length > 0 || key === undefined) return verdict(failures, [], beaconCheck.signer, eligibility);
+  if (fields.length > 0 || key === undefined) return verdict(failures, [], { ...facts, rerolled: checkWinnerChanges(proof, []).rerolled });
 
-  const recomputedWinners = rankEntries(key, proof.entries)
-    .slice(0, proof.winners.length)
-    .map((e) => e.id);
-  failures.push(...checkWinners(proof, recomputedWinners));
-  return verdict(failures, recomputedWinners, beaconCheck.signer, eligibility);
+  const order = rankEntries(key, proof.entries).map((e) => e.id);
+  const recomputedWinners = order.slice(0, proof.winners.length);
+  const changes = checkWinnerChanges(proof, order);
+  failures.push(...checkWinners(proof, recomputedWinners), ...changes.failures);
+  return verdict(failures, recomputedWinners, { ...facts, rerolled: changes.rerolled });
 }

@@ -82,7 +82,7 @@ describe('the draw without node:crypto (the portable hash)', () => {
       entries,
       winners: ranking.slice(0, 5).map((entryId, i) => ({ entryId, position: i + 1 })),
     };
-    expect(verifyDraw(proof)).toEqual({ valid: true, problems: [], failures: [], recomputedWinners: ranking.slice(0, 5) });
+    expect(verifyDraw(proof)).toEqual({ valid: true, problems: [], failures: [], recomputedWinners: ranking.slice(0, 5), predictableBy: 'seed_holder' });
   });
 
   it('verifies a beacon draw built with node:crypto: the mixed key, the randomness and the BLS check', async () => {

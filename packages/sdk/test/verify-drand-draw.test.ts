@@ -48,9 +48,9 @@ describe('verifyDraw of es-hmac-sha256-drand-v1 proofs', () => {
     expect(reasonsOf({ ...proof, winners: bySeed.map((entryId, i) => ({ entryId, position: i + 1 })) })).toContain('winner_mismatch');
   });
 
-  it('keeps verifying es-hmac-sha256-v1 proofs as before, with no beacon in the result', () => {
+  it('keeps verifying es-hmac-sha256-v1 proofs, with no beacon in the result and marked predictable by the seed holder', () => {
     const old = honestProof(seedHex('old'), entries, 3);
-    expect(verifyDraw(old)).toEqual({ valid: true, problems: [], failures: [], recomputedWinners: old.winners.map((w) => w.entryId) });
+    expect(verifyDraw(old)).toEqual({ valid: true, problems: [], failures: [], recomputedWinners: old.winners.map((w) => w.entryId), predictableBy: 'seed_holder' });
     expect(verifyDraw({ ...old, algorithm: 'es-hmac-sha256-drand-v2' }).failures.map((f) => f.reason)).toEqual(['unknown_algorithm']);
   });
 });

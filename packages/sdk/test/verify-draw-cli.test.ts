@@ -153,17 +153,17 @@ describe('runVerifyDraw', () => {
 
   const headerOf = (call: { init?: RequestInit }, name: string) => (call.init!.headers as Record<string, string>)[name];
 
-  it('fetches a slug from the public route with no key and exits 0 for a valid draw', async () => {
+  it('fetches a slug from the public route with no key, and exits 3 for a valid seed-only draw: valid but predictable', async () => {
     const ok = io(() => json(honest));
-    expect(await runVerifyDraw(['x', '--base-url', 'https://h.test'], { RAFFLE_API_KEY: 'svc_u_k' }, ok.cli)).toBe(EXIT.valid);
+    expect(await runVerifyDraw(['x', '--base-url', 'https://h.test'], { RAFFLE_API_KEY: 'svc_u_k' }, ok.cli)).toBe(EXIT.predictable);
     expect(ok.calls[0]!.url).toBe('https://h.test/public/v1/raffles/x/draw');
     expect(headerOf(ok.calls[0]!, 'authorization')).toBeUndefined();
-    expect(ok.out.join('\n')).toMatch(/^VALID/m);
+    expect(ok.out.join('\n')).toMatch(/^VALID BUT PREDICTABLE: /m);
   });
 
   it('fetches a keyed URL with the key as a Bearer token, and exits 1 for an invalid draw', async () => {
     const ok = io(() => json(honest));
-    expect(await runVerifyDraw(['https://h.test/api/v1/raffles/x/draw', '--api-key', 'svc_u_k'], {}, ok.cli)).toBe(EXIT.valid);
+    expect(await runVerifyDraw(['https://h.test/api/v1/raffles/x/draw', '--api-key', 'svc_u_k'], {}, ok.cli)).toBe(EXIT.predictable);
     expect(ok.calls[0]!.url).toBe('https://h.test/api/v1/raffles/x/draw');
     expect(headerOf(ok.calls[0]!, 'authorization')).toBe('Bearer svc_u_k');
 
@@ -230,7 +230,9 @@ describe('raffle-verify-draw on a draw with a beacon round', () => {
     expect(verdict.valid).toBe(true);
     expect(verdict.report).toMatch(/algorithm\s+ok\s+es-hmac-sha256-drand-v1 \(the seed mixed with a public beacon round\)/);
     expect(verdict.report).toMatch(/beacon chain\s+ok\s+drand's quicknet \(the League of Entropy's public beacon\)/);
-    expect(verdict.report).toMatch(/beacon round\s+ok\s+round 1000, due 2023-08-23 15:59:24 UTC: entries closed 2023-08-23 15:59:19 UTC, during round 998, so nobody could know/);
+    expect(verdict.report).toMatch(
+      /beacon round\s+ok\s+round 1000, due 2023-08-23 15:59:24 UTC: the operator says entries closed 2023-08-23 15:59:19 UTC, during round 998; if so, nobody could know this round's value while they were open\. closedAt is the operator's claim: nothing outside the proof holds it here/,
+    );
     expect(verdict.report).toMatch(/beacon signature\s+ok\s+the chain's own public key signed round 1000/);
     expect(verdict.report).toMatch(/beacon randomness\s+ok\s+fe290beca10872ef… is sha256 of the signature/);
     expect(verdict.report).toMatch(/winners\s+ok\s+3 winners reproduced from the seed mixed with the beacon round/);
@@ -278,12 +280,12 @@ describe('raffle-verify-draw on a draw with a beacon round', () => {
     const info = { public_key: local.chain.publicKey, period: local.chain.period, genesis_time: local.chain.genesisTime, hash: local.chain.chainHash, schemeID: 'bls-unchained-g1-rfc9380' };
     const run = io((url) => json(url.endsWith('/info') ? info : localProof));
     expect(await runVerifyDraw(['x', '--base-url', 'https://h.test', '--trust-beacon-url', 'http://beacon.test:8081/'], {}, run.cli)).toBe(EXIT.valid);
-    expect(run.calls).toEqual(['http://beacon.test:8081/info', 'https://h.test/public/v1/raffles/x/draw']);
+    expect(run.calls).toEqual(['http://beacon.test:8081/info', 'https://h.test/public/v1/raffles/x/draw', 'https://h.test/public/v1/raffles/x/commitment']);
     expect(run.out.join('\n')).toMatch(/beacon chain\s+ok\s+the beacon at http:\/\/beacon.test:8081\/ \(chain [0-9a-f]{16}…\), not the League of Entropy/);
 
     const untold = io(() => json(localProof));
     expect(await runVerifyDraw(['x', '--base-url', 'https://h.test'], {}, untold.cli)).toBe(EXIT.invalid);
-    expect(untold.calls).toEqual(['https://h.test/public/v1/raffles/x/draw']);
+    expect(untold.calls).toEqual(['https://h.test/public/v1/raffles/x/draw', 'https://h.test/public/v1/raffles/x/commitment']);
   });
 
   it('exits 2 for a chain it cannot read: a malformed inline value, a missing file, an /info of another scheme', async () => {

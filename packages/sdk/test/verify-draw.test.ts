@@ -10,7 +10,7 @@ describe('verifyDraw', () => {
   it('accepts an honest proof and reproduces its winners', () => {
     const proof = proofFor(seedHex('honest'), entries, 5);
     const result = verifyDraw(proof);
-    expect(result).toEqual({ valid: true, problems: [], failures: [], recomputedWinners: proof.winners.map((w) => w.entryId) });
+    expect(result).toEqual({ valid: true, problems: [], failures: [], recomputedWinners: proof.winners.map((w) => w.entryId), predictableBy: 'seed_holder' });
   });
 
   it('does not depend on the order entries are listed in', () => {

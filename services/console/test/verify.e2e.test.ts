@@ -2,7 +2,7 @@ import { generateSecretKey, publicKeyOf, QUICKNET, signRound, type BeaconChain, 
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUICKNET_ROUNDS } from '../../../packages/sdk/test/support/quicknet-rounds.js';
-import { beaconBlock, honestDrandProof, localChain, localDrandProof } from '../../../packages/sdk/test/support/draw-proofs.js';
+import { beaconBlock, honestDrandProof, honestProof, localChain, localDrandProof } from '../../../packages/sdk/test/support/draw-proofs.js';
 import { startConsolePlatform } from './support/console-platform.js';
 import { checkPage, clearPageProblems } from './support/page-checks.js';
 
@@ -24,13 +24,23 @@ afterAll(async () => {
   await platform?.stop();
 });
 
+/** The commitment record a raffle drawn as `proof` would have published: its algorithm and, for a beacon draw, its round. */
+const recordOf = (proof: DrawProof) => ({
+  slug,
+  drawCommitment: proof.drawCommitment,
+  publishedAt: '2025-06-01T00:00:00.000Z',
+  ...(proof.beacon ? { drawAlgorithm: proof.algorithm, beaconRound: proof.beacon.round, beaconChainHash: proof.beacon.chainHash } : {}),
+});
+
 /**
  * A signed-out visitor: a fresh page that never went through sign-in. `serve` answers the proof
- * route instead of the platform, and `platformChain` the route that names the platform's beacon.
+ * route instead of the platform (with the commitment record such a draw would have published, or
+ * `record` when given), and `platformChain` the route that names the platform's beacon.
  */
-async function openVerify(path: string, tamper?: (proof: DrawProof) => void, serve?: DrawProof, platformChain?: BeaconChain): Promise<Page> {
+async function openVerify(path: string, tamper?: (proof: DrawProof) => void, serve?: DrawProof, platformChain?: BeaconChain, record?: object): Promise<Page> {
   const page = await platform.newPage();
   if (serve) await page.route('**/public/v1/raffles/*/draw', (route) => route.fulfill({ json: serve }));
+  if (serve || record) await page.route('**/public/v1/raffles/*/commitment', (route) => route.fulfill({ json: record ?? recordOf(serve!) }));
   if (platformChain) await page.route('**/public/v1/beacon', (route) => route.fulfill({ json: { ...platformChain, quicknet: false } }));
   if (tamper) {
     await page.route('**/public/v1/raffles/*/draw', async (route) => {
@@ -44,6 +54,9 @@ async function openVerify(path: string, tamper?: (proof: DrawProof) => void, ser
   await page.getByRole('heading', { level: 1, name: 'Verify a draw' }).waitFor();
   return page;
 }
+
+/** The downgrade of issue 34: the same seed and entries, no beacon, winners ranked from the seed alone. */
+const seedOnlyOf = (proof: DrawProof): DrawProof => honestProof(proof.seed, proof.entries, proof.spots);
 
 const verdictOf = (page: Page) => page.getByTestId('verdict').textContent({ timeout: 20_000 });
 
@@ -106,6 +119,36 @@ describe('the public verification page', () => {
     expect(infiniteVerdict).toMatch(/^INVALID/);
     expect(infiniteVerdict).toMatch(/weight "Infinity" of entry "ent_\w+" is not a plain positive decimal/);
     await infinite.close();
+  }, 120_000);
+
+  it('lists the winners disqualified and rerolled after the draw, with times, and checks the reroll against the draw order', async () => {
+    const page = await openVerify(`/verify/${slug}`);
+    expect(await verdictOf(page)).toMatch(/^VALID/);
+    const changes = page.getByTestId('proof-winner-changes').locator('tbody tr');
+    expect(await changes.count()).toBe(served.disqualifiedWinners!.length + served.rerolledWinners!.length);
+    expect(await changes.first().textContent()).toContain(served.disqualifiedWinners![0]!.entryId);
+    expect(await page.locator('[data-testid="draw-checks"] li[data-check="winner changes"]').textContent()).toMatch(/^Passed winner changes: 1 disqualified after the draw, 1 position rerolled, each to an entry below the draw's winners/);
+    await page.close();
+  }, 120_000);
+
+  it("refuses the demo's beacon draw relabelled es-hmac-sha256-v1 and re-ranked from the seed alone: its record binds the beacon draw", async () => {
+    const downgraded = seedOnlyOf(served);
+    const page = await openVerify(`/verify/${slug}`, (proof) => Object.assign(proof, downgraded, { beacon: undefined, closedAt: undefined }));
+    const verdict = await verdictOf(page);
+    expect(verdict).toMatch(/^INVALID/);
+    expect(verdict).toContain("the raffle's record binds its commitment to es-hmac-sha256-drand-v1, but the proof says es-hmac-sha256-v1");
+    expect(await page.locator('[data-testid="draw-checks"] li[data-check="public record"]').textContent()).toMatch(/^Failed public record: .*the proof says es-hmac-sha256-v1/);
+    await checkPage(page, 'verify-downgraded');
+    await page.close();
+  }, 120_000);
+
+  it('shows a seed-only draw whose record binds nothing (closed before beacon rounds) as VALID BUT PREDICTABLE, never a plain VALID', async () => {
+    const legacy = seedOnlyOf(served);
+    const page = await openVerify(`/verify/${slug}`, undefined, legacy, undefined, { slug, drawCommitment: legacy.drawCommitment, publishedAt: '2024-01-01T00:00:00.000Z' });
+    const verdict = await verdictOf(page);
+    expect(verdict).toMatch(/^VALID BUT PREDICTABLE: .*whoever held the seed \(the platform's operator\) could rank every entry while entries were open/);
+    await checkPage(page, 'verify-seed-only');
+    await page.close();
   }, 120_000);
 
   it('explains an unknown slug instead of failing', async () => {
@@ -178,7 +221,9 @@ describe('the public verification page on a draw with a beacon round', () => {
     expect(await page.getByTestId('beacon-chain').textContent()).toBe("drand's quicknet (the League of Entropy's public beacon)");
     expect(await page.getByTestId('beacon-round-time').textContent()).toBe('2023-08-23 15:59:24 UTC');
     expect(await page.getByTestId('beacon-notice').count()).toBe(0);
-    expect(await checkOf(page, 'beacon round')).toContain('entries closed 2023-08-23 15:59:19 UTC, during round 998, so nobody could know');
+    expect(await checkOf(page, 'beacon round')).toContain(
+      "the operator says entries closed 2023-08-23 15:59:19 UTC, during round 998; if so, nobody could know this round's value while they were open. closedAt is the operator's claim: the raffle's record has named round 1000 since the close",
+    );
     await page.close();
   }, 120_000);
 

@@ -220,7 +220,7 @@ const CASES: Record<string, RouteCase> = {
     openApi: { ref: 'WorkspaceRaffle' },
     urls: () => workspaceRaffleIds().map((id) => `/api/v1/workspaces/${ws()}/raffles/${id}`),
     paginated: false,
-    nullable: [...WORKSPACE_ITEM_NULLABLE, 'description', 'drawCommitment'],
+    nullable: [...WORKSPACE_ITEM_NULLABLE, 'description', 'drawCommitment', 'drawAlgorithm'],
   },
   '/api/v1/workspaces/:workspaceId/raffles/:raffleId/entries': {
     schema: 'WorkspaceEntryPage',

@@ -174,16 +174,28 @@ describe('after the draw', () => {
     expect(notDrawn.stderr).toContain('404 DRAW_NOT_AVAILABLE');
   });
 
-  it('stays the same verifiable proof after a winner is disqualified and rerolled and the raffle finalized', async () => {
-    const [first] = await db.database.sql<{ id: string }[]>`select id from wins where raffle_id = ${raffle.id} and position = 1 and source = 'draw'`;
+  it('marks a disqualified and rerolled winner, with times, and stays a verifiable proof of the same draw once finalized', async () => {
+    const [first] = await db.database.sql<{ id: string; entryId: string }[]>`select id, entry_id as "entryId" from wins where raffle_id = ${raffle.id} and position = 1 and source = 'draw'`;
     const target = { actor: world.team, workspaceId: world.workspace.id, raffleId: raffle.id, winId: first!.id };
     await disqualifyWin(world.db, { ...target, reason: 'test' });
-    await rerollWin(world.db, target);
+    const { replacement } = await rerollWin(world.db, target);
     await world.finalize(raffle.id);
     const res = await getProof(raffle.slug);
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual(proof);
-    expect(beaconDrawProblems(res.json())).toEqual([]);
+    const changed = res.json() as DrawProof & { disqualifiedWinners: unknown[]; rerolledWinners: unknown[] };
+    expectMatchesSchema('DrawProof', changed);
+    const { disqualifiedWinners, rerolledWinners, ...drawn } = changed;
+    // The draw's own part is untouched: the same winners at their positions.
+    expect(drawn).toEqual(proof);
+    const [replaced] = await db.database.sql<{ disqualifiedAt: string; replacedAt: string }[]>`
+      select disqualified_at as "disqualifiedAt", replaced_at as "replacedAt" from wins where id = ${first!.id}`;
+    expect(disqualifiedWinners).toEqual([
+      { entryId: first!.entryId, position: 1, disqualifiedAt: new Date(replaced!.disqualifiedAt).toISOString(), replacedAt: new Date(replaced!.replacedAt).toISOString() },
+    ]);
+    expect(rerolledWinners).toEqual([{ entryId: replacement.entryId, position: 1, selectedAt: replacement.selectedAt.toISOString() }]);
+    expect(beaconDrawProblems(changed)).toEqual([]);
+    const verified = verifyDraw(changed, { trustedChains: [localBeaconChain()] });
+    expect(verified).toMatchObject({ valid: true, failures: [] });
   });
 
   it('is served byte for byte alike from a snapshot stored as before migration 0017 (its lines in entry_lines, no chunks)', async () => {

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { addWorkspaceMember, setApiKeyEnd } from '@raffle/db';
-import { cancelRaffle, enterRaffle, userPrincipal } from '@raffle/domain';
+import { cancelRaffle, disqualifyWin, enterRaffle, rerollWin, userPrincipal } from '@raffle/domain';
 import type { DrawProof } from '@raffle/sdk';
 import { beaconDrawProblems } from '@raffle/service-kit/testing';
 import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
@@ -20,7 +20,7 @@ import { capturedLogLines } from './support/log-scan.js';
 
 /**
  * GET /public/v1/raffles/{slug}/draw: the keyed route's proof for anyone, with no key, for public
- * and unlisted raffles once drawn; per-IP rate limited; cached by ETag, and for a year once final.
+ * and unlisted raffles once drawn; per-IP rate limited; cached by ETag, which changes when a winner does.
  */
 
 let db: TestDatabase;
@@ -261,17 +261,31 @@ console.log(res.status, JSON.stringify(await res.text()));`;
     expect(res.headers.etag).toBe(first.headers.etag);
   });
 
-  it('lets caches keep a drawn raffle\'s proof a minute, and a finalized one for a year, immutable, under the same tag', async () => {
+  it('lets caches keep the proof a minute, finalized or not, under the same tag while its winners stay', async () => {
     expect(first.headers['cache-control']).toBe('public, max-age=60');
     await world.finalize(raffle.id);
     const res = await getPublic(raffle.slug);
     expect(res.statusCode).toBe(200);
-    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(res.headers['cache-control']).toBe('public, max-age=60');
     expect(res.body).toBe(first.body);
     expect(res.headers.etag).toBe(first.headers.etag);
     const revalidated = await getPublic(raffle.slug, { 'if-none-match': String(first.headers.etag) });
     expect(revalidated.statusCode).toBe(304);
-    expect(revalidated.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(revalidated.headers['cache-control']).toBe('public, max-age=60');
+  });
+
+  it('changes the tag once a winner is disqualified and rerolled, even after finalization: a cached copy is not current', async () => {
+    const [win] = await db.database.sql<{ id: string }[]>`select id from wins where raffle_id = ${raffle.id} and position = 1 and source = 'draw'`;
+    const target = { actor: world.team, workspaceId: world.workspace.id, raffleId: raffle.id, winId: win!.id };
+    await disqualifyWin(world.db, { ...target, reason: 'test' });
+    const disqualified = await getPublic(raffle.slug, { 'if-none-match': String(first.headers.etag) });
+    expect(disqualified.statusCode).toBe(200);
+    expect(disqualified.headers.etag).not.toBe(first.headers.etag);
+    await rerollWin(world.db, target);
+    const rerolled = await getPublic(raffle.slug, { 'if-none-match': String(disqualified.headers.etag) });
+    expect(rerolled.statusCode).toBe(200);
+    expect(rerolled.headers.etag).not.toBe(disqualified.headers.etag);
+    expect(Object.keys(rerolled.json())).toEqual([...Object.keys(first.json()), 'disqualifiedWinners', 'rerolledWinners']);
   });
 
   it('compares If-None-Match as RFC 9110 says (weakly, by the quoted tag)', () => {

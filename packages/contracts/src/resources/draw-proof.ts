@@ -97,7 +97,42 @@ export const DrawProofSchema = Type.Object(
     ),
     winners: Type.Array(
       Type.Object({ entryId: Type.String({ pattern: DRAW_ENTRY_ID_PATTERN }), position: Type.Integer({ minimum: 1 }) }, { additionalProperties: false }),
-      { description: 'The winners the draw selected, by position; later disqualifications do not change them.' },
+      { description: 'The winners the draw selected, by position; later disqualifications do not change them (they are listed in `disqualifiedWinners`).' },
+    ),
+    disqualifiedWinners: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            entryId: Type.String({ pattern: DRAW_ENTRY_ID_PATTERN }),
+            position: Type.Integer({ minimum: 1 }),
+            disqualifiedAt: Type.String({ pattern: DRAW_BLOCK_TIMESTAMP_PATTERN, format: 'date-time', description: 'When the team disqualified this win (UTC, milliseconds).' }),
+            replacedAt: Type.Optional(
+              Type.String({ pattern: DRAW_BLOCK_TIMESTAMP_PATTERN, format: 'date-time', description: 'When its position was rerolled to the next entry of the draw order; absent while it is not.' }),
+            ),
+          },
+          { additionalProperties: false },
+        ),
+        {
+          description:
+            "Present once a winner was disqualified after the draw (issue 34): every such win, the draw's or a reroll's, in the order they were disqualified. Each changes the proof's body, so its `ETag`.",
+        },
+      ),
+    ),
+    rerolledWinners: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            entryId: Type.String({ pattern: DRAW_ENTRY_ID_PATTERN }),
+            position: Type.Integer({ minimum: 1 }),
+            selectedAt: Type.String({ pattern: DRAW_BLOCK_TIMESTAMP_PATTERN, format: 'date-time', description: 'When the reroll selected it (UTC, milliseconds).' }),
+          },
+          { additionalProperties: false },
+        ),
+        {
+          description:
+            "Present once a position was rerolled: the entries that took freed positions, in the order they were selected. A reroll takes the next valid entry of the draw's own order (ranking the same entries with the same key), so each is an entry of this proof ranked below the draw's winners.",
+        },
+      ),
     ),
   },
   { $id: 'DrawProof', additionalProperties: false },

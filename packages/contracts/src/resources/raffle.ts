@@ -7,6 +7,7 @@ import {
   REQUIREMENT_TYPES,
 } from '../domain-values.js';
 import { DateTime, Nullable, StringEnum } from '../primitives.js';
+import { DRAW_ALGORITHMS } from './draw-commitment.js';
 import { ProjectSummarySchema } from './project.js';
 
 export const RaffleStatusSchema = StringEnum(RAFFLE_STATUSES);
@@ -21,6 +22,13 @@ const BeaconRound = () =>
     description:
       'The drand beacon round whose randomness the draw mixes in: the round current when the raffle closed, plus 2, so nobody (the team included) knows it while entries are taken. Fixed at close; null until then, after a cancellation, and for raffles closed before beacon rounds existed.',
   });
+
+/** The algorithm a raffle's draw commitment is for, bound at publish (issue 34). */
+const DrawAlgorithm = () =>
+  StringEnum(
+    DRAW_ALGORITHMS,
+    'The draw algorithm the commitment is for, bound at publish: `es-hmac-sha256-drand-v1` for weighted raffles. A verifier refuses a proof of any other. Null (absent on the public raffle) for other mechanics and for raffles published before it was bound.',
+  );
 
 /** The workspace raffle list item as the spec's table lists it, plus `beaconRound`. */
 export const WorkspaceRaffleItemSchema = Type.Object(
@@ -60,6 +68,7 @@ export const WorkspaceRaffleSchema = Type.Object(
     allowAutoEntry: Type.Boolean(),
     requirements: Type.Array(Type.Ref(PublicRequirementSchema)),
     drawCommitment: Nullable(Type.String({ description: 'sha256 of the draw seed, hex; set at publish.' })),
+    drawAlgorithm: Type.Optional(Nullable(DrawAlgorithm())),
     createdAt: DateTime(),
     updatedAt: DateTime(),
   },
@@ -115,6 +124,7 @@ export const PublicRaffleSchema = Type.Object(
     visibility: StringEnum(RAFFLE_VISIBILITIES),
     requirements: Type.Array(Type.Ref(PublicRequirementSchema)),
     drawCommitment: Type.Optional(Type.String()),
+    drawAlgorithm: Type.Optional(DrawAlgorithm()),
     publishedAt: Type.Optional(DateTime()),
     openedAt: Type.Optional(DateTime()),
     closedAt: Type.Optional(DateTime()),

@@ -59,3 +59,33 @@ export async function listDrawWinnerPositions(sql: Sql, raffleId: string): Promi
     where raffle_id = ${raffleId} and source = 'draw'
     order by position, id`;
 }
+
+/** A win disqualified after the draw, as the proof lists it (issue 34). */
+export type DisqualifiedWinner = { entryId: string; position: number; disqualifiedAt: string; replacedAt?: string };
+/** A win a reroll selected, as the proof lists it. */
+export type RerolledWinner = { entryId: string; position: number; selectedAt: string };
+export type WinnerChanges = { disqualified: DisqualifiedWinner[]; rerolled: RerolledWinner[] };
+
+const isoOf = (value: string | Date) => new Date(value).toISOString();
+
+/**
+ * What happened to the draw's winners since: every disqualified win (the draw's or a reroll's) and
+ * every win a reroll selected, each in the order it happened, so an owner cannot walk down the
+ * revealed order unseen.
+ */
+export async function listWinnerChanges(sql: Sql, raffleId: string): Promise<WinnerChanges> {
+  const rows = await sql<{ entryId: string; position: number; source: string; selectedAt: string | Date; disqualifiedAt: string | Date | null; replacedAt: string | Date | null }[]>`
+    select entry_id as "entryId", position, source, selected_at as "selectedAt", disqualified_at as "disqualifiedAt", replaced_at as "replacedAt"
+    from wins
+    where raffle_id = ${raffleId} and (source = 'reroll' or disqualified_at is not null)
+    order by id`;
+  const disqualified = rows
+    .filter((r) => r.disqualifiedAt !== null)
+    .map((r) => ({ entryId: r.entryId, position: r.position, disqualifiedAt: isoOf(r.disqualifiedAt!), ...(r.replacedAt === null ? {} : { replacedAt: isoOf(r.replacedAt) }) }))
+    .sort((a, b) => a.disqualifiedAt.localeCompare(b.disqualifiedAt));
+  const rerolled = rows
+    .filter((r) => r.source === 'reroll')
+    .map((r) => ({ entryId: r.entryId, position: r.position, selectedAt: isoOf(r.selectedAt) }))
+    .sort((a, b) => a.selectedAt.localeCompare(b.selectedAt));
+  return { disqualified, rerolled };
+}

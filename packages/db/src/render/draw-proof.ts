@@ -1,4 +1,4 @@
-import type { DrawWinnerPosition } from '../queries/draw-proofs.js';
+import type { DrawWinnerPosition, WinnerChanges } from '../queries/draw-proofs.js';
 import type { DrawBeaconRecord, EligibilityBlockRecord } from '../schema/draws.js';
 
 /** Canonical lines whose values JSON can carry unescaped: prefixed ids and decimal weights. */
@@ -26,8 +26,9 @@ export function renderDrawEntries(lines: string): string {
 /**
  * A drawn raffle's proof (product.md, "Verifiable draws") as JSON, from its published draw fields.
  * A beacon draw adds `closedAt` and its `beacon` block; a draw that re-read on-chain requirements
- * adds `eligibilityBlocks` (and `closedAt`, which they are fixed by). A draw from before either
- * renders exactly as it always did, so its proof stays byte-identical.
+ * adds `eligibilityBlocks` (and `closedAt`, which they are fixed by); a disqualified or rerolled
+ * winner adds `disqualifiedWinners` and `rerolledWinners`. A draw from before any of them, and
+ * one whose winners never changed, renders exactly as it always did, so its proof stays byte-identical.
  */
 export function renderDrawProof(
   draw: {
@@ -43,6 +44,7 @@ export function renderDrawProof(
     entryLines: string;
   },
   winners: DrawWinnerPosition[],
+  changes: WinnerChanges = { disqualified: [], rerolled: [] },
 ): string {
   const blocks = draw.eligibilityBlocks ?? [];
   const closed = draw.closedAt !== null && (draw.beacon !== null || blocks.length > 0) ? `"closedAt":${JSON.stringify(draw.closedAt.toISOString())},` : '';
@@ -51,11 +53,20 @@ export function renderDrawProof(
   return (
     `{"algorithm":${JSON.stringify(draw.algorithm)},${closed}${beacon}${eligibility}"drawCommitment":${JSON.stringify(draw.drawCommitment)},` +
     `"seed":${JSON.stringify(draw.seed)},"entriesDigest":${JSON.stringify(draw.entriesDigest)},"spots":${JSON.stringify(draw.spots)},` +
-    `"entries":${renderDrawEntries(draw.entryLines)},"winners":${JSON.stringify(winners)}}`
+    `"entries":${renderDrawEntries(draw.entryLines)},"winners":${JSON.stringify(winners)}${renderWinnerChanges(changes)}}`
   );
 }
 
 function renderBeaconFields(beacon: DrawBeaconRecord): string {
   const { chainHash, publicKey, period, genesisTime, round, signature, randomness } = beacon;
   return `"beacon":${JSON.stringify({ chainHash, publicKey, period, genesisTime, round, signature, randomness })},`;
+}
+
+/** After the winners, only when there is something to say: a proof whose winners never changed keeps its bytes (and ETag). */
+function renderWinnerChanges({ disqualified, rerolled }: WinnerChanges): string {
+  const parts = [
+    ...(disqualified.length === 0 ? [] : [`"disqualifiedWinners":${JSON.stringify(disqualified.map(({ entryId, position, disqualifiedAt, replacedAt }) => ({ entryId, position, disqualifiedAt, ...(replacedAt === undefined ? {} : { replacedAt }) })))}`]),
+    ...(rerolled.length === 0 ? [] : [`"rerolledWinners":${JSON.stringify(rerolled.map(({ entryId, position, selectedAt }) => ({ entryId, position, selectedAt })))}`]),
+  ];
+  return parts.map((p) => `,${p}`).join('');
 }

@@ -39,6 +39,7 @@ export const toWorkspaceRaffle = (r: RaffleRow, ctx: RaffleContext): WorkspaceRa
   allowAutoEntry: r.allowAutoEntry,
   requirements: publicRequirements(r) as WorkspaceRaffle['requirements'],
   drawCommitment: r.drawCommitment,
+  drawAlgorithm: r.drawAlgorithm as WorkspaceRaffle['drawAlgorithm'],
   createdAt: r.createdAt.toISOString(),
   updatedAt: r.updatedAt.toISOString(),
 });
@@ -77,6 +78,7 @@ export const toPublicRaffle = (r: RaffleRow, ctx: RaffleContext): PublicRaffle =
   visibility: r.visibility as PublicRaffle['visibility'],
   requirements: publicRequirements(r) as PublicRaffle['requirements'],
   drawCommitment: textOrAbsent(r.drawCommitment),
+  drawAlgorithm: textOrAbsent(r.drawAlgorithm) as PublicRaffle['drawAlgorithm'],
   publishedAt: isoOrAbsent(r.publishedAt),
   openedAt: isoOrAbsent(r.openedAt),
   closedAt: isoOrAbsent(r.closedAt),

@@ -51,6 +51,13 @@ export const raffles = pgTable(
     drawSeed: text('draw_seed'),
     /** sha256(seed), public from publish on. */
     drawCommitment: text('draw_commitment'),
+    /**
+     * The draw algorithm the commitment is for, bound at publish and public with it (issue 34): a
+     * weighted raffle's is `es-hmac-sha256-drand-v1`, so a proof relabelled to the seed-only
+     * algorithm fails against the raffle's own record. Null for other mechanics and for raffles
+     * published before migration 0020 (whose record still binds the beacon draw by `beaconRound`).
+     */
+    drawAlgorithm: text('draw_algorithm'),
     /** sha256 of the eligible entries' canonical lines, fixed at draw. */
     entriesDigest: text('entries_digest'),
     /**

@@ -33,6 +33,7 @@ export function buildRaffleRow(input: NewRaffle): RaffleRow {
     cancelledAt: null,
     drawSeed: null,
     drawCommitment: null,
+    drawAlgorithm: null,
     entriesDigest: null,
     beaconRound: null,
     beaconChainHash: null,

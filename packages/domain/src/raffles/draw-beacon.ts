@@ -41,6 +41,8 @@ export function drawRankingKey(raffle: RaffleRecord, beacon: DrawBeaconRecord | 
   const seed = Buffer.from(raffle.drawSeed, 'hex');
   if (raffle.beaconRound === null) {
     if (beacon !== null) throw new Error(`raffle ${raffle.id} has no beacon round, so its draw cannot take one`);
+    // Its public record promises a beacon draw (bound at publish): a seed-only draw would break it.
+    if (raffle.drawAlgorithm === DRAND_DRAW_ALGORITHM) throw new Error(`raffle ${raffle.id} was published for ${DRAND_DRAW_ALGORITHM} and closed without a beacon round`);
     return { key: seed, algorithm: DRAW_ALGORITHM };
   }
   if (beacon === null || beacon.round !== raffle.beaconRound || beacon.chainHash !== raffle.beaconChainHash) {

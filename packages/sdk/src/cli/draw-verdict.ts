@@ -6,7 +6,8 @@ import { proofShapeProblems } from '../draw/proof-shape.js';
 import { locateProof, publicProofUrl } from '../draw/proof-url.js';
 import { RaffleApiError, RaffleError } from '../http/raffle-api-error.js';
 import { QUICKNET } from '../draw/beacon-chain.js';
-import { describeDrawChecks, validDrawSummary } from '../draw/draw-checks.js';
+import { commitmentRecordOf, type DrawCommitmentRecord } from '../draw/commitment-record.js';
+import { describeDrawChecks, describeWinnerChanges, drawVerdictLabel, validDrawSummary } from '../draw/draw-checks.js';
 import { checkEligibilityBlocksOnChain } from '../draw/eligibility-blocks.js';
 import { verifyDraw, type DrawProof, type TrustedBeaconChain, type VerifyDrawOptions } from '../verify-draw.js';
 import { trustBeaconUrl, trustChainArgument } from './trusted-chains.js';
@@ -14,14 +15,14 @@ import { trustBeaconUrl, trustChainArgument } from './trusted-chains.js';
 export { proofShapeProblems };
 
 /** Exit codes of `raffle-verify-draw`. */
-export const EXIT = { valid: 0, invalid: 1, usage: 2 } as const;
+export const EXIT = { valid: 0, invalid: 1, usage: 2, predictable: 3 } as const;
 
 export const USAGE = `Usage:
   raffle-verify-draw <slug> [--base-url <url>]
   raffle-verify-draw <https://host/public/v1/raffles/<slug>/draw>
   raffle-verify-draw <https://host/api/v1/raffles/<slug>/draw> [--api-key <key>]
   any of them with [--trust-chain <chain>]… [--trust-beacon-url <url>]… [--trust-platform-beacon]
-                   [--chain-rpc <chain>=<url>]…
+                   [--chain-rpc <chain>=<url>]… [--beacon-round <round>]
 
 Fetches a drawn raffle's proof and recomputes the draw: sha256(seed) must equal the published
 commitment, every entry's id, user id and weight must be in its exact format and the entries must
@@ -49,14 +50,30 @@ the block's chain id, hash and timestamp are checked against the node, and the b
 be before the close. Who held what at the block needs an archive node and the entrants' wallets,
 which the proof does not carry.
 
+The proof is held against the raffle's public record, {origin}/public/v1/raffles/<slug>/commitment:
+its algorithm must be the one bound at publish (es-hmac-sha256-drand-v1, or the beacon draw whenever
+the raffle closed with a round), its commitment the published one, its round the one named at the
+close. closedAt is the operator's claim; the record comes from the same operator, so the round you
+saw when the raffle closed (the raffle.closed webhook, or the raffle's page) is the stronger check:
+  --beacon-round <round>        the round the raffle named when it closed
+A draw of es-hmac-sha256-v1 (raffles closed before beacon rounds) ranks by the seed alone: whoever
+held the seed could know the winners while entries were open. It is reported as VALID BUT
+PREDICTABLE, with its own exit status.
+
+Winners disqualified or rerolled after the draw are listed on the proof with their times; each
+reroll must be an entry ranked below the draw's winners, and the report says how far down the
+draw's order it went.
+
 A slug is looked up on the keyless public route, {base-url}/public/v1/raffles/<slug>/draw; the
 base URL comes from --base-url, else RAFFLE_BASE_URL, else ${DEFAULT_DATA_PLANE_URL}. A URL may
 name a proof or a raffle (…/raffles/<slug>, /draw is added). Only a keyed /api/v1 URL needs an
 API key (a personal key with raffles:read): --api-key, else RAFFLE_API_KEY.
 
-Exit status: 0 the draw is valid, 1 it is not, 2 usage or network error.`;
+Exit status: 0 the draw is valid, 1 it is not, 2 usage or network error, 3 valid but drawn from the
+seed alone (predictable by whoever held the seed).`;
 
-export type DrawVerdict = { valid: boolean; report: string };
+/** `predictable`: valid, but drawn from the seed alone (verifyDraw's `predictableBy`). */
+export type DrawVerdict = { valid: boolean; predictable: boolean; report: string };
 
 const row = (label: string, text: string, ok: boolean) => `  ${label.padEnd(17)} ${ok ? 'ok  ' : 'FAIL'}  ${text}`;
 
@@ -65,11 +82,11 @@ export function judgeDrawProof(value: unknown, source?: string, options: VerifyD
   const header = source ? [`Draw proof of ${source}`] : [];
   const shape = proofShapeProblems(value);
   if (shape.length > 0) {
-    return { valid: false, report: [...header, 'INVALID: this is not a draw proof.', ...shape.map((p) => `  - ${p}`)].join('\n') };
+    return { valid: false, predictable: false, report: [...header, 'INVALID: this is not a draw proof.', ...shape.map((p) => `  - ${p}`)].join('\n') };
   }
   const proof = value as DrawProof;
   const trustedChains = options.trustedChains ?? [QUICKNET];
-  const result = verifyDraw(proof, { trustedChains });
+  const result = verifyDraw(proof, { trustedChains, ...(options.commitment ? { commitment: options.commitment } : {}) });
   const checks = describeDrawChecks(proof, result, trustedChains);
   // Malformed entries or a missing beacon round rank nothing, so there is no other winner to name.
   const ranked = result.recomputedWinners.length > 0;
@@ -82,13 +99,14 @@ export function judgeDrawProof(value: unknown, source?: string, options: VerifyD
       const note = !ranked || recomputed === w.entryId ? '' : `  (the draw gives ${recomputed ?? 'nobody'})`;
       return `    #${w.position} ${w.entryId}${note}`;
     }),
+    ...describeWinnerChanges(proof, result).map((line) => `    ${line}`),
   ];
-  if (result.valid) lines.push(`VALID: ${validDrawSummary(result)}`);
+  if (result.valid) lines.push(`${drawVerdictLabel(result)}: ${validDrawSummary(result)}`);
   else {
     lines.push('INVALID:', ...result.failures.map((f) => `  - ${f.message} [${f.reason}]`));
     if (result.failures.some((f) => f.reason === 'untrusted_chain')) lines.push('To trust a beacon of your own, pass --trust-chain, --trust-beacon-url or --trust-platform-beacon (see --help).');
   }
-  return { valid: result.valid, report: lines.join('\n') };
+  return { valid: result.valid, predictable: result.predictableBy === 'seed_holder', report: lines.join('\n') };
 }
 
 /**
@@ -96,7 +114,16 @@ export function judgeDrawProof(value: unknown, source?: string, options: VerifyD
  * flags are kept as given (set only when given); runVerifyDraw reads the files and URLs.
  */
 export type VerifyDrawArgs =
-  | { url: string; apiKey?: string; trustChains?: string[]; trustBeaconUrls?: string[]; trustPlatformBeacon?: true; chainRpcUrls?: Record<string, string> }
+  | {
+      url: string;
+      apiKey?: string;
+      trustChains?: string[];
+      trustBeaconUrls?: string[];
+      trustPlatformBeacon?: true;
+      chainRpcUrls?: Record<string, string>;
+      /** The round the raffle named at its close, as the caller saw it then (--beacon-round). */
+      beaconRound?: number;
+    }
   | { help: true }
   | { error: string };
 
@@ -115,6 +142,7 @@ export function parseVerifyDrawArgs(argv: readonly string[], env: Record<string,
         'trust-beacon-url': { type: 'string', multiple: true },
         'trust-platform-beacon': { type: 'boolean' },
         'chain-rpc': { type: 'string', multiple: true },
+        'beacon-round': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -146,7 +174,10 @@ export function parseVerifyDrawArgs(argv: readonly string[], env: Record<string,
     if (at < 1 || !/^https?:\/\//.test(url)) return { error: `--chain-rpc takes <chain>=<http(s) url>, not ${JSON.stringify(pair)}` };
     chainRpcUrls[pair.slice(0, at)] = url;
   }
+  const round = values['beacon-round'];
+  if (round !== undefined && !/^[1-9][0-9]{0,15}$/.test(round)) return { error: `--beacon-round takes a round number, not ${JSON.stringify(round)}` };
   const trust = {
+    ...(round !== undefined ? { beaconRound: Number(round) } : {}),
     ...(Object.keys(chainRpcUrls).length > 0 ? { chainRpcUrls } : {}),
     ...(values['trust-chain']?.length ? { trustChains: values['trust-chain'] } : {}),
     ...(values['trust-beacon-url']?.length ? { trustBeaconUrls: values['trust-beacon-url'] } : {}),
@@ -199,17 +230,22 @@ export async function runVerifyDraw(argv: readonly string[], env: Record<string,
     return EXIT.usage;
   }
   let proof: unknown;
+  let commitment: DrawCommitmentRecord = {};
+  const kept = args.beaconRound === undefined ? {} : { beaconRound: args.beaconRound };
   try {
-    ({ proof } = await fetchAndVerifyDraw(args.url, { apiKey: args.apiKey, fetch: io.fetch, timeoutMs: 120_000, trustedChains }));
+    const fetched = await fetchAndVerifyDraw(args.url, { apiKey: args.apiKey, fetch: io.fetch, timeoutMs: 120_000, trustedChains, commitment: kept });
+    proof = fetched.proof;
+    commitment = { ...commitmentRecordOf(fetched.commitment ?? {}), ...kept };
   } catch (error) {
     io.err(`raffle-verify-draw: ${describeFailure(args.url, error)}`);
     return EXIT.usage;
   }
-  const verdict = judgeDrawProof(proof, args.url, { trustedChains });
+  const verdict = judgeDrawProof(proof, args.url, { trustedChains, commitment });
   io.out(verdict.report);
   const onChain = args.chainRpcUrls ? await eligibilityOnChainReport(proof as DrawProof, args.chainRpcUrls, io.fetch) : { ok: true, lines: [] };
   if (onChain.lines.length > 0) io.out(onChain.lines.join('\n'));
-  return verdict.valid && onChain.ok ? EXIT.valid : EXIT.invalid;
+  if (!verdict.valid || !onChain.ok) return EXIT.invalid;
+  return verdict.predictable ? EXIT.predictable : EXIT.valid;
 }
 
 /** The eligibility blocks checked against the nodes given with --chain-rpc, one line per chain. */

@@ -2,11 +2,13 @@ import type { DrawProof } from '../client/api-types.js';
 import type { DrawVerification, DrawVerificationFailure, TrustedBeaconChain } from '../verify-draw.js';
 import { BEACON_ROUND_OFFSET, QUICKNET, roundAt, timeOfRound } from './beacon-chain.js';
 import { DRAND_DRAW_ALGORITHM } from './beacon-draw.js';
+import { committedAlgorithm } from './commitment-record.js';
 
 /** One claim of a proof and its verdict in words, as the CLI and the console's verify page show it. */
 export type DrawCheck = {
   check:
     | 'algorithm'
+    | 'public record'
     | 'beacon chain'
     | 'beacon round'
     | 'beacon signature'
@@ -16,7 +18,8 @@ export type DrawCheck = {
     | 'entry fields'
     | 'entries'
     | 'winner count'
-    | 'winners';
+    | 'winners'
+    | 'winner changes';
   ok: boolean;
   text: string;
 };
@@ -34,7 +37,22 @@ export function describeBeaconChain(chainHash: string, trusted?: TrustedBeaconCh
 
 type Failed = (...reasons: DrawVerificationFailure[]) => boolean;
 
-function beaconChecks(proof: DrawProof, failed: Failed, trustedChains: readonly TrustedBeaconChain[]): DrawCheck[] {
+/** The proof against what the raffle published before its draw; nothing when it was given no record (the summary says so). */
+function recordCheck(proof: DrawProof, result: DrawVerification, failed: Failed): DrawCheck[] {
+  const record = result.checkedAgainst;
+  if (!record) return [];
+  const ok = !failed('algorithm_not_committed', 'commitment_not_published', 'beacon_round_not_published');
+  const algorithm = committedAlgorithm(record);
+  const named = [
+    algorithm ? `algorithm ${algorithm}${record.drawAlgorithm ? ' (bound at publish)' : ' (it closed with a beacon round)'}` : 'no algorithm (published before algorithms were bound, closed before beacon rounds)',
+    ...(record.drawCommitment ? [`commitment ${short(record.drawCommitment)}`] : []),
+    ...(typeof record.beaconRound === 'number' ? [`round ${record.beaconRound}`] : []),
+  ].join(', ');
+  if (ok) return [{ check: 'public record', ok, text: `the raffle published ${named}; the proof matches` }];
+  return [{ check: 'public record', ok, text: `the raffle published ${named}; the proof ${failed('algorithm_not_committed') ? `says ${proof.algorithm}` : 'differs'}` }];
+}
+
+function beaconChecks(proof: DrawProof, failed: Failed, trustedChains: readonly TrustedBeaconChain[], result: DrawVerification): DrawCheck[] {
   if (failed('beacon_missing', 'malformed_beacon')) return [{ check: 'beacon round', ok: false, text: 'the proof does not carry a well-formed beacon round' }];
   const beacon = proof.beacon!;
   const trusted = trustedChains.find((c) => c.chainHash === beacon.chainHash);
@@ -47,7 +65,16 @@ function beaconChecks(proof: DrawProof, failed: Failed, trustedChains: readonly 
   const clock = trusted ?? beacon;
   const closedMs = typeof proof.closedAt === 'string' ? Date.parse(proof.closedAt) : Number.NaN;
   const closed = Number.isNaN(closedMs) ? undefined : Math.floor(closedMs / 1000);
-  const roundOk = trusted !== undefined && !failed('beacon_round_mismatch', 'closed_at_missing');
+  const roundOk = trusted !== undefined && !failed('beacon_round_mismatch', 'closed_at_missing', 'beacon_round_not_published');
+  const recordRound = result.checkedAgainst?.beaconRound;
+  // closedAt comes from the operator like the rest of the proof: say what, if anything, holds it.
+  const byRecord =
+    typeof recordRound === 'number'
+      ? `the raffle's record has named round ${recordRound} since the close`
+      : 'nothing outside the proof holds it here (compare the round with the one the raffle named when it closed)';
+  // A gated raffle's close block is the first of its chain at or after closedAt: a node confirms it, and so bounds the close.
+  const byChain = proof.eligibilityBlocks?.length ? "; the chain blocks the draw re-read requirements at bound it from the chain's side, once a node of that chain confirms them" : '';
+  const heldBy = `${byRecord}${byChain}`;
   const due = `round ${beacon.round}, due ${utcTime(timeOfRound(clock, beacon.round))}`;
   const roundText =
     closed === undefined
@@ -55,8 +82,10 @@ function beaconChecks(proof: DrawProof, failed: Failed, trustedChains: readonly 
       : !trusted
         ? `${due}; not checked against an untrusted chain's clock`
         : roundOk
-          ? `${due}: entries closed ${utcTime(closed)}, during round ${roundAt(clock, closed)}, so nobody could know this round's value while they were open`
-          : `${due}, but entries closed ${utcTime(closed)}, which fixes round ${roundAt(clock, closed) + BEACON_ROUND_OFFSET}`;
+          ? `${due}: the operator says entries closed ${utcTime(closed)}, during round ${roundAt(clock, closed)}; if so, nobody could know this round's value while they were open. closedAt is the operator's claim: ${heldBy}`
+          : failed('beacon_round_not_published') && typeof recordRound === 'number'
+            ? `${due}, but the raffle's record has named round ${recordRound} since it closed: the proof's closedAt (${utcTime(closed)}) was moved with its round`
+            : `${due}, but entries closed ${utcTime(closed)}, which fixes round ${roundAt(clock, closed) + BEACON_ROUND_OFFSET}`;
   const signatureOk = trusted !== undefined && !failed('beacon_signature_invalid');
   const signatureText = !trusted
     ? 'not checked: the chain is not trusted'
@@ -98,6 +127,7 @@ function eligibilityChecks(proof: DrawProof, failed: Failed): DrawCheck[] {
  */
 export function describeDrawChecks(proof: DrawProof, result: DrawVerification, trustedChains: readonly TrustedBeaconChain[] = [QUICKNET]): DrawCheck[] {
   const failed: Failed = (...reasons) => result.failures.some((f) => reasons.includes(f.reason));
+  const record = recordCheck(proof, result, failed);
   const seedOk = !failed('malformed_seed');
   const commitmentOk = seedOk && !failed('commitment_mismatch');
   const fieldsOk = !failed('entry_id_malformed', 'user_id_malformed', 'weight_malformed', 'duplicate_entry');
@@ -109,8 +139,17 @@ export function describeDrawChecks(proof: DrawProof, result: DrawVerification, t
   const winners = `${proof.winners.length} ${proof.winners.length === 1 ? 'winner' : 'winners'}`;
   const expected = Math.min(proof.spots, proof.entries.length);
   return [
-    { check: 'algorithm', ok: !failed('unknown_algorithm'), text: drand ? `${proof.algorithm} (the seed mixed with a public beacon round)` : proof.algorithm },
-    ...(drand ? beaconChecks(proof, failed, trustedChains) : []),
+    {
+      check: 'algorithm',
+      ok: !failed('unknown_algorithm'),
+      text: drand
+        ? `${proof.algorithm} (the seed mixed with a public beacon round)`
+        : result.predictableBy === 'seed_holder'
+          ? `${proof.algorithm} (the seed alone: whoever held the seed could rank every entry before the draw)`
+          : proof.algorithm,
+    },
+    ...record,
+    ...(drand ? beaconChecks(proof, failed, trustedChains, result) : []),
     ...eligibilityChecks(proof, failed),
     { check: 'commitment', ok: commitmentOk, text: seedOk ? `sha256(seed) ${commitmentOk ? '=' : '≠'} ${short(proof.drawCommitment)}` : 'the seed is not 32 bytes of hex' },
     {
@@ -133,11 +172,65 @@ export function describeDrawChecks(proof: DrawProof, result: DrawVerification, t
               : `not reproduced from ${from}`
       }`,
     },
+    ...winnerChangeChecks(proof, result, failed),
   ];
 }
 
-/** The one-sentence verdict of a valid proof, with the caveat a beacon other than drand's needs. */
+/**
+ * The verdict's first word: a proof that holds but was drawn from the seed alone is never a plain
+ * VALID, since whoever held the seed could have known the winners in advance (issue 34).
+ */
+export function drawVerdictLabel(result: DrawVerification): 'VALID' | 'VALID BUT PREDICTABLE' | 'INVALID' {
+  if (!result.valid) return 'INVALID';
+  return result.predictableBy === 'seed_holder' ? 'VALID BUT PREDICTABLE' : 'VALID';
+}
+
+const isoUtc = (iso: string) => (Number.isNaN(Date.parse(iso)) ? iso : `${new Date(iso).toISOString().replace('T', ' ').replace(/Z$/, '')} UTC`);
+
+/**
+ * What happened to the winners after the draw, one line per disqualified win (with its reroll,
+ * if any): when, and how far down the draw's order each replacement was. Empty when nothing did.
+ */
+export function describeWinnerChanges(proof: DrawProof, result: DrawVerification): string[] {
+  const rerolled = result.rerolled ?? (proof.rerolledWinners ?? []).map((w) => ({ ...w, rank: undefined as number | undefined }));
+  const used = new Set<number>();
+  const lines = (proof.disqualifiedWinners ?? []).map((d) => {
+    const at = `#${d.position} ${d.entryId} disqualified ${isoUtc(d.disqualifiedAt)}`;
+    if (d.replacedAt === undefined) return `${at}; not rerolled`;
+    // The win that took the position when this one was replaced.
+    const i = rerolled.findIndex((r, j) => !used.has(j) && r.position === d.position && r.selectedAt === d.replacedAt);
+    if (i < 0) return `${at}; rerolled ${isoUtc(d.replacedAt)}`;
+    used.add(i);
+    const r = rerolled[i]!;
+    return `${at}; rerolled ${isoUtc(d.replacedAt)} to ${r.entryId}${r.rank === undefined ? '' : ` (#${r.rank} of the draw's order)`}`;
+  });
+  return [
+    ...lines,
+    ...rerolled.filter((_, j) => !used.has(j)).map((r) => `#${r.position} rerolled ${isoUtc(r.selectedAt)} to ${r.entryId}${r.rank === undefined ? '' : ` (#${r.rank} of the draw's order)`}`),
+  ];
+}
+
+function winnerChangeChecks(proof: DrawProof, result: DrawVerification, failed: Failed): DrawCheck[] {
+  const disqualified = proof.disqualifiedWinners?.length ?? 0;
+  const rerolled = proof.rerolledWinners?.length ?? 0;
+  if (disqualified === 0 && rerolled === 0) return [];
+  const ok = !failed('winner_change_mismatch');
+  const deepest = Math.max(0, ...(result.rerolled ?? []).map((r) => r.rank ?? 0));
+  const text =
+    `${disqualified} disqualified after the draw, ${rerolled} ${rerolled === 1 ? 'position' : 'positions'} rerolled` +
+    (ok ? (deepest > 0 ? `, each to an entry below the draw's winners (down to #${deepest} of its order)` : '') : ': a reroll is not the draw order\'s, or a disqualified entry never held its position');
+  return [{ check: 'winner changes', ok, text }];
+}
+
+/** The one-sentence verdict of a valid proof, with the caveat a beacon other than drand's, or no beacon at all, needs. */
 export function validDrawSummary(result: DrawVerification): string {
+  if (result.predictableBy === 'seed_holder') {
+    return (
+      'the winners follow from the committed seed and the published entries, and from nothing else: whoever held the seed (the platform\'s operator) ' +
+      'could rank every entry while entries were open, and add entries that win. A draw from before beacon rounds' +
+      (result.checkedAgainst ? '.' : '; without the raffle\'s record this may also be a beacon draw relabelled.')
+    );
+  }
   if (!result.beacon) return 'the winners follow from the committed seed and the published entries.';
   const caveat =
     result.beacon.trusted === 'quicknet' ? '' : ' The beacon is not the League of Entropy: whoever runs it holds its key, so trust it only as far as you trust them.';

@@ -3,6 +3,7 @@ import { DEFAULT_DATA_PLANE_URL } from '../client/raffle-client.js';
 import { createHttpClient } from '../http/create-http-client.js';
 import { verifyDraw, type DrawVerification, type TrustedBeaconChain } from '../verify-draw.js';
 import { QUICKNET } from './beacon-chain.js';
+import { commitmentRecordOf, fetchDrawCommitment, type DrawCommitment, type DrawCommitmentRecord } from './commitment-record.js';
 import { fetchPlatformBeaconChain } from './platform-beacon.js';
 import { locateProof } from './proof-url.js';
 
@@ -21,6 +22,13 @@ export type FetchAndVerifyDrawOptions = {
    * fetchPlatformBeaconChain): that platform's operator, unless the chain is quicknet.
    */
   trustPlatformBeacon?: boolean;
+  /**
+   * What you kept of the raffle's record from before the draw (the `raffle.closed` webhook's
+   * `beaconRound`, or an earlier `fetchDrawCommitment`): checked over the record fetched
+   * now, which the proof's own platform serves. The fetched record binds the algorithm, the
+   * commitment and the round either way.
+   */
+  commitment?: DrawCommitmentRecord;
   /** The fetch to use (default the global one): for tests, proxies, or a custom agent. */
   fetch?: typeof fetch;
   /** Retries of a failed GET (the SDK's default policy otherwise). */
@@ -35,10 +43,16 @@ export type FetchedDrawVerification = {
   /** The proof as served (unchecked JSON until `verification.valid`). */
   proof: DrawProof;
   verification: DrawVerification;
+  /** The raffle's public commitment record as fetched with the proof; null when the platform serves none for it (a private raffle). */
+  commitment: DrawCommitment | null;
 };
 
+const slugOf = (proofUrl: URL) => decodeURIComponent(/\/raffles\/([^/]+)\/draw\/?$/.exec(proofUrl.pathname)?.[1] ?? '');
+
 /**
- * Fetches a drawn raffle's proof and recomputes the draw. `slugOrUrl` is a slug (the keyless
+ * Fetches a drawn raffle's proof and its public commitment record
+ * (`GET /public/v1/raffles/{slug}/commitment`), and recomputes the draw, holding the proof against
+ * the record: the algorithm bound at publish, the commitment, and the round fixed at the close. `slugOrUrl` is a slug (the keyless
  * `GET {baseUrl}/public/v1/raffles/{slug}/draw`) or a full proof or raffle URL. Throws
  * RaffleApiError when the server refuses (404 RAFFLE_NOT_FOUND, DRAW_NOT_AVAILABLE, …) and
  * RaffleConnectionError when it cannot be reached; an answer that is not a valid proof resolves
@@ -58,8 +72,10 @@ export async function fetchAndVerifyDraw(slugOrUrl: string, options: FetchAndVer
     errorCodeSource: 'body',
   });
   const proof = await http.request<DrawProof>({ method: 'GET', path: `${url.pathname}${url.search}` });
+  const commitment = await fetchDrawCommitment(slugOf(url), { baseUrl: url.origin, fetch: options.fetch, maxRetries: options.maxRetries, timeoutMs: options.timeoutMs });
+  const record = { ...commitmentRecordOf(commitment ?? {}), ...commitmentRecordOf(options.commitment ?? {}) };
   const trustedChains = options.trustPlatformBeacon
     ? [...(options.trustedChains ?? [QUICKNET]), await fetchPlatformBeaconChain({ baseUrl: url.origin, fetch: options.fetch, maxRetries: options.maxRetries, timeoutMs: options.timeoutMs })]
     : options.trustedChains;
-  return { url: location.url, proof, verification: verifyDraw(proof, { trustedChains }) };
+  return { url: location.url, proof, commitment, verification: verifyDraw(proof, { trustedChains, commitment: record }) };
 }

@@ -19,5 +19,24 @@ export function proofShapeProblems(value: unknown): string[] {
   else if (!value.winners.every((w) => isRecord(w) && typeof w.entryId === 'string' && Number.isInteger(w.position))) {
     problems.push('every winner needs a string entryId and an integer position');
   }
+  problems.push(...winnerChangeShapeProblems(value));
+  return problems;
+}
+
+const isTime = (v: unknown) => typeof v === 'string' && !Number.isNaN(Date.parse(v));
+
+/** `disqualifiedWinners` and `rerolledWinners`, when present (issue 34): entries at positions, with times. */
+function winnerChangeShapeProblems(value: Record<string, unknown>): string[] {
+  const problems: string[] = [];
+  const { disqualifiedWinners, rerolledWinners } = value;
+  const atPosition = (w: unknown): w is Record<string, unknown> => isRecord(w) && typeof w.entryId === 'string' && Number.isInteger(w.position);
+  if (disqualifiedWinners !== undefined) {
+    const ok = Array.isArray(disqualifiedWinners) && disqualifiedWinners.every((w) => atPosition(w) && isTime(w.disqualifiedAt) && (w.replacedAt === undefined || isTime(w.replacedAt)));
+    if (!ok) problems.push('disqualifiedWinners must list entryId, position and disqualifiedAt (and replacedAt once rerolled)');
+  }
+  if (rerolledWinners !== undefined) {
+    const ok = Array.isArray(rerolledWinners) && rerolledWinners.every((w) => atPosition(w) && isTime(w.selectedAt));
+    if (!ok) problems.push('rerolledWinners must list entryId, position and selectedAt');
+  }
   return problems;
 }

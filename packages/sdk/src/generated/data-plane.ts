@@ -370,7 +370,7 @@ export type paths = {
         };
         /**
          * The proof of a drawn public or unlisted raffle, for anyone to verify, without an API key
-         * @description The same body as `GET /api/v1/raffles/{slug}/draw`, with no key: a provably fair draw is worth what strangers can check. Served for `public` and `unlisted` raffles once a `raffle`-mechanic raffle is drawn; 404 `RAFFLE_NOT_FOUND` for private, draft, cancelled and unknown raffles alike, 404 `DRAW_NOT_AVAILABLE` before the draw and for other mechanics. An `Authorization` or `X-API-Key` header is ignored. Rate-limited per client IP (the `public` policy). Cacheable: a strong `ETag` (send it as `If-None-Match` for a 304), and `Cache-Control: public, max-age=31536000, immutable` once the raffle is finalized, `public, max-age=60` while it is drawn. Check the proof with `verifyDraw(proof)` from `@raffle/sdk` or the `raffle-verify-draw` command. CORS: a page on any origin may fetch it from the browser (`Access-Control-Allow-Origin: *`, no credentials; `ETag`, `RateLimit`, `RateLimit-Policy`, `Retry-After` and `X-Request-Id` exposed; errors too); a preflight `OPTIONS` is answered 204 allowing `GET`, `HEAD` and the `If-None-Match` and `X-Request-Id` headers, for a day. The keyed `/api/v1` routes send no CORS headers.
+         * @description The same body as `GET /api/v1/raffles/{slug}/draw`, with no key: a provably fair draw is worth what strangers can check. Served for `public` and `unlisted` raffles once a `raffle`-mechanic raffle is drawn; 404 `RAFFLE_NOT_FOUND` for private, draft, cancelled and unknown raffles alike, 404 `DRAW_NOT_AVAILABLE` before the draw and for other mechanics. An `Authorization` or `X-API-Key` header is ignored. Rate-limited per client IP (the `public` policy). Cacheable: a strong `ETag` (send it as `If-None-Match` for a 304) that changes when a winner is disqualified or rerolled (the proof lists them, with times), and `Cache-Control: public, max-age=60`. Check the proof with `verifyDraw(proof)` from `@raffle/sdk` or the `raffle-verify-draw` command. CORS: a page on any origin may fetch it from the browser (`Access-Control-Allow-Origin: *`, no credentials; `ETag`, `RateLimit`, `RateLimit-Policy`, `Retry-After` and `X-Request-Id` exposed; errors too); a preflight `OPTIONS` is answered 204 allowing `GET`, `HEAD` and the `If-None-Match` and `X-Request-Id` headers, for a day. The keyed `/api/v1` routes send no CORS headers.
          */
         get: operations["getPublicDrawProof"];
         put?: never;
@@ -393,6 +393,26 @@ export type paths = {
          * @description The drand chain whose rounds this platform mixes into its draws (`es-hmac-sha256-drand-v1`): drand's `quicknet` in production, or a local beacon's own chain where the platform runs without the internet. A verifier trusts a proof's round only if it was signed by a chain it trusts; adding this one means trusting this platform's beacon, which for `quicknet` is the League of Entropy and otherwise the operator. Rate-limited per client IP (the `public` policy); CORS as for the other public routes.
          */
         get: operations["getPlatformBeaconChain"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/v1/raffles/{slug}/commitment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A published raffle's draw commitment, the algorithm it is for and its beacon round, without an API key
+         * @description What the raffle made public about its draw before drawing: `drawCommitment` and `drawAlgorithm` from publish, `closedAt`, `beaconRound` and `beaconChainHash` from the close. Verifiers (`fetchAndVerifyDraw`, `raffle-verify-draw`, the console's verify page) refuse a proof whose algorithm, commitment or round differ. It is served by the same operator as the proof: a copy kept from earlier (this answer fetched at publish and at the close, or the `raffle.closed` webhook's `beaconRound`) is the stronger reference. Public and unlisted raffles from publish on; 404 `RAFFLE_NOT_FOUND` otherwise. Rate-limited per client IP (the `public` policy); CORS as for the other public routes.
+         */
+        get: operations["getPublicDrawCommitment"];
         put?: never;
         post?: never;
         delete?: never;
@@ -517,6 +537,7 @@ export type components = {
             allowAutoEntry: boolean;
             requirements: components["schemas"]["PublicRequirement"][];
             drawCommitment: string | null;
+            drawAlgorithm?: ("es-hmac-sha256-drand-v1" | "es-hmac-sha256-v1") | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -577,6 +598,11 @@ export type components = {
             visibility: "public" | "unlisted" | "private";
             requirements: components["schemas"]["PublicRequirement"][];
             drawCommitment?: string;
+            /**
+             * @description The draw algorithm the commitment is for, bound at publish: `es-hmac-sha256-drand-v1` for weighted raffles. A verifier refuses a proof of any other. Null (absent on the public raffle) for other mechanics and for raffles published before it was bound.
+             * @enum {string}
+             */
+            drawAlgorithm?: "es-hmac-sha256-drand-v1" | "es-hmac-sha256-v1";
             /** Format: date-time */
             publishedAt?: string;
             /** Format: date-time */
@@ -772,11 +798,68 @@ export type components = {
                  */
                 weight: string;
             }[];
-            /** @description The winners the draw selected, by position; later disqualifications do not change them. */
+            /** @description The winners the draw selected, by position; later disqualifications do not change them (they are listed in `disqualifiedWinners`). */
             winners: {
                 entryId: string;
                 position: number;
             }[];
+            /** @description Present once a winner was disqualified after the draw (issue 34): every such win, the draw's or a reroll's, in the order they were disqualified. Each changes the proof's body, so its `ETag`. */
+            disqualifiedWinners?: {
+                entryId: string;
+                position: number;
+                /**
+                 * Format: date-time
+                 * @description When the team disqualified this win (UTC, milliseconds).
+                 */
+                disqualifiedAt: string;
+                /**
+                 * Format: date-time
+                 * @description When its position was rerolled to the next entry of the draw order; absent while it is not.
+                 */
+                replacedAt?: string;
+            }[];
+            /** @description Present once a position was rerolled: the entries that took freed positions, in the order they were selected. A reroll takes the next valid entry of the draw's own order (ranking the same entries with the same key), so each is an entry of this proof ranked below the draw's winners. */
+            rerolledWinners?: {
+                entryId: string;
+                position: number;
+                /**
+                 * Format: date-time
+                 * @description When the reroll selected it (UTC, milliseconds).
+                 */
+                selectedAt: string;
+            }[];
+        };
+        /**
+         * @example {
+         *       "slug": "nebula-genesis-mint",
+         *       "drawCommitment": "9f2c4e1a7b3d5f6081a2c3e4b5d6f708192a3b4c5d6e7f8091a2b3c4d5e6f708",
+         *       "drawAlgorithm": "es-hmac-sha256-drand-v1",
+         *       "publishedAt": "2026-05-01T12:00:00.000Z",
+         *       "closedAt": "2026-05-08T12:00:00.000Z",
+         *       "beaconRound": 12345678,
+         *       "beaconChainHash": "52db9ba70e0cc0f6eaf7803dd07447a1f5477735fd3f661792ba94600c84e971"
+         *     }
+         */
+        DrawCommitment: {
+            slug: string;
+            /** @description sha256 of the draw seed (hex), fixed at publish. */
+            drawCommitment: string;
+            /**
+             * @description The algorithm the commitment is for, bound at publish: `es-hmac-sha256-drand-v1` for every weighted raffle published since it existed. Absent for raffles published before (a `beaconRound` then binds the beacon draw the same way; without one the draw is seed-only) and for mechanics without a weighted draw.
+             * @enum {string}
+             */
+            drawAlgorithm?: "es-hmac-sha256-drand-v1" | "es-hmac-sha256-v1";
+            /** Format: date-time */
+            publishedAt: string;
+            /**
+             * Format: date-time
+             * @description When entries closed, by the platform's clock: the operator's claim, like the proof's `closedAt`.
+             */
+            closedAt?: string;
+            /** @description The beacon round the draw mixes in, fixed and public from the close (decision 0022); absent before the close. */
+            beaconRound?: number;
+            /** @description The drand chain `beaconRound` belongs to (its chain hash). */
+            beaconChainHash?: string;
         };
         /**
          * @example {
@@ -5455,7 +5538,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description Strong entity tag of the proof body (sha256, base64url, quoted). Send it back in `If-None-Match` to get a 304 while the proof is unchanged. */
                     ETag?: string;
-                    /** @description `public, max-age=31536000, immutable` once the raffle is finalized (the proof can no longer change); `public, max-age=60` while it is drawn but not finalized. */
+                    /** @description `public, max-age=60`, finalized or not: a winner disqualified or rerolled, even after finalization, is listed on the proof and so changes its body and `ETag`. */
                     "Cache-Control"?: string;
                     "Raffle-Staleness-Ms": components["headers"]["Raffle-Staleness-Ms"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -5494,7 +5577,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description Strong entity tag of the proof body (sha256, base64url, quoted). Send it back in `If-None-Match` to get a 304 while the proof is unchanged. */
                     ETag?: string;
-                    /** @description `public, max-age=31536000, immutable` once the raffle is finalized (the proof can no longer change); `public, max-age=60` while it is drawn but not finalized. */
+                    /** @description `public, max-age=60`, finalized or not: a winner disqualified or rerolled, even after finalization, is listed on the proof and so changes its body and `ETag`. */
                     "Cache-Control"?: string;
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
@@ -5738,6 +5821,184 @@ export interface operations {
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/public/v1/beacon",
+                     *       "code": "SERVICE_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    getPublicDrawCommitment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The `Raffle-Read-After` token of an earlier write (entering, withdrawing): this read then sees that write, whichever instance answers it. The key owner's own writes are seen without it on the instance that took them. `@raffle/sdk` sends the latest token it saw.
+                 * @example 0/16B3748
+                 */
+                "raffle-read-after"?: string;
+            };
+            path: {
+                /**
+                 * @description Raffle slug
+                 * @example nebula-beta-testers
+                 */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The commitment, its algorithm and, once closed, its beacon round. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "slug": "nebula-genesis-mint",
+                     *       "drawCommitment": "9f2c4e1a7b3d5f6081a2c3e4b5d6f708192a3b4c5d6e7f8091a2b3c4d5e6f708",
+                     *       "drawAlgorithm": "es-hmac-sha256-drand-v1",
+                     *       "publishedAt": "2026-05-01T12:00:00.000Z",
+                     *       "closedAt": "2026-05-08T12:00:00.000Z",
+                     *       "beaconRound": 12345678,
+                     *       "beaconChainHash": "52db9ba70e0cc0f6eaf7803dd07447a1f5477735fd3f661792ba94600c84e971"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DrawCommitment"];
+                };
+            };
+            /** @description The slug is not valid (empty, longer than 128 characters, or with control characters). `code`: `VALIDATION_FAILED`, `MALFORMED_URL`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "validation failed",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/public/v1/raffles/nebula-beta-testers/commitment",
+                     *       "code": "VALIDATION_FAILED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "VALIDATION_FAILED" | "MALFORMED_URL";
+                    };
+                };
+            };
+            /** @description `RAFFLE_NOT_FOUND`: no public or unlisted published raffle has this slug. `code`: `ROUTE_NOT_FOUND`, `RAFFLE_NOT_FOUND`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "route not found",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/public/v1/raffles/nebula-beta-testers/commitment",
+                     *       "code": "ROUTE_NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "ROUTE_NOT_FOUND" | "RAFFLE_NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Too many requests: a rate-limit policy of this route (`public`) is exhausted; retry after `Retry-After` seconds. `code`: `RATE_LIMITED`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "rate limited",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/public/v1/raffles/nebula-beta-testers/commitment",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description An unexpected failure; nothing is leaked. `code`: `INTERNAL_ERROR`. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "internal error",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/public/v1/raffles/nebula-beta-testers/commitment",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description A dependency is unavailable or did not answer in time, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `code`: `SERVICE_UNAVAILABLE`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "service unavailable",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/public/v1/raffles/nebula-beta-testers/commitment",
                      *       "code": "SERVICE_UNAVAILABLE"
                      *     }
                      */

@@ -2162,6 +2162,7 @@ export type components = {
             allowAutoEntry: boolean;
             requirements: components["schemas"]["RaffleRequirement"][];
             drawCommitment: string | null;
+            drawAlgorithm?: ("es-hmac-sha256-drand-v1" | "es-hmac-sha256-v1") | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */

@@ -15,7 +15,8 @@ type Props = { raffle: Raffle; workspaceId: string };
 
 /**
  * The draw proof as anyone can fetch it (the public route), and "Verify in this browser", which
- * recomputes the draw here with the SDK's verifyDraw. Private raffles have no public proof: the
+ * recomputes the draw here with the SDK's verifyDraw, held against the raffle as the workspace
+ * reads it (the algorithm bound at publish, the commitment, the round fixed at the close). Private raffles have no public proof: the
  * panel says so instead.
  */
 export function DrawProofPanel({ raffle, workspaceId }: Props) {
@@ -39,7 +40,7 @@ export function DrawProofPanel({ raffle, workspaceId }: Props) {
         <>
           <DrawProofView proof={query.data} recomputedWinners={verification?.verification.recomputedWinners} headingLevel={3} />
           <div className="actions">
-            <button type="button" className="button button-primary" onClick={() => void verifyOnThisPlatform(query.data).then(setVerification)}>
+            <button type="button" className="button button-primary" onClick={() => void verifyOnThisPlatform(query.data, raffle).then(setVerification)}>
               Verify in this browser
             </button>
             <Link to={`/verify/${raffle.slug}`}>Public verification page</Link>

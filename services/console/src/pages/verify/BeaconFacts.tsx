@@ -37,7 +37,7 @@ export function BeaconFacts({ proof, verification, trustedChains, headingLevel =
           <dd data-testid="beacon-round-time">{due}</dd>
         </div>
         <div>
-          <dt>Entries closed</dt>
+          <dt>Entries closed (the operator's claim: the round the raffle named at its close holds it)</dt>
           <dd data-testid="beacon-closed-at">{typeof proof.closedAt === 'string' && !Number.isNaN(Date.parse(proof.closedAt)) ? utcTime(Math.floor(Date.parse(proof.closedAt) / 1000)) : 'not stated'}</dd>
         </div>
         <div>

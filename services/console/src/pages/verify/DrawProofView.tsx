@@ -69,6 +69,46 @@ export function DrawProofView({ proof, recomputedWinners, headingLevel = 2 }: Pr
             </tbody>
           </ScrollTable>
       )}
+      <WinnerChanges proof={proof} Heading={Heading} />
     </div>
+  );
+}
+
+/**
+ * Winners disqualified after the draw and the entries rerolls gave their positions, with times, as
+ * the proof lists them (issue 34): an owner cannot walk down the revealed order unseen.
+ */
+function WinnerChanges({ proof, Heading }: { proof: DrawProof; Heading: 'h2' | 'h3' }) {
+  const disqualified = Array.isArray(proof.disqualifiedWinners) ? proof.disqualifiedWinners : [];
+  const rerolled = Array.isArray(proof.rerolledWinners) ? proof.rerolledWinners : [];
+  if (disqualified.length === 0 && rerolled.length === 0) return null;
+  const rows = [
+    ...disqualified.map((d) => ({ key: `d-${d.entryId}-${d.position}`, at: d.disqualifiedAt, position: d.position, entryId: d.entryId, what: d.replacedAt ? `disqualified; position rerolled ${d.replacedAt}` : 'disqualified; not rerolled' })),
+    ...rerolled.map((r) => ({ key: `r-${r.entryId}-${r.position}`, at: r.selectedAt, position: r.position, entryId: r.entryId, what: 'selected by a reroll' })),
+  ].sort((a, b) => String(a.at).localeCompare(String(b.at)));
+  return (
+    <>
+      <Heading>Changed after the draw ({disqualified.length} disqualified, {rerolled.length} rerolled)</Heading>
+      <ScrollTable label="Winners disqualified and rerolled after the draw" testId="proof-winner-changes">
+        <thead>
+          <tr>
+            <th scope="col">When</th>
+            <th scope="col">Position</th>
+            <th scope="col">Entry</th>
+            <th scope="col">What</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row.key}>
+              <td className="mono">{String(row.at)}</td>
+              <td>{row.position}</td>
+              <td className="mono">{row.entryId}</td>
+              <td>{row.what}</td>
+            </tr>
+          ))}
+        </tbody>
+      </ScrollTable>
+    </>
   );
 }

@@ -10,10 +10,10 @@ import { DrawProofView } from './DrawProofView';
 import { verifyOnThisPlatform } from './platform-trust';
 import { VerdictBanner } from './VerdictBanner';
 
-/** The proof from the public route, verified with the chains this page trusts for it. */
+/** The proof from the public route, verified with the chains this page trusts for it and against the raffle's public commitment record. */
 async function fetchAndVerifyHere(slug: string) {
-  const { url, proof } = await fetchAndVerifyDraw(slug, { baseUrl: window.location.origin, maxRetries: 1 });
-  return { url, proof, ...(await verifyOnThisPlatform(proof)) };
+  const { url, proof, commitment } = await fetchAndVerifyDraw(slug, { baseUrl: window.location.origin, maxRetries: 1 });
+  return { url, proof, ...(await verifyOnThisPlatform(proof, commitment)) };
 }
 
 /**

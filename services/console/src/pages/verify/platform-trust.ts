@@ -1,4 +1,4 @@
-import { fetchPlatformBeaconChain, QUICKNET, verifyDraw, type DrawProof, type DrawVerification, type TrustedBeaconChain } from '@raffle/sdk';
+import { fetchPlatformBeaconChain, QUICKNET, verifyDraw, type DrawCommitmentRecord, type DrawProof, type DrawVerification, type TrustedBeaconChain } from '@raffle/sdk';
 
 /**
  * The chains this page believes: drand's quicknet always, by the values pinned in the SDK, and the
@@ -14,8 +14,8 @@ export async function chainsThisPageTrusts(): Promise<TrustedBeaconChain[]> {
 
 export type PlatformVerification = { verification: DrawVerification; trustedChains: TrustedBeaconChain[] };
 
-/** verifyDraw with the chains this page trusts. */
-export async function verifyOnThisPlatform(proof: DrawProof): Promise<PlatformVerification> {
+/** verifyDraw with the chains this page trusts, held against the raffle's public commitment record when it has one. */
+export async function verifyOnThisPlatform(proof: DrawProof, commitment?: DrawCommitmentRecord | null): Promise<PlatformVerification> {
   const trustedChains = await chainsThisPageTrusts();
-  return { verification: verifyDraw(proof, { trustedChains }), trustedChains };
+  return { verification: verifyDraw(proof, { trustedChains, ...(commitment ? { commitment } : {}) }), trustedChains };
 }

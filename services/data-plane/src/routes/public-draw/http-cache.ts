@@ -1,21 +1,16 @@
 import { createHash } from 'node:crypto';
 
 /**
- * A finalized raffle's proof never changes again (decision 0013): caches may keep it for a year
- * without asking.
+ * Every drawn raffle's proof, finalized or not: caches revalidate (cheaply, by ETag) after a
+ * minute. A finalized proof used to be immutable for a year (decision 0013), but its winners can
+ * still be disqualified and rerolled, which the proof now lists (issue 34): an immutable copy would
+ * hide them from whoever fetched it first.
  */
-export const FINALIZED_CACHE_CONTROL = 'public, max-age=31536000, immutable';
-
-/**
- * Drawn but not finalized: the proof is already fixed by the draw, but the raffle is still being
- * worked on, so caches revalidate (cheaply, by ETag) after a minute rather than pin it for a year.
- */
-export const DRAWN_CACHE_CONTROL = 'public, max-age=60';
+export const PROOF_CACHE_CONTROL = 'public, max-age=60';
 
 /** Refusals (404 before the draw, 429, 503) must not outlive the condition that caused them. */
 export const ERROR_CACHE_CONTROL = 'no-store';
 
-export const cacheControlFor = (raffleStatus: string) => (raffleStatus === 'finalized' ? FINALIZED_CACHE_CONTROL : DRAWN_CACHE_CONTROL);
 
 /** A strong validator: the same bytes give the same tag on every instance, and any change a new one. */
 export const strongEtagOf = (body: string) => `"${createHash('sha256').update(body).digest('base64url')}"`;

@@ -4,7 +4,7 @@ import { DomainError } from '@raffle/domain';
 import { readRoutingOf } from '../../decorations.js';
 import { readDrawProof } from '../draw-proof.js';
 import { sendRenderedJson } from '@raffle/service-kit';
-import { cacheControlFor, ERROR_CACHE_CONTROL, ifNoneMatchHits, strongEtagOf } from './http-cache.js';
+import { ERROR_CACHE_CONTROL, ifNoneMatchHits, PROOF_CACHE_CONTROL, strongEtagOf } from './http-cache.js';
 import { publicDrawProofSchema } from './schema.js';
 
 /**
@@ -26,14 +26,14 @@ const publicDrawRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const { raffle, body } = await reads.read(request, reply, async (database) => {
+      const { body } = await reads.read(request, reply, async (database) => {
         const raffle = await findPubliclyVisibleRaffle(database.sql, request.params.slug);
         // The keyed route's message for a slug it cannot see: a private raffle reads as a missing one.
         if (!raffle) throw new DomainError('RAFFLE_NOT_FOUND', `no raffle with slug "${request.params.slug}"`);
         return { raffle, body: await readDrawProof(database.sql, raffle.id) };
       });
       const etag = strongEtagOf(body);
-      reply.header('etag', etag).header('cache-control', cacheControlFor(raffle.status));
+      reply.header('etag', etag).header('cache-control', PROOF_CACHE_CONTROL);
       // send() with no payload, not send(null): the 304 schema would serialize null to `null`, and
       // its `content-length: 4` makes a Node fetch keep the connection (and the script) for ~74 s.
       if (ifNoneMatchHits(request.headers['if-none-match'], etag)) return reply.code(304).send();

@@ -14,7 +14,7 @@ const CACHE_HEADERS = {
   'Cache-Control': {
     type: 'string',
     description:
-      '`public, max-age=31536000, immutable` once the raffle is finalized (the proof can no longer change); `public, max-age=60` while it is drawn but not finalized.',
+      '`public, max-age=60`, finalized or not: a winner disqualified or rerolled, even after finalization, is listed on the proof and so changes its body and `ETag`.',
   },
 } as const;
 
@@ -27,8 +27,8 @@ export const publicDrawProofSchema = {
     'Served for `public` and `unlisted` raffles once a `raffle`-mechanic raffle is drawn; 404 `RAFFLE_NOT_FOUND` for private, draft, ' +
     'cancelled and unknown raffles alike, 404 `DRAW_NOT_AVAILABLE` before the draw and for other mechanics. An `Authorization` or ' +
     '`X-API-Key` header is ignored. Rate-limited per client IP (the `public` policy). Cacheable: a strong `ETag` (send it as ' +
-    '`If-None-Match` for a 304), and `Cache-Control: public, max-age=31536000, immutable` once the raffle is finalized, ' +
-    '`public, max-age=60` while it is drawn. Check the proof with `verifyDraw(proof)` from `@raffle/sdk` or the `raffle-verify-draw` command. ' +
+    '`If-None-Match` for a 304) that changes when a winner is disqualified or rerolled (the proof lists them, with times), and ' +
+    '`Cache-Control: public, max-age=60`. Check the proof with `verifyDraw(proof)` from `@raffle/sdk` or the `raffle-verify-draw` command. ' +
     'CORS: a page on any origin may fetch it from the browser (`Access-Control-Allow-Origin: *`, no credentials; `ETag`, `RateLimit`, ' +
     '`RateLimit-Policy`, `Retry-After` and `X-Request-Id` exposed; errors too); a preflight `OPTIONS` is answered 204 allowing `GET`, `HEAD` ' +
     'and the `If-None-Match` and `X-Request-Id` headers, for a day. The keyed `/api/v1` routes send no CORS headers.',
