@@ -2838,7 +2838,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not ready: the database does not answer; take the instance out of rotation. */
+            /** @description Not ready: the database does not answer; take the instance out of rotation. Also while this instance shuts down, whatever its checks say. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
