@@ -66,7 +66,7 @@ describe('configuration', () => {
     const base = { DATABASE_URL: 'postgres://x' };
     expect(loadConfig(base).IP_HASH_SECRET.length).toBeGreaterThanOrEqual(16);
     expect(() => loadConfig({ ...base, IP_HASH_SECRET: 'short' })).toThrow(/IP_HASH_SECRET/);
-    const production = { ...base, NODE_ENV: 'production', JWT_SECRET: 'p'.repeat(40), CURSOR_SECRET: 'c'.repeat(32) };
+    const production = { ...base, NODE_ENV: 'production', JWT_SECRET: 'p'.repeat(40), CURSOR_SECRET: 'c'.repeat(32), SIWE_ALLOWED_ORIGINS: 'https://console.example.com' };
     expect(() => loadConfig(production)).toThrow(/IP_HASH_SECRET/);
     expect(loadConfig({ ...production, IP_HASH_SECRET: 's'.repeat(32) }).IP_HASH_SECRET).toBe('s'.repeat(32));
   });
