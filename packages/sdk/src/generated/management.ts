@@ -1752,6 +1752,7 @@ export type components = {
             statusCode: number;
             /** @description The HTTP reason phrase of statusCode. */
             error: string;
+            /** @description What went wrong, for people. A string, except for a refusal of the request's shape by its schema (400 `VALIDATION_FAILED`; on management also a page query's `INVALID_LIMIT` and `INVALID_CURSOR`): then an array, one message per problem, naming where it is (`body.spots must be >= 1`). On management, where the body has no `code`, each message (each item of an array too) leads with the code: `VALIDATION_FAILED: body.spots must be >= 1`. */
             message: string | string[];
             requestId: string | null;
             /** Format: date-time */
@@ -2055,14 +2056,42 @@ export type components = {
             workspaceWebhookEvents: string[];
         };
         RaffleRequirement: {
-            /** @example discord-member */
+            /**
+             * @description Names the requirement on entries' requirement results; unique within the raffle.
+             * @example wallet-on-ethereum
+             */
             id: string;
             /** @enum {string} */
             type: "wallet_connected" | "account_age_days" | "email_verified" | "workspace_member" | "holds_role" | "token_balance" | "native_balance";
+            /** @example A wallet connected on Ethereum */
             label: string;
             /**
              * @description Per type: wallet_connected {chain}, account_age_days {min}, holds_role {role}; email_verified and workspace_member take none; token_balance {chain, contract, standard: erc20 | erc721 | erc1155, tokenId (erc1155 only), min} and native_balance {chain, min}, amounts as decimal strings in base units, summed over the entrant's verified wallets on that chain. Any requirement may set optional: true, and then a multiplier (1–100) applied to the entry weight when it passes.
              * @default {}
+             * @example {
+             *       "chain": "ethereum"
+             *     }
+             */
+            params: {
+                [key: string]: unknown;
+            };
+        };
+        RaffleRequirementInput: {
+            /**
+             * @description Unique within the raffle; keep it across edits to keep naming the same requirement. Omitted: generated from the type, `<type>-<n>` (e.g. `token_balance-2`), unique in the list.
+             * @example wallet-on-ethereum
+             */
+            id?: string;
+            /** @enum {string} */
+            type: "wallet_connected" | "account_age_days" | "email_verified" | "workspace_member" | "holds_role" | "token_balance" | "native_balance";
+            /** @example A wallet connected on Ethereum */
+            label: string;
+            /**
+             * @description Per type: wallet_connected {chain}, account_age_days {min}, holds_role {role}; email_verified and workspace_member take none; token_balance {chain, contract, standard: erc20 | erc721 | erc1155, tokenId (erc1155 only), min} and native_balance {chain, min}, amounts as decimal strings in base units, summed over the entrant's verified wallets on that chain. Any requirement may set optional: true, and then a multiplier (1–100) applied to the entry weight when it passes.
+             * @default {}
+             * @example {
+             *       "chain": "ethereum"
+             *     }
              */
             params: {
                 [key: string]: unknown;
@@ -2093,7 +2122,7 @@ export type components = {
             description?: string | null;
             chain?: string | null;
             allowAutoEntry?: boolean;
-            requirements?: components["schemas"]["RaffleRequirement"][];
+            requirements?: components["schemas"]["RaffleRequirementInput"][];
             settings?: {
                 /** @description Draw as soon as the raffle closes (not for application raffles). */
                 autoDraw?: boolean;
@@ -2123,7 +2152,7 @@ export type components = {
             spots?: number;
             chain?: string | null;
             allowAutoEntry?: boolean;
-            requirements?: components["schemas"]["RaffleRequirement"][];
+            requirements?: components["schemas"]["RaffleRequirementInput"][];
             settings?: {
                 /** @description Draw as soon as the raffle closes (not for application raffles). */
                 autoDraw?: boolean;
@@ -9721,10 +9750,11 @@ export interface operations {
                  *       "allowAutoEntry": false,
                  *       "requirements": [
                  *         {
-                 *           "id": "discord-member",
                  *           "type": "wallet_connected",
-                 *           "label": "Member of the Nebula Discord",
-                 *           "params": {}
+                 *           "label": "A wallet connected on Ethereum",
+                 *           "params": {
+                 *             "chain": "ethereum"
+                 *           }
                  *         }
                  *       ],
                  *       "settings": {},
@@ -9761,10 +9791,12 @@ export interface operations {
                      *       "allowAutoEntry": false,
                      *       "requirements": [
                      *         {
-                     *           "id": "discord-member",
+                     *           "id": "wallet-on-ethereum",
                      *           "type": "wallet_connected",
-                     *           "label": "Member of the Nebula Discord",
-                     *           "params": {}
+                     *           "label": "A wallet connected on Ethereum",
+                     *           "params": {
+                     *             "chain": "ethereum"
+                     *           }
                      *         }
                      *       ],
                      *       "drawCommitment": "9f2c4e1a7b3d5f6081a2c3e4b5d6f708192a3b4c5d6e7f8091a2b3c4d5e6f708",
@@ -10012,10 +10044,12 @@ export interface operations {
                      *       "allowAutoEntry": false,
                      *       "requirements": [
                      *         {
-                     *           "id": "discord-member",
+                     *           "id": "wallet-on-ethereum",
                      *           "type": "wallet_connected",
-                     *           "label": "Member of the Nebula Discord",
-                     *           "params": {}
+                     *           "label": "A wallet connected on Ethereum",
+                     *           "params": {
+                     *             "chain": "ethereum"
+                     *           }
                      *         }
                      *       ],
                      *       "drawCommitment": "9f2c4e1a7b3d5f6081a2c3e4b5d6f708192a3b4c5d6e7f8091a2b3c4d5e6f708",
@@ -10247,10 +10281,11 @@ export interface operations {
                  *       "allowAutoEntry": false,
                  *       "requirements": [
                  *         {
-                 *           "id": "discord-member",
                  *           "type": "wallet_connected",
-                 *           "label": "Member of the Nebula Discord",
-                 *           "params": {}
+                 *           "label": "A wallet connected on Ethereum",
+                 *           "params": {
+                 *             "chain": "ethereum"
+                 *           }
                  *         }
                  *       ],
                  *       "settings": {},
@@ -10286,10 +10321,12 @@ export interface operations {
                      *       "allowAutoEntry": false,
                      *       "requirements": [
                      *         {
-                     *           "id": "discord-member",
+                     *           "id": "wallet-on-ethereum",
                      *           "type": "wallet_connected",
-                     *           "label": "Member of the Nebula Discord",
-                     *           "params": {}
+                     *           "label": "A wallet connected on Ethereum",
+                     *           "params": {
+                     *             "chain": "ethereum"
+                     *           }
                      *         }
                      *       ],
                      *       "drawCommitment": "9f2c4e1a7b3d5f6081a2c3e4b5d6f708192a3b4c5d6e7f8091a2b3c4d5e6f708",
@@ -10537,10 +10574,12 @@ export interface operations {
                      *       "allowAutoEntry": false,
                      *       "requirements": [
                      *         {
-                     *           "id": "discord-member",
+                     *           "id": "wallet-on-ethereum",
                      *           "type": "wallet_connected",
-                     *           "label": "Member of the Nebula Discord",
-                     *           "params": {}
+                     *           "label": "A wallet connected on Ethereum",
+                     *           "params": {
+                     *             "chain": "ethereum"
+                     *           }
                      *         }
                      *       ],
                      *       "drawCommitment": "9f2c4e1a7b3d5f6081a2c3e4b5d6f708192a3b4c5d6e7f8091a2b3c4d5e6f708",
@@ -10788,10 +10827,12 @@ export interface operations {
                      *       "allowAutoEntry": false,
                      *       "requirements": [
                      *         {
-                     *           "id": "discord-member",
+                     *           "id": "wallet-on-ethereum",
                      *           "type": "wallet_connected",
-                     *           "label": "Member of the Nebula Discord",
-                     *           "params": {}
+                     *           "label": "A wallet connected on Ethereum",
+                     *           "params": {
+                     *             "chain": "ethereum"
+                     *           }
                      *         }
                      *       ],
                      *       "drawCommitment": "9f2c4e1a7b3d5f6081a2c3e4b5d6f708192a3b4c5d6e7f8091a2b3c4d5e6f708",
@@ -11039,10 +11080,12 @@ export interface operations {
                      *       "allowAutoEntry": false,
                      *       "requirements": [
                      *         {
-                     *           "id": "discord-member",
+                     *           "id": "wallet-on-ethereum",
                      *           "type": "wallet_connected",
-                     *           "label": "Member of the Nebula Discord",
-                     *           "params": {}
+                     *           "label": "A wallet connected on Ethereum",
+                     *           "params": {
+                     *             "chain": "ethereum"
+                     *           }
                      *         }
                      *       ],
                      *       "drawCommitment": "9f2c4e1a7b3d5f6081a2c3e4b5d6f708192a3b4c5d6e7f8091a2b3c4d5e6f708",
@@ -11290,10 +11333,12 @@ export interface operations {
                      *       "allowAutoEntry": false,
                      *       "requirements": [
                      *         {
-                     *           "id": "discord-member",
+                     *           "id": "wallet-on-ethereum",
                      *           "type": "wallet_connected",
-                     *           "label": "Member of the Nebula Discord",
-                     *           "params": {}
+                     *           "label": "A wallet connected on Ethereum",
+                     *           "params": {
+                     *             "chain": "ethereum"
+                     *           }
                      *         }
                      *       ],
                      *       "drawCommitment": "9f2c4e1a7b3d5f6081a2c3e4b5d6f708192a3b4c5d6e7f8091a2b3c4d5e6f708",
@@ -11541,10 +11586,12 @@ export interface operations {
                      *       "allowAutoEntry": false,
                      *       "requirements": [
                      *         {
-                     *           "id": "discord-member",
+                     *           "id": "wallet-on-ethereum",
                      *           "type": "wallet_connected",
-                     *           "label": "Member of the Nebula Discord",
-                     *           "params": {}
+                     *           "label": "A wallet connected on Ethereum",
+                     *           "params": {
+                     *             "chain": "ethereum"
+                     *           }
                      *         }
                      *       ],
                      *       "drawCommitment": "9f2c4e1a7b3d5f6081a2c3e4b5d6f708192a3b4c5d6e7f8091a2b3c4d5e6f708",
@@ -11797,10 +11844,12 @@ export interface operations {
                      *       "allowAutoEntry": false,
                      *       "requirements": [
                      *         {
-                     *           "id": "discord-member",
+                     *           "id": "wallet-on-ethereum",
                      *           "type": "wallet_connected",
-                     *           "label": "Member of the Nebula Discord",
-                     *           "params": {}
+                     *           "label": "A wallet connected on Ethereum",
+                     *           "params": {
+                     *             "chain": "ethereum"
+                     *           }
                      *         }
                      *       ],
                      *       "drawCommitment": "9f2c4e1a7b3d5f6081a2c3e4b5d6f708192a3b4c5d6e7f8091a2b3c4d5e6f708",
@@ -12289,7 +12338,7 @@ export interface operations {
                      *       "requirements": [
                      *         {
                      *           "type": "wallet_connected",
-                     *           "label": "Member of the Nebula Discord",
+                     *           "label": "A wallet connected on Ethereum",
                      *           "passed": false
                      *         }
                      *       ]
@@ -13782,7 +13831,7 @@ export interface operations {
                      *       "requirements": [
                      *         {
                      *           "type": "wallet_connected",
-                     *           "label": "Member of the Nebula Discord",
+                     *           "label": "A wallet connected on Ethereum",
                      *           "passed": false
                      *         }
                      *       ],
@@ -14008,7 +14057,7 @@ export interface operations {
                      *       "requirements": [
                      *         {
                      *           "type": "wallet_connected",
-                     *           "label": "Member of the Nebula Discord",
+                     *           "label": "A wallet connected on Ethereum",
                      *           "passed": false
                      *         }
                      *       ],
