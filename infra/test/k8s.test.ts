@@ -160,6 +160,20 @@ describe('infra/k8s, rendered with kubectl kustomize', () => {
     expect((own('console').egress ?? []).every((rule) => rule.to && rule.to.length > 0)).toBe(true);
   });
 
+  it('a workload given the chains\' RPC URLs or the beacon relays (raffle-chains, raffle-beacon) may reach them: egress to 443', () => {
+    const own = (name: string) => policies.find((p) => (p.spec as PolicySpec).podSelector.matchLabels?.['app.kubernetes.io/name'] === name)?.spec as PolicySpec | undefined;
+    type EnvFrom = { configMapRef?: { name: string } };
+    const readsOutside = deployments.filter((d) =>
+      podTemplateOf(d).spec.containers.some((c) => ((c as { envFrom?: EnvFrom[] }).envFrom ?? []).some((e) => ['raffle-chains', 'raffle-beacon'].includes(e.configMapRef?.name ?? ''))),
+    );
+    // The data plane settles gated entries by reading the chains; management reads them and the beacon.
+    expect(readsOutside.map((d) => d.metadata.name)).toEqual(expect.arrayContaining(['data-plane', 'management']));
+    for (const deployment of readsOutside) {
+      const egress = own(deployment.metadata.name)?.egress ?? [];
+      expect(egress.some((rule) => (!rule.to || rule.to.length === 0) && allowsPort(rule, 443)), `${deployment.metadata.name} → any:443`).toBe(true);
+    }
+  });
+
   it('a workload that trusts X-Forwarded-For (TRUST_PROXY=true) admits only named peers: no one else can write the header it trusts', () => {
     const own = (name: string) => policies.find((p) => (p.spec as PolicySpec).podSelector.matchLabels?.['app.kubernetes.io/name'] === name)!.spec as PolicySpec;
     const trusting = deployments.filter((d) =>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runInOneBashSession } from './bash-session.js';
-import { pointAtPorts, readmeShellBlocks } from './readme-blocks.js';
+import { failureLinesIn, pointAtPorts, readmeShellBlocks } from './readme-blocks.js';
 
 /** The harness itself: a README test that could not fail, or ran the wrong blocks, would prove nothing. */
 describe('README block extraction', () => {
@@ -42,6 +42,18 @@ describe('README block extraction', () => {
     // The console's port, when the platform has one; left alone otherwise.
     expect(pointAtPorts('curl localhost:3003/x', { dataPlane: 1, management: 2, dispatcher: 3, console: 41003 })).toBe('curl 127.0.0.1:41003/x');
     expect(pointAtPorts('curl localhost:3003/x', { dataPlane: 1, management: 2, dispatcher: 3 })).toBe('curl localhost:3003/x');
+  });
+});
+
+describe('what an example prints', () => {
+  it('counts a verdict that is not VALID as a failure, though the example exited 0', () => {
+    const output = ['hello, alice', 'the draw is NOT valid', 'INVALID:', '  beacon round     FAIL  not trusted', 'VALID: 3 winners', '12 entries, every page followed'].join('\n');
+    expect(failureLinesIn(output)).toEqual(['the draw is NOT valid', 'INVALID:', '  beacon round     FAIL  not trusted']);
+  });
+
+  it('leaves error codes the README shows on purpose, and success words, alone', () => {
+    const output = ['{"code":"REQUIREMENTS_NOT_MET"}', 'SESSION_TOKEN_INVALID: the token is invalid', 'VALID: the draw reproduces', '  beacon round     ok    round 5003', '422'].join('\n');
+    expect(failureLinesIn(output)).toEqual([]);
   });
 });
 

@@ -54,3 +54,16 @@ export function pointAtPorts(source: string, ports: PlatformPorts): string {
     return testPort === undefined ? match : `127.0.0.1:${testPort}`;
   });
 }
+
+/**
+ * What a README example prints when it did not do what the README says, though it exited 0: a
+ * verdict of `verifyDraw` or `raffle-verify-draw` that is not VALID ("NOT valid", "INVALID", a
+ * check row's "FAIL"). Upper case and whole words only: an error code such as
+ * `SESSION_TOKEN_INVALID`, which the README shows on purpose, is not one.
+ */
+const FAILURE_MARKERS: readonly RegExp[] = [/\bNOT valid\b/, /(?<![A-Za-z0-9_])INVALID(?![A-Za-z0-9_])/, /(?<![A-Za-z0-9_])FAIL(?:ED)?(?![A-Za-z0-9_])/];
+
+/** The lines of an example's output that report a failure (see FAILURE_MARKERS). */
+export function failureLinesIn(output: string): string[] {
+  return output.split('\n').filter((line) => FAILURE_MARKERS.some((marker) => marker.test(line)));
+}

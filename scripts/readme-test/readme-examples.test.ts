@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runInOneBashSession, type SessionResult } from './bash-session.js';
-import { pointAtPorts, readmeShellBlocks } from './readme-blocks.js';
+import { failureLinesIn, pointAtPorts, readmeShellBlocks } from './readme-blocks.js';
 import { repoRoot, startReadmePlatform, type ReadmePlatform } from './readme-platform.js';
 
 /**
@@ -16,8 +16,9 @@ import { repoRoot, startReadmePlatform, type ReadmePlatform } from './readme-pla
  * front of them, which checks every request and response against the OpenAPI documents; any
  * violation fails the run), and DEMO_KEYS points at the `.demo-keys.json`
  * written for it. Then the whole session runs a second time against the same platform: the
- * examples must be re-runnable. A failure names the block, its README line, its code and its
- * output.
+ * examples must be re-runnable. An example that prints a failed verdict ("NOT valid", "INVALID",
+ * "FAIL") fails the run though it exited 0. A failure names the block, its README line, its code
+ * and its output.
  */
 const README = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
 const SESSION_TIMEOUT_MS = 180_000;
@@ -54,6 +55,9 @@ describe('README examples', () => {
       const violations = await platform.takeContractViolations();
       if (result.failed) throw new Error(failureReport(run, result, platform.recentLogs(), violations));
       expect(result.ran.map((r) => r.block.index)).toEqual(blocks.map((b) => b.index));
+      // Exiting 0 is not enough: an example that prints a failed verdict does not do what the README says.
+      const printedFailures = result.ran.flatMap((r) => failureLinesIn(r.output).map((line) => `block ${r.block.index} (README.md line ${r.block.line}): ${line}`));
+      expect(printedFailures, 'README examples that printed a failure').toEqual([]);
       expect(violations, 'Prism found requests or responses that break the OpenAPI documents').toEqual([]);
       const checked = platform.contractCheckedRequests();
       expect(Math.min(checked.dataPlane, checked.management), `requests Prism checked: ${JSON.stringify(checked)}`).toBeGreaterThan(run * 5);

@@ -121,7 +121,10 @@ const RequirementFailureSchema = Type.Object(
 const errorBodyFields = {
   statusCode: Type.Integer({ minimum: 400, maximum: 599 }),
   error: Type.String({ description: 'The HTTP reason phrase of statusCode.' }),
-  message: Type.Union([Type.String(), Type.Array(Type.String())]),
+  message: Type.Union([Type.String(), Type.Array(Type.String(), { minItems: 1 })], {
+    description:
+      'What went wrong, for people. A string, except for a refusal of the request\'s shape by its schema (400 `VALIDATION_FAILED`; on management also a page query\'s `INVALID_LIMIT` and `INVALID_CURSOR`): then an array, one message per problem, naming where it is (`body.spots must be >= 1`). On management, where the body has no `code`, each message (each item of an array too) leads with the code: `VALIDATION_FAILED: body.spots must be >= 1`.',
+  }),
   requestId: Nullable(Type.String()),
   timestamp: DateTime(),
   path: Type.String(),

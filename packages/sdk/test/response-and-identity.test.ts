@@ -39,6 +39,10 @@ describe('lastResponse', () => {
     expect(info.rateLimit!.limit).toBeGreaterThan(0);
     expect(info.rateLimit!.remaining).toBeLessThan(info.rateLimit!.limit!);
     expect(info.rateLimit!.reset).toBeGreaterThan(0);
+    // The README shows this very call's rateLimit: the policy it names must be the one sent.
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const shown = /me\.lastResponse\.rateLimit;\s*\/\/ \{ policy: '([^']+)'/.exec(readme)?.[1];
+    expect(shown, 'README: me.lastResponse.rateLimit example').toBe(info.rateLimit!.policy);
   });
 
   it('stays out of sight: not enumerable, not serialised', async () => {

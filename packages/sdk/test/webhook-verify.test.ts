@@ -119,6 +119,21 @@ describe('verifyWebhook refuses, with a reason', () => {
   }
 });
 
+describe('verifyWebhook refuses a check that would not check', () => {
+  // NaN compares false with everything: such a tolerance (or clock) would accept a replay from any time.
+  for (const toleranceSeconds of [Number.NaN, Number.POSITIVE_INFINITY, -1, '300' as unknown as number]) {
+    it(`toleranceSeconds ${typeof toleranceSeconds === 'string' ? `'${toleranceSeconds}' (a string)` : String(toleranceSeconds)}, even for a request that would pass`, () => {
+      expect(() => verifyWebhook(body, headersFor(body, nowSeconds - 10 * 365 * 86_400), secret, { now, toleranceSeconds })).toThrow(RangeError);
+      expect(() => verifyWebhook(body, headersFor(), secret, { now, toleranceSeconds })).toThrow(/toleranceSeconds must be a finite number/);
+    });
+  }
+
+  it('a clock that gives no valid time', () => {
+    expect(() => verifyWebhook(body, headersFor(body, 1), secret, { now: () => Number.NaN })).toThrow(RangeError);
+    expect(() => verifyWebhook(body, headersFor(body, 1), secret, { now: () => new Date('not a date') })).toThrow(RangeError);
+  });
+});
+
 describe('types', () => {
   it('narrows data by type', () => {
     const event = verifyWebhook(body, headersFor(), secret, { now }) as WebhookEvent;

@@ -27,8 +27,36 @@ function* responsesOf(document: Json) {
 
 const headerNames = (response: Json) => Object.keys(response.headers ?? {});
 
+/** What each requirement type's label must speak of, so an example never labels one type with another's words. */
+const REQUIREMENT_LABEL_SUBJECT: Record<string, RegExp> = {
+  wallet_connected: /wallet/i,
+  account_age_days: /account|days|old/i,
+  email_verified: /email/i,
+  workspace_member: /member/i,
+  holds_role: /role/i,
+  token_balance: /hold|token|pass|balance/i,
+  native_balance: /hold|balance|eth/i,
+};
+
+/** Every example object that is a requirement (or its result): a known type beside a label. */
+function* exampleRequirements(value: unknown, at: string): Generator<{ at: string; type: string; label: string }> {
+  if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) yield* exampleRequirements(item, `${at}/${i}`);
+  } else if (typeof value === 'object' && value !== null) {
+    const record = value as Json;
+    if (typeof record.type === 'string' && typeof record.label === 'string' && record.type in REQUIREMENT_LABEL_SUBJECT) yield { at, type: record.type, label: record.label };
+    for (const [key, item] of Object.entries(record)) yield* exampleRequirements(item, `${at}/${key}`);
+  }
+}
+
 describe.each(SERVICES)('the %s document', (service) => {
   const document = documentOf(service);
+
+  it("labels every example requirement (and requirement result) as its own type, not another's", () => {
+    const found = [...exampleRequirements(document.paths, '#/paths')];
+    const mislabelled = found.filter(({ type, label }) => !REQUIREMENT_LABEL_SUBJECT[type]!.test(label));
+    expect(mislabelled.map(({ at, type, label }) => `${at}: ${type} labelled ${JSON.stringify(label)}`)).toEqual([]);
+  });
 
   it('says what the service is for, where it runs, and describes every tag it uses', () => {
     expect(document.info.description.length).toBeGreaterThan(40);

@@ -38,9 +38,16 @@ function withoutHopByHop<H extends Record<string, unknown>>(headers: H): H {
   return Object.fromEntries(Object.entries(headers).filter(([name]) => !HOP_BY_HOP.has(name))) as H;
 }
 
+/**
+ * `Expect: 100-continue` (curl adds it to any body over 1 MiB, whatever the method) is this hop's:
+ * Node's server has already answered the 100 and the body is streaming in. Passed on, undici
+ * refuses to send the request at all (it does not support `expect`), and the browser got a 502.
+ */
+const ANSWERED_HERE = new Set(['expect']);
+
 function forwardedRequestHeaders(request: FastifyRequest, headers: IncomingHttpHeaders): IncomingHttpHeaders {
   return {
-    ...withoutHopByHop(headers),
+    ...Object.fromEntries(Object.entries(withoutHopByHop(headers)).filter(([name]) => !ANSWERED_HERE.has(name))),
     'x-forwarded-for': forwardedForOf(request),
     // The id this server logged under, so the upstream's log line joins up with ours.
     'x-request-id': request.id,

@@ -207,6 +207,19 @@ describe('HTTP caching', () => {
     expect(first.statusCode).toBe(200);
   });
 
+  it('serves HEAD (the GET\'s status and headers, no body) and documents it, without a body, in the OpenAPI document', async () => {
+    const head = await app.inject({ method: 'HEAD', url: publicUrl(raffle.slug) });
+    expect(head.statusCode).toBe(200);
+    expect(head.headers.etag).toBe(first.headers.etag);
+    expect(head.body).toBe('');
+    const document = (await app.inject({ url: '/openapi.json' })).json() as { paths: Record<string, Record<string, { operationId: string; responses: Record<string, { content?: unknown; headers?: Record<string, unknown> }> }>> };
+    const documented = document.paths['/public/v1/raffles/{slug}/draw']!.head;
+    expect(documented?.operationId).toBe('headPublicDrawProof');
+    expect(Object.keys(documented!.responses)).toEqual(expect.arrayContaining(['200', '304', '404']));
+    for (const [status, response] of Object.entries(documented!.responses)) expect(response.content, `HEAD ${status} has no body`).toBeUndefined();
+    expect(Object.keys(documented!.responses['200']!.headers ?? {})).toEqual(expect.arrayContaining(['ETag', 'Cache-Control']));
+  });
+
   it('tags the body with a strong ETag: the sha256 of its bytes, the same on every request', async () => {
     const expected = `"${createHash('sha256').update(first.body).digest('base64url')}"`;
     expect(first.headers.etag).toBe(expected);

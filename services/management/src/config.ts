@@ -100,7 +100,8 @@ export const ConfigSchema = Type.Object({
   /**
    * The console's origins, comma-separated `scheme://host[:port]` (`:*` any port): a wallet-link
    * (Sign-In with Ethereum) message's domain and URI must name one of them. The default covers
-   * the console on this machine; production sets its public URL (e.g. https://console.example.com).
+   * the console on this machine (outside production only); production must set its public URL
+   * (e.g. https://console.example.com), or it refuses to start.
    */
   SIWE_ALLOWED_ORIGINS: Type.String({ default: DEV_SIWE_ALLOWED_ORIGINS }),
   /** How long a wallet-link nonce may be used. */
@@ -134,6 +135,10 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   }
   const chains = parseChainRpcUrls(config.CHAIN_RPC_URLS);
   if (typeof chains === 'string') throw new ConfigError(`invalid configuration:\n  CHAIN_RPC_URLS: ${chains}`);
+  // The default is any localhost port: a production console never is, and a message naming one must not link.
+  if (config.NODE_ENV === 'production' && !env.SIWE_ALLOWED_ORIGINS?.trim()) {
+    throw new ConfigError("invalid configuration:\n  SIWE_ALLOWED_ORIGINS: must be set in production (the console's public origin, e.g. https://console.example.com)");
+  }
   const origins = parseAllowedOrigins(config.SIWE_ALLOWED_ORIGINS);
   if (typeof origins === 'string') throw new ConfigError(`invalid configuration:\n  SIWE_ALLOWED_ORIGINS: ${origins}`);
   if (config.JWT_JWKS_URL !== undefined) {

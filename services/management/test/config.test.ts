@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, DEV_JWT_SECRET, loadConfig } from '../src/config.js';
 
 /** The secrets production requires besides the JWT's. */
-const PRODUCTION_SECRETS = { IP_HASH_SECRET: 'i'.repeat(32), CURSOR_SECRET: 'c'.repeat(32) };
+const PRODUCTION_SECRETS = { IP_HASH_SECRET: 'i'.repeat(32), CURSOR_SECRET: 'c'.repeat(32), SIWE_ALLOWED_ORIGINS: 'https://console.example.com' };
 
 describe('config', () => {
   it('uses the development JWT secret and port 3001 outside production', () => {
@@ -20,6 +20,15 @@ describe('config', () => {
     const production = { NODE_ENV: 'production', DATABASE_URL: 'postgres://x', JWT_SECRET: 'p'.repeat(40) };
     expect(() => loadConfig({ ...production, CURSOR_SECRET: 'c'.repeat(32) })).toThrow(/IP_HASH_SECRET/);
     expect(() => loadConfig({ ...production, IP_HASH_SECRET: 'i'.repeat(32) })).toThrow(/CURSOR_SECRET/);
+  });
+  it("requires SIWE_ALLOWED_ORIGINS in production: the default's localhost origins are development's", () => {
+    const { SIWE_ALLOWED_ORIGINS: _set, ...withoutOrigins } = PRODUCTION_SECRETS;
+    const production = { ...withoutOrigins, NODE_ENV: 'production', DATABASE_URL: 'postgres://x', JWT_SECRET: 'p'.repeat(40) };
+    expect(() => loadConfig(production)).toThrow(/SIWE_ALLOWED_ORIGINS: must be set in production/);
+    expect(() => loadConfig({ ...production, SIWE_ALLOWED_ORIGINS: ' ' })).toThrow(/SIWE_ALLOWED_ORIGINS/);
+    expect(loadConfig({ ...production, SIWE_ALLOWED_ORIGINS: 'https://console.example.com' }).SIWE_ALLOWED_ORIGINS).toBe('https://console.example.com');
+    // Outside production the default stays, so `pnpm start` and the tests need no setup.
+    expect(loadConfig({ DATABASE_URL: 'postgres://x' }).SIWE_ALLOWED_ORIGINS).toBe('http://localhost:*,http://127.0.0.1:*');
   });
   it('refuses a short secret without echoing it', () => {
     try {

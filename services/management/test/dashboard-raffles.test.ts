@@ -188,6 +188,32 @@ describe('create and update', () => {
     expect(got.json()).toEqual(created);
   });
 
+  it('generates the id of a requirement sent without one (<type>-<n>, unique in the list), at create and update, keeping given ids', async () => {
+    const res = await api.create({
+      requirements: [
+        { type: 'email_verified', label: 'A verified email' },
+        { id: 'email_verified-1', type: 'workspace_member', label: 'A member', params: {} },
+        { type: 'email_verified', label: 'Another verified email', params: {} },
+      ],
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const created = res.json() as Raffle;
+    expectSchema('DashboardRaffle', created);
+    expect(created.requirements).toEqual([
+      { id: 'email_verified-2', type: 'email_verified', label: 'A verified email', params: {} },
+      { id: 'email_verified-1', type: 'workspace_member', label: 'A member', params: {} },
+      { id: 'email_verified-3', type: 'email_verified', label: 'Another verified email', params: {} },
+    ]);
+    const edited = await app.inject({
+      method: 'PATCH',
+      url: api.raffleUrl(created.id),
+      headers: as(tenant.admin.id),
+      payload: { requirements: [{ type: 'wallet_connected', label: 'A wallet', params: { chain: 'ethereum' } }] },
+    });
+    expect(edited.statusCode, edited.body).toBe(200);
+    expect((edited.json() as Raffle).requirements).toEqual([{ id: 'wallet_connected-1', type: 'wallet_connected', label: 'A wallet', params: { chain: 'ethereum' } }]);
+  });
+
   it('updates a draft, then only what each status still allows', async () => {
     const draft = await api.draft();
     const patch = (raffleId: string, payload: Record<string, unknown>) =>

@@ -239,6 +239,44 @@ describe('POST /api/dashboard/me/wallets', () => {
     expect(codeOf(await link(user.id, { message: noDate, signature: signed.signature }), 400)).toBe('SIWE_MESSAGE_INVALID');
   });
 
+  it('refuses a malleated (high-s) signature with 400 SIWE_SIGNATURE_INVALID and links nothing', async () => {
+    const user = await newUser();
+    const signed = await signedLink(user.id, freshAccount());
+    // (r, n - s, the other v) recovers to the same key: the malleable twin EIP-2 outlawed.
+    const n = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+    const r = signed.signature.slice(2, 66);
+    const s = BigInt(`0x${signed.signature.slice(66, 130)}`);
+    const v = Number.parseInt(signed.signature.slice(130, 132), 16);
+    const twin = `0x${r}${(n - s).toString(16).padStart(64, '0')}${(v === 27 ? 28 : 27).toString(16)}`;
+    expect(codeOf(await link(user.id, { message: signed.message, signature: twin }), 400)).toBe('SIWE_SIGNATURE_INVALID');
+    expect(await list(user.id)).toEqual([]);
+  });
+
+  it('refuses a message that repeats a field with 400 SIWE_MESSAGE_INVALID, even correctly signed', async () => {
+    const user = await newUser();
+    const account = freshAccount();
+    const nonce = await askNonce(user.id);
+    const base = { domain: nonce.domain, uri: nonce.uri, address: account.address, chainId: chain.chainId, nonce: nonce.nonce, version: '1' as const, statement: nonce.statement, issuedAt: new Date() };
+    const later = new Date(Date.now() + 3_600_000);
+    const repeats = [
+      // The parser keeps the last URI, a wallet may show the first.
+      createSiweMessage(base).replace(`URI: ${nonce.uri}`, `URI: ${nonce.uri}\nURI: ${nonce.uri}`),
+      // The parser keeps the first Expiration Time, a wallet may show the second.
+      createSiweMessage({ ...base, expirationTime: later }).replace(/(Expiration Time: .*)/, '$1\nExpiration Time: 2000-01-01T00:00:00.000Z'),
+    ];
+    for (const message of repeats) {
+      expect(codeOf(await link(user.id, { message, signature: await account.signMessage({ message }) }), 400), message).toBe('SIWE_MESSAGE_INVALID');
+    }
+    expect(await list(user.id)).toEqual([]);
+  });
+
+  it('refuses a message whose Issued At is before its nonce was issued with 409 SIWE_MESSAGE_EXPIRED', async () => {
+    const user = await newUser();
+    const signed = await signedLink(user.id, freshAccount(), { issuedAt: new Date(Date.now() - 30 * 86_400_000) });
+    expect(codeOf(await link(user.id, signed), 409)).toBe('SIWE_MESSAGE_EXPIRED');
+    expect(await list(user.id)).toEqual([]);
+  });
+
   it('refuses a signature that is not hex with 400 and the management body', async () => {
     const user = await newUser();
     const signed = await signedLink(user.id, freshAccount());

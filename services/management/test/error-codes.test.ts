@@ -60,6 +60,16 @@ describe('the router and the parsers', () => {
     expect(Array.isArray(messages) && messages.length).toBeGreaterThanOrEqual(2);
     expectCode(await app.inject({ method: 'GET', url: '/api/dashboard/workspaces?limit=0', headers: owner() }), 400, 'INVALID_LIMIT');
     expectCode(await app.inject({ method: 'GET', url: '/api/dashboard/workspaces?cursor=garbage', headers: owner() }), 400, 'INVALID_CURSOR');
+    // A refusal by a rule is one string.
+    expect(typeof expectCode(await app.inject({ method: 'GET', url: '/api/dashboard/workspaces/wks_nope', headers: owner() }), 403, 'FORBIDDEN')).toBe('string');
+  });
+
+  it('the OpenAPI document says when message is an array: a schema refusal, one message per problem, each with its code', async () => {
+    const document = (await app.inject({ url: '/openapi.json' })).json() as { components: { schemas: Record<string, { properties: Record<string, { description?: string }> }> } };
+    const description = document.components.schemas.ManagementErrorBody!.properties.message!.description ?? '';
+    expect(description).toMatch(/array, one message per problem/);
+    expect(description).toMatch(/VALIDATION_FAILED/);
+    expect(description).toMatch(/leads with the code/);
   });
 
   it('an HTTP request the parser refuses is 400 MALFORMED_REQUEST, in the management body', async () => {

@@ -1,9 +1,11 @@
-import { schema, updateRaffle } from '@raffle/db';
+import { Writable } from 'node:stream';
+import { createDatabase, schema, STATEMENT_BOUNDS, updateRaffle } from '@raffle/db';
+import postgres from 'postgres';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ManagementApp } from '../src/app.js';
+import { buildApp, type ManagementApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import { buildTestApp } from './support/app.js';
+import { buildTestApp, testConfig } from './support/app.js';
 import { as, dashboardRaffles, type Raffle } from './support/dashboard-raffles.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 import { seedTenant, type Tenant } from './support/tenant.js';
@@ -64,7 +66,7 @@ describe('configuration', () => {
     const base = { DATABASE_URL: 'postgres://x' };
     expect(loadConfig(base).IP_HASH_SECRET.length).toBeGreaterThanOrEqual(16);
     expect(() => loadConfig({ ...base, IP_HASH_SECRET: 'short' })).toThrow(/IP_HASH_SECRET/);
-    const production = { ...base, NODE_ENV: 'production', JWT_SECRET: 'p'.repeat(40), CURSOR_SECRET: 'c'.repeat(32) };
+    const production = { ...base, NODE_ENV: 'production', JWT_SECRET: 'p'.repeat(40), CURSOR_SECRET: 'c'.repeat(32), SIWE_ALLOWED_ORIGINS: 'https://console.example.com' };
     expect(() => loadConfig(production)).toThrow(/IP_HASH_SECRET/);
     expect(loadConfig({ ...production, IP_HASH_SECRET: 's'.repeat(32) }).IP_HASH_SECRET).toBe('s'.repeat(32));
   });
@@ -133,5 +135,56 @@ describe('the raffle scheduler plugin', () => {
         expect(opened).toHaveLength(1);
       }
     });
+  });
+});
+
+describe('the raffle scheduler under a lasting failure', () => {
+  it('logs one error line when its passes start failing and one line when they recover, counting every failure in between', async () => {
+    const lines: Array<{ level: number; msg: string; component?: string }> = [];
+    const logStream = new Writable({
+      write(chunk, _encoding, done) {
+        for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+        done();
+      },
+    });
+    // The services' request bounds, so a pass waiting on the lock below gives up (lock_timeout) and fails.
+    const database = createDatabase({ url: testDb.directUrl, max: 2, statementBounds: STATEMENT_BOUNDS.request });
+    const app = await buildApp(testConfig(testDb.url, { SCHEDULER_ENABLED: 'true', SCHEDULER_INTERVAL_MS: '50' }), { database, logStream });
+    const holder = postgres(testDb.directUrl, { max: 1, onnotice: () => {} });
+    const metric = async (name: string) => {
+      const text = (await app.inject({ url: '/metrics' })).body;
+      return Number(new RegExp(`^${name}(\\{[^}]*\\})? (\\d+)$`, 'm').exec(text)?.[2] ?? 0);
+    };
+    let release = () => {};
+    let lockHeld: Promise<unknown> = Promise.resolve();
+    try {
+      const released = new Promise<void>((resolve) => (release = resolve));
+      let locked!: () => void;
+      const isLocked = new Promise<void>((resolve) => (locked = resolve));
+      const lock = holder.begin(async (tx) => {
+        await tx`lock table raffles in access exclusive mode`;
+        locked();
+        await released;
+      });
+      await isLocked;
+      lockHeld = lock;
+      // Several passes fail while the table is locked (counted, or else logged one by one).
+      const errorLines = () => lines.filter((line) => line.level >= 50).length;
+      await expect.poll(async () => Math.max(await metric('scheduler_failed_transitions_total'), errorLines()), { timeout: 30_000, interval: 100 }).toBeGreaterThanOrEqual(3);
+      release();
+      await lock;
+      const passes = await metric('scheduler_passes_total');
+      await expect.poll(() => metric('scheduler_passes_total'), { timeout: 30_000, interval: 50 }).toBeGreaterThan(passes);
+
+      const scheduler = lines.filter((line) => line.component === 'raffle-scheduler');
+      expect(scheduler.filter((line) => line.level >= 50).map((line) => line.msg)).toEqual([expect.stringContaining('raffle scheduler transition failed')]);
+      expect(scheduler.filter((line) => line.msg === 'raffle scheduler transition recovered')).toHaveLength(1);
+    } finally {
+      release();
+      await lockHeld;
+      await app.close();
+      await holder.end({ timeout: 5 });
+      await database.close();
+    }
   });
 });

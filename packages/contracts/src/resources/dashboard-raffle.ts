@@ -5,20 +5,36 @@ import { WorkspaceRaffleSchema } from './raffle.js';
 
 const Slug = Type.String({ minLength: RAFFLE_SLUG.minLength, maxLength: RAFFLE_SLUG.maxLength, pattern: RAFFLE_SLUG.pattern, description: 'Globally unique; lowercase words joined by hyphens.', examples: ['nebula-beta-testers'] });
 
-export const RaffleRequirementSchema = Type.Object(
-  {
-    id: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$', examples: ['discord-member'] }),
-    type: StringEnum(REQUIREMENT_TYPES),
-    label: Type.String({ minLength: 1, maxLength: 200 }),
-    params: Type.Record(Type.String(), Type.Unknown(), {
+const RequirementId = (description: string) => Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$', examples: ['wallet-on-ethereum'], description });
+
+const requirementFields = {
+  type: StringEnum(REQUIREMENT_TYPES),
+  label: Type.String({ minLength: 1, maxLength: 200, examples: ['A wallet connected on Ethereum'] }),
+  params: Type.Record(Type.String(), Type.Unknown(), {
       default: {},
       description:
         'Per type: wallet_connected {chain}, account_age_days {min}, holds_role {role}; email_verified and workspace_member take none; token_balance {chain, contract, standard: erc20 | erc721 | erc1155, tokenId (erc1155 only), min} and native_balance {chain, min}, amounts as decimal strings in base units, summed over the entrant\'s verified wallets on that chain. Any requirement may set optional: true, and then a multiplier (1–100) applied to the entry weight when it passes; the multipliers of one raffle multiply to at most 1000000 (an entry meeting every optional requirement weighs at most that), or the raffle is refused with VALIDATION_FAILED.',
-    }),
-  },
+    examples: [{ chain: 'ethereum' }],
+  }),
+};
+
+/** A requirement as stored and shown: its id is always there (given, or generated at create/update). */
+export const RaffleRequirementSchema = Type.Object(
+  { id: RequirementId('Names the requirement on entries\' requirement results; unique within the raffle.'), ...requirementFields },
   { $id: 'RaffleRequirement', additionalProperties: false },
 );
-export type RaffleRequirementInput = Static<typeof RaffleRequirementSchema>;
+
+/** A requirement as a create or update sends it: the id may be left to the server. */
+export const RaffleRequirementInputSchema = Type.Object(
+  {
+    id: Type.Optional(
+      RequirementId('Unique within the raffle; keep it across edits to keep naming the same requirement. Omitted: generated from the type, `<type>-<n>` (e.g. `token_balance-2`), unique in the list.'),
+    ),
+    ...requirementFields,
+  },
+  { $id: 'RaffleRequirementInput', additionalProperties: false },
+);
+export type RaffleRequirementInput = Static<typeof RaffleRequirementInputSchema>;
 
 export const RaffleSettingsSchema = Type.Object(
   {
@@ -38,7 +54,7 @@ const editableFields = {
   spots: Type.Integer({ minimum: 1, maximum: 100_000 }),
   chain: Nullable(Type.String({ minLength: 1, maxLength: 32, pattern: '^[a-z0-9-]+$', examples: ['ethereum'] })),
   allowAutoEntry: Type.Boolean(),
-  requirements: Type.Array(Type.Ref(RaffleRequirementSchema), { maxItems: 20 }),
+  requirements: Type.Array(Type.Ref(RaffleRequirementInputSchema), { maxItems: 20 }),
   settings: Type.Partial(Type.Object(RaffleSettingsSchema.properties), { additionalProperties: false }),
   // minLength: an empty id once slipped past the project check and failed the foreign key (a 500).
   canonicalProjectId: Nullable(Type.String({ minLength: 1, maxLength: 64, description: 'A project of this workspace; null for none.' })),

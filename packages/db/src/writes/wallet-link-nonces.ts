@@ -12,12 +12,12 @@ export async function insertWalletLinkNonce(tx: DbOrTx, row: { nonce: string; us
  * to this user or is used already; an expired nonce is consumed too (it can never be used anyway)
  * and its expiry returned for the caller to refuse.
  */
-export async function consumeWalletLinkNonce(tx: DbOrTx, args: { nonce: string; userId: string; now: Date }): Promise<{ expiresAt: Date } | null> {
+export async function consumeWalletLinkNonce(tx: DbOrTx, args: { nonce: string; userId: string; now: Date }): Promise<{ issuedAt: Date; expiresAt: Date } | null> {
   const [row] = await tx
     .update(walletLinkNonces)
     .set({ usedAt: args.now })
     .where(and(eq(walletLinkNonces.nonce, args.nonce), eq(walletLinkNonces.userId, args.userId), isNull(walletLinkNonces.usedAt)))
-    .returning({ expiresAt: walletLinkNonces.expiresAt });
+    .returning({ issuedAt: walletLinkNonces.issuedAt, expiresAt: walletLinkNonces.expiresAt });
   return row ?? null;
 }
 

@@ -5,6 +5,7 @@ import { isUniqueViolation } from '../unique-violation.js';
 import { DomainError } from '../errors.js';
 import { requireWorkspaceAccess, type Principal } from '../principal.js';
 import { requirementProblems } from '../requirements/evaluate.js';
+import { withRequirementIds } from '../requirements/requirement-ids.js';
 import { lockRaffleAs, type RaffleRecord } from './raffle-locks.js';
 import { assertRaffleCan } from './transitions.js';
 
@@ -76,7 +77,7 @@ export function createRaffle(
       await requireWorkspaceAccess(tx, args.actor, args.workspaceId, 'manage');
       const shape: Shape = {
         mechanic: b.mechanic,
-        requirements: (b.requirements ?? []) as schema.RaffleRequirement[],
+        requirements: withRequirementIds(b.requirements ?? []),
         settings: { ...DEFAULT_RAFFLE_SETTINGS, ...b.settings },
         startsAt: date(b.startsAt) ?? null,
         endsAt: date(b.endsAt) ?? null,
@@ -118,7 +119,7 @@ export function editRaffle(
       if (frozen.length > 0) throw new DomainError('RAFFLE_CANNOT_UPDATE', `${frozen.join(', ')} cannot change once a raffle is ${raffle.status}`);
       const shape: Shape = {
         mechanic: b.mechanic ?? raffle.mechanic,
-        requirements: (b.requirements ?? raffle.requirements) as schema.RaffleRequirement[],
+        requirements: b.requirements ? withRequirementIds(b.requirements) : raffle.requirements,
         settings: { ...raffle.settings, ...b.settings },
         startsAt: b.startsAt === undefined ? raffle.startsAt : date(b.startsAt)!,
         endsAt: b.endsAt === undefined ? raffle.endsAt : date(b.endsAt)!,

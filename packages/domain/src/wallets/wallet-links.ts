@@ -73,9 +73,11 @@ export async function issueWalletLinkNonce(db: Db, args: WalletLinkArgs & { requ
 
 /**
  * Links the wallet a signed EIP-4361 message names, checking, in this order and each with its own
- * code: the message's shape (SIWE_MESSAGE_INVALID), its domain and URI (SIWE_DOMAIN_MISMATCH), its
- * chain id (SIWE_CHAIN_UNSUPPORTED), its nonce — consumed here, whatever follows — (SIWE_NONCE_INVALID),
- * its times and the nonce's expiry (SIWE_MESSAGE_EXPIRED), then the signature (SIWE_SIGNATURE_INVALID).
+ * code: the message's shape, no field twice (SIWE_MESSAGE_INVALID), a malleated high-s signature
+ * (SIWE_SIGNATURE_INVALID), its domain and URI (SIWE_DOMAIN_MISMATCH), its chain id
+ * (SIWE_CHAIN_UNSUPPORTED), its nonce — consumed here, whatever follows — (SIWE_NONCE_INVALID), its
+ * times — Issued At neither ahead of this clock nor before the nonce was issued — and the nonce's
+ * expiry (SIWE_MESSAGE_EXPIRED), then the signature (SIWE_SIGNATURE_INVALID).
  *
  * The signature is first recovered locally (an EOA, no RPC); only when it does not recover to the
  * address is the chain asked, through the address's ERC-1271 isValidSignature (a contract wallet).
@@ -85,6 +87,9 @@ export async function issueWalletLinkNonce(db: Db, args: WalletLinkArgs & { requ
 export async function linkWallet(db: Db, args: WalletLinkArgs & { body: LinkWalletBody }): Promise<LinkedWallet> {
   const clock = args.clock ?? systemClock;
   const message = readWalletLinkMessage(args.body.message);
+  if (isHighS(args.body.signature)) {
+    throw new DomainError('SIWE_SIGNATURE_INVALID', "the signature's s is in the upper half of the curve order (a malleated signature, refused since EIP-2); sign again");
+  }
   if (!messageOriginAllowed(args.settings.origins, message)) {
     throw new DomainError('SIWE_DOMAIN_MISMATCH', `the message's domain and URI must be the console's (${message.domain} is not)`);
   }
@@ -100,7 +105,7 @@ export async function linkWallet(db: Db, args: WalletLinkArgs & { body: LinkWall
   const now = clock.now();
   const nonce = await consumeWalletLinkNonce(db, { nonce: message.nonce, userId: args.userId, now });
   if (!nonce) throw new DomainError('SIWE_NONCE_INVALID', 'the nonce was not issued to you or was already used; ask for a new one');
-  const expired = timeProblem(message, nonce.expiresAt, now, args.settings.clockSkewMs);
+  const expired = timeProblem(message, nonce, now, args.settings.clockSkewMs);
   if (expired) throw new DomainError('SIWE_MESSAGE_EXPIRED', `${expired}; ask for a new nonce and sign again`);
 
   const verifiedBy = await proofOf(args.chains, chain, message.address, args.body);
@@ -124,12 +129,14 @@ export async function linkWallet(db: Db, args: WalletLinkArgs & { body: LinkWall
 }
 
 /** Why the message is no longer (or not yet) good, or null. */
-function timeProblem(message: WalletLinkMessage, nonceExpiresAt: Date, now: Date, skewMs: number): string | null {
+function timeProblem(message: WalletLinkMessage, nonce: { issuedAt: Date; expiresAt: Date }, now: Date, skewMs: number): string | null {
   const ahead = now.getTime() + skewMs;
-  if (nonceExpiresAt.getTime() <= now.getTime()) return 'the nonce has expired';
+  if (nonce.expiresAt.getTime() <= now.getTime()) return 'the nonce has expired';
   if (message.expirationTime && message.expirationTime.getTime() <= now.getTime()) return "the message's Expiration Time has passed";
   if (message.notBefore && message.notBefore.getTime() > ahead) return "the message's Not Before has not come yet";
   if (message.issuedAt.getTime() > ahead) return "the message's Issued At is in the future";
+  // A message cannot have been written before its nonce existed: an older Issued At is a false date.
+  if (message.issuedAt.getTime() < nonce.issuedAt.getTime() - skewMs) return "the message's Issued At is before its nonce was issued";
   return null;
 }
 
@@ -143,6 +150,20 @@ async function proofOf(chains: WalletLinkChains, chain: string, address: Address
     if (error instanceof ChainUnavailable) throw chainUnavailable(chain);
     throw error;
   }
+}
+
+/** secp256k1's group order: an `s` above its half is the malleable twin (n - s) of a valid signature (EIP-2). */
+const SECP256K1_ORDER = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+
+/**
+ * A 65-byte (r, s, v) signature whose `s` is high. Ethereum has refused those since EIP-2 and no
+ * wallet makes one; the recovery here and an ERC-1271 contract's own ecrecover would still accept
+ * it, so one is refused before either sees it. Other lengths (a contract wallet's own formats) are
+ * left to the contract.
+ */
+function isHighS(signature: string): boolean {
+  if (!/^0x[0-9a-fA-F]{130}$/.test(signature)) return false;
+  return BigInt(`0x${signature.slice(66, 130)}`) > SECP256K1_ORDER / 2n;
 }
 
 const isWalletKey = (key: unknown): key is WalletKey =>

@@ -377,7 +377,11 @@ export type paths = {
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /**
+         * The proof of a drawn public or unlisted raffle, for anyone to verify, without an API key (HEAD: headers only)
+         * @description The `GET` operation's status and headers (`ETag`, `Cache-Control`, `RateLimit`…) without its body, as caches and CDNs use to revalidate. See `getPublicDrawProof`.
+         */
+        head: operations["headPublicDrawProof"];
         patch?: never;
         trace?: never;
     };
@@ -439,6 +443,7 @@ export type components = {
             statusCode: number;
             /** @description The HTTP reason phrase of statusCode. */
             error: string;
+            /** @description What went wrong, for people. A string, except for a refusal of the request's shape by its schema (400 `VALIDATION_FAILED`; on management also a page query's `INVALID_LIMIT` and `INVALID_CURSOR`): then an array, one message per problem, naming where it is (`body.spots must be >= 1`). On management, where the body has no `code`, each message (each item of an array too) leads with the code: `VALIDATION_FAILED: body.spots must be >= 1`. */
             message: string | string[];
             requestId: string | null;
             /** Format: date-time */
@@ -1057,7 +1062,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not ready: the database does not answer; take the instance out of rotation. */
+            /** @description Not ready: the database does not answer; take the instance out of rotation. Also while this instance shuts down, whatever its checks say. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1728,9 +1733,9 @@ export interface operations {
                      *       "visibility": "public",
                      *       "requirements": [
                      *         {
-                     *           "id": "discord-member",
+                     *           "id": "wallet-on-ethereum",
                      *           "type": "wallet_connected",
-                     *           "label": "Member of the Nebula Discord"
+                     *           "label": "A wallet connected on Ethereum"
                      *         }
                      *       ]
                      *     }
@@ -2307,7 +2312,7 @@ export interface operations {
                      *           "requirements": [
                      *             {
                      *               "type": "wallet_connected",
-                     *               "label": "Member of the Nebula Discord",
+                     *               "label": "A wallet connected on Ethereum",
                      *               "passed": false
                      *             }
                      *           ],
@@ -2595,7 +2600,7 @@ export interface operations {
                      *       "requirements": [
                      *         {
                      *           "type": "wallet_connected",
-                     *           "label": "Member of the Nebula Discord",
+                     *           "label": "A wallet connected on Ethereum",
                      *           "passed": false
                      *         }
                      *       ],
@@ -2874,7 +2879,7 @@ export interface operations {
                      *       "requirements": [
                      *         {
                      *           "type": "wallet_connected",
-                     *           "label": "Member of the Nebula Discord",
+                     *           "label": "A wallet connected on Ethereum",
                      *           "passed": false
                      *         }
                      *       ],
@@ -3169,7 +3174,7 @@ export interface operations {
                      *       "requirements": [
                      *         {
                      *           "type": "wallet_connected",
-                     *           "label": "Member of the Nebula Discord",
+                     *           "label": "A wallet connected on Ethereum",
                      *           "passed": false
                      *         }
                      *       ],
@@ -4082,9 +4087,9 @@ export interface operations {
                      *       "allowAutoEntry": false,
                      *       "requirements": [
                      *         {
-                     *           "id": "discord-member",
+                     *           "id": "wallet-on-ethereum",
                      *           "type": "wallet_connected",
-                     *           "label": "Member of the Nebula Discord"
+                     *           "label": "A wallet connected on Ethereum"
                      *         }
                      *       ],
                      *       "drawCommitment": "9f2c4e1a7b3d5f6081a2c3e4b5d6f708192a3b4c5d6e7f8091a2b3c4d5e6f708",
@@ -5716,6 +5721,100 @@ export interface operations {
                         code: "SERVICE_UNAVAILABLE";
                     };
                 };
+            };
+        };
+    };
+    headPublicDrawProof: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The `Raffle-Read-After` token of an earlier write (entering, withdrawing): this read then sees that write, whichever instance answers it. The key owner's own writes are seen without it on the instance that took them. `@raffle/sdk` sends the latest token it saw.
+                 * @example 0/16B3748
+                 */
+                "raffle-read-after"?: string;
+                /**
+                 * @description An `ETag` of this proof seen before: answered 304 with no body while it still matches.
+                 * @example "3f1c9a7e2b"
+                 */
+                "if-none-match"?: string;
+            };
+            path: {
+                /**
+                 * @description Raffle slug
+                 * @example nebula-beta-testers
+                 */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The draw proof: commitment, revealed seed, frozen entries and the draw's winners. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Strong entity tag of the proof body (sha256, base64url, quoted). Send it back in `If-None-Match` to get a 304 while the proof is unchanged. */
+                    ETag?: string;
+                    /** @description `public, max-age=60`, finalized or not: a winner disqualified or rerolled, even after finalization, is listed on the proof and so changes its body and `ETag`. */
+                    "Cache-Control"?: string;
+                    "Raffle-Staleness-Ms": components["headers"]["Raffle-Staleness-Ms"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not modified: the `If-None-Match` tag is still the proof's `ETag`; no body. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Strong entity tag of the proof body (sha256, base64url, quoted). Send it back in `If-None-Match` to get a 304 while the proof is unchanged. */
+                    ETag?: string;
+                    /** @description `public, max-age=60`, finalized or not: a winner disqualified or rerolled, even after finalization, is listed on the proof and so changes its body and `ETag`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The slug is not valid (empty, longer than 128 characters, or with control characters). `code`: `VALIDATION_FAILED`, `MALFORMED_URL`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `RAFFLE_NOT_FOUND`: no public or unlisted published raffle has this slug. `DRAW_NOT_AVAILABLE`: it has not been drawn, or it is not a weighted draw. `code`: `ROUTE_NOT_FOUND`, `RAFFLE_NOT_FOUND`, `DRAW_NOT_AVAILABLE`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many requests: retry after `Retry-After` seconds. `code`: `RATE_LIMITED`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An unexpected failure; nothing is leaked. `code`: `INTERNAL_ERROR`. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A dependency is unavailable or did not answer in time, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `code`: `SERVICE_UNAVAILABLE`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

@@ -306,7 +306,7 @@ export type paths = {
         put?: never;
         /**
          * Link a wallet by its signature of a Sign-In with Ethereum message
-         * @description Checks, in this order: the message is EIP-4361 (400 `SIWE_MESSAGE_INVALID`); its domain and URI are the console's (403 `SIWE_DOMAIN_MISMATCH`); its chain id is a chain this platform reads (400 `SIWE_CHAIN_UNSUPPORTED`); its nonce was issued to the caller and not used (409 `SIWE_NONCE_INVALID`) — the nonce is used up from here on, whatever follows; neither the nonce nor the message has expired, nor is the message dated in the future (409 `SIWE_MESSAGE_EXPIRED`); the signature is the address's, or its contract wallet accepts it through ERC-1271 (400 `SIWE_SIGNATURE_INVALID`). Linking a wallet already linked refreshes `verifiedAt`. The same wallet may be linked by several users; raffles flag entries sharing a wallet.
+         * @description Checks, in this order: the message is EIP-4361, with no field written twice (400 `SIWE_MESSAGE_INVALID`); a 65-byte signature has a low `s` (EIP-2; 400 `SIWE_SIGNATURE_INVALID`); its domain and URI are the console's (403 `SIWE_DOMAIN_MISMATCH`); its chain id is a chain this platform reads (400 `SIWE_CHAIN_UNSUPPORTED`); its nonce was issued to the caller and not used (409 `SIWE_NONCE_INVALID`) — the nonce is used up from here on, whatever follows; neither the nonce nor the message has expired, nor is the message dated in the future or before its nonce was issued (409 `SIWE_MESSAGE_EXPIRED`); the signature is the address's, or its contract wallet accepts it through ERC-1271 (400 `SIWE_SIGNATURE_INVALID`). Linking a wallet already linked refreshes `verifiedAt`. The same wallet may be linked by several users; raffles flag entries sharing a wallet.
          *
          *     Requires a dashboard session JWT (`Authorization: Bearer <JWT>`); API keys are refused.
          */
@@ -1752,6 +1752,7 @@ export type components = {
             statusCode: number;
             /** @description The HTTP reason phrase of statusCode. */
             error: string;
+            /** @description What went wrong, for people. A string, except for a refusal of the request's shape by its schema (400 `VALIDATION_FAILED`; on management also a page query's `INVALID_LIMIT` and `INVALID_CURSOR`): then an array, one message per problem, naming where it is (`body.spots must be >= 1`). On management, where the body has no `code`, each message (each item of an array too) leads with the code: `VALIDATION_FAILED: body.spots must be >= 1`. */
             message: string | string[];
             requestId: string | null;
             /** Format: date-time */
@@ -2055,14 +2056,42 @@ export type components = {
             workspaceWebhookEvents: string[];
         };
         RaffleRequirement: {
-            /** @example discord-member */
+            /**
+             * @description Names the requirement on entries' requirement results; unique within the raffle.
+             * @example wallet-on-ethereum
+             */
             id: string;
             /** @enum {string} */
             type: "wallet_connected" | "account_age_days" | "email_verified" | "workspace_member" | "holds_role" | "token_balance" | "native_balance";
+            /** @example A wallet connected on Ethereum */
             label: string;
             /**
              * @description Per type: wallet_connected {chain}, account_age_days {min}, holds_role {role}; email_verified and workspace_member take none; token_balance {chain, contract, standard: erc20 | erc721 | erc1155, tokenId (erc1155 only), min} and native_balance {chain, min}, amounts as decimal strings in base units, summed over the entrant's verified wallets on that chain. Any requirement may set optional: true, and then a multiplier (1–100) applied to the entry weight when it passes; the multipliers of one raffle multiply to at most 1000000 (an entry meeting every optional requirement weighs at most that), or the raffle is refused with VALIDATION_FAILED.
              * @default {}
+             * @example {
+             *       "chain": "ethereum"
+             *     }
+             */
+            params: {
+                [key: string]: unknown;
+            };
+        };
+        RaffleRequirementInput: {
+            /**
+             * @description Unique within the raffle; keep it across edits to keep naming the same requirement. Omitted: generated from the type, `<type>-<n>` (e.g. `token_balance-2`), unique in the list.
+             * @example wallet-on-ethereum
+             */
+            id?: string;
+            /** @enum {string} */
+            type: "wallet_connected" | "account_age_days" | "email_verified" | "workspace_member" | "holds_role" | "token_balance" | "native_balance";
+            /** @example A wallet connected on Ethereum */
+            label: string;
+            /**
+             * @description Per type: wallet_connected {chain}, account_age_days {min}, holds_role {role}; email_verified and workspace_member take none; token_balance {chain, contract, standard: erc20 | erc721 | erc1155, tokenId (erc1155 only), min} and native_balance {chain, min}, amounts as decimal strings in base units, summed over the entrant's verified wallets on that chain. Any requirement may set optional: true, and then a multiplier (1–100) applied to the entry weight when it passes; the multipliers of one raffle multiply to at most 1000000 (an entry meeting every optional requirement weighs at most that), or the raffle is refused with VALIDATION_FAILED.
+             * @default {}
+             * @example {
+             *       "chain": "ethereum"
+             *     }
              */
             params: {
                 [key: string]: unknown;
@@ -2093,7 +2122,7 @@ export type components = {
             description?: string | null;
             chain?: string | null;
             allowAutoEntry?: boolean;
-            requirements?: components["schemas"]["RaffleRequirement"][];
+            requirements?: components["schemas"]["RaffleRequirementInput"][];
             settings?: {
                 /** @description Draw as soon as the raffle closes (not for application raffles). */
                 autoDraw?: boolean;
@@ -2123,7 +2152,7 @@ export type components = {
             spots?: number;
             chain?: string | null;
             allowAutoEntry?: boolean;
-            requirements?: components["schemas"]["RaffleRequirement"][];
+            requirements?: components["schemas"]["RaffleRequirementInput"][];
             settings?: {
                 /** @description Draw as soon as the raffle closes (not for application raffles). */
                 autoDraw?: boolean;
@@ -2845,7 +2874,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not ready: the database does not answer; take the instance out of rotation. */
+            /** @description Not ready: the database does not answer; take the instance out of rotation. Also while this instance shuts down, whatever its checks say. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9728,10 +9757,11 @@ export interface operations {
                  *       "allowAutoEntry": false,
                  *       "requirements": [
                  *         {
-                 *           "id": "discord-member",
                  *           "type": "wallet_connected",
-                 *           "label": "Member of the Nebula Discord",
-                 *           "params": {}
+                 *           "label": "A wallet connected on Ethereum",
+                 *           "params": {
+                 *             "chain": "ethereum"
+                 *           }
                  *         }
                  *       ],
                  *       "settings": {},
@@ -9768,10 +9798,12 @@ export interface operations {
                      *       "allowAutoEntry": false,
                      *       "requirements": [
                      *         {
-                     *           "id": "discord-member",
+                     *           "id": "wallet-on-ethereum",
                      *           "type": "wallet_connected",
-                     *           "label": "Member of the Nebula Discord",
-                     *           "params": {}
+                     *           "label": "A wallet connected on Ethereum",
+                     *           "params": {
+                     *             "chain": "ethereum"
+                     *           }
                      *         }
                      *       ],
                      *       "drawCommitment": "9f2c4e1a7b3d5f6081a2c3e4b5d6f708192a3b4c5d6e7f8091a2b3c4d5e6f708",
@@ -10019,10 +10051,12 @@ export interface operations {
                      *       "allowAutoEntry": false,
                      *       "requirements": [
                      *         {
-                     *           "id": "discord-member",
+                     *           "id": "wallet-on-ethereum",
                      *           "type": "wallet_connected",
-                     *           "label": "Member of the Nebula Discord",
-                     *           "params": {}
+                     *           "label": "A wallet connected on Ethereum",
+                     *           "params": {
+                     *             "chain": "ethereum"
+                     *           }
                      *         }
                      *       ],
                      *       "drawCommitment": "9f2c4e1a7b3d5f6081a2c3e4b5d6f708192a3b4c5d6e7f8091a2b3c4d5e6f708",
@@ -10254,10 +10288,11 @@ export interface operations {
                  *       "allowAutoEntry": false,
                  *       "requirements": [
                  *         {
-                 *           "id": "discord-member",
                  *           "type": "wallet_connected",
-                 *           "label": "Member of the Nebula Discord",
-                 *           "params": {}
+                 *           "label": "A wallet connected on Ethereum",
+                 *           "params": {
+                 *             "chain": "ethereum"
+                 *           }
                  *         }
                  *       ],
                  *       "settings": {},
@@ -10293,10 +10328,12 @@ export interface operations {
                      *       "allowAutoEntry": false,
                      *       "requirements": [
                      *         {
-                     *           "id": "discord-member",
+                     *           "id": "wallet-on-ethereum",
                      *           "type": "wallet_connected",
-                     *           "label": "Member of the Nebula Discord",
-                     *           "params": {}
+                     *           "label": "A wallet connected on Ethereum",
+                     *           "params": {
+                     *             "chain": "ethereum"
+                     *           }
                      *         }
                      *       ],
                      *       "drawCommitment": "9f2c4e1a7b3d5f6081a2c3e4b5d6f708192a3b4c5d6e7f8091a2b3c4d5e6f708",
@@ -10544,10 +10581,12 @@ export interface operations {
                      *       "allowAutoEntry": false,
                      *       "requirements": [
                      *         {
-                     *           "id": "discord-member",
+                     *           "id": "wallet-on-ethereum",
                      *           "type": "wallet_connected",
-                     *           "label": "Member of the Nebula Discord",
-                     *           "params": {}
+                     *           "label": "A wallet connected on Ethereum",
+                     *           "params": {
+                     *             "chain": "ethereum"
+                     *           }
                      *         }
                      *       ],
                      *       "drawCommitment": "9f2c4e1a7b3d5f6081a2c3e4b5d6f708192a3b4c5d6e7f8091a2b3c4d5e6f708",
@@ -10795,10 +10834,12 @@ export interface operations {
                      *       "allowAutoEntry": false,
                      *       "requirements": [
                      *         {
-                     *           "id": "discord-member",
+                     *           "id": "wallet-on-ethereum",
                      *           "type": "wallet_connected",
-                     *           "label": "Member of the Nebula Discord",
-                     *           "params": {}
+                     *           "label": "A wallet connected on Ethereum",
+                     *           "params": {
+                     *             "chain": "ethereum"
+                     *           }
                      *         }
                      *       ],
                      *       "drawCommitment": "9f2c4e1a7b3d5f6081a2c3e4b5d6f708192a3b4c5d6e7f8091a2b3c4d5e6f708",
@@ -11046,10 +11087,12 @@ export interface operations {
                      *       "allowAutoEntry": false,
                      *       "requirements": [
                      *         {
-                     *           "id": "discord-member",
+                     *           "id": "wallet-on-ethereum",
                      *           "type": "wallet_connected",
-                     *           "label": "Member of the Nebula Discord",
-                     *           "params": {}
+                     *           "label": "A wallet connected on Ethereum",
+                     *           "params": {
+                     *             "chain": "ethereum"
+                     *           }
                      *         }
                      *       ],
                      *       "drawCommitment": "9f2c4e1a7b3d5f6081a2c3e4b5d6f708192a3b4c5d6e7f8091a2b3c4d5e6f708",
@@ -11297,10 +11340,12 @@ export interface operations {
                      *       "allowAutoEntry": false,
                      *       "requirements": [
                      *         {
-                     *           "id": "discord-member",
+                     *           "id": "wallet-on-ethereum",
                      *           "type": "wallet_connected",
-                     *           "label": "Member of the Nebula Discord",
-                     *           "params": {}
+                     *           "label": "A wallet connected on Ethereum",
+                     *           "params": {
+                     *             "chain": "ethereum"
+                     *           }
                      *         }
                      *       ],
                      *       "drawCommitment": "9f2c4e1a7b3d5f6081a2c3e4b5d6f708192a3b4c5d6e7f8091a2b3c4d5e6f708",
@@ -11548,10 +11593,12 @@ export interface operations {
                      *       "allowAutoEntry": false,
                      *       "requirements": [
                      *         {
-                     *           "id": "discord-member",
+                     *           "id": "wallet-on-ethereum",
                      *           "type": "wallet_connected",
-                     *           "label": "Member of the Nebula Discord",
-                     *           "params": {}
+                     *           "label": "A wallet connected on Ethereum",
+                     *           "params": {
+                     *             "chain": "ethereum"
+                     *           }
                      *         }
                      *       ],
                      *       "drawCommitment": "9f2c4e1a7b3d5f6081a2c3e4b5d6f708192a3b4c5d6e7f8091a2b3c4d5e6f708",
@@ -11804,10 +11851,12 @@ export interface operations {
                      *       "allowAutoEntry": false,
                      *       "requirements": [
                      *         {
-                     *           "id": "discord-member",
+                     *           "id": "wallet-on-ethereum",
                      *           "type": "wallet_connected",
-                     *           "label": "Member of the Nebula Discord",
-                     *           "params": {}
+                     *           "label": "A wallet connected on Ethereum",
+                     *           "params": {
+                     *             "chain": "ethereum"
+                     *           }
                      *         }
                      *       ],
                      *       "drawCommitment": "9f2c4e1a7b3d5f6081a2c3e4b5d6f708192a3b4c5d6e7f8091a2b3c4d5e6f708",
@@ -12296,7 +12345,7 @@ export interface operations {
                      *       "requirements": [
                      *         {
                      *           "type": "wallet_connected",
-                     *           "label": "Member of the Nebula Discord",
+                     *           "label": "A wallet connected on Ethereum",
                      *           "passed": false
                      *         }
                      *       ]
@@ -13789,7 +13838,7 @@ export interface operations {
                      *       "requirements": [
                      *         {
                      *           "type": "wallet_connected",
-                     *           "label": "Member of the Nebula Discord",
+                     *           "label": "A wallet connected on Ethereum",
                      *           "passed": false
                      *         }
                      *       ],
@@ -14015,7 +14064,7 @@ export interface operations {
                      *       "requirements": [
                      *         {
                      *           "type": "wallet_connected",
-                     *           "label": "Member of the Nebula Discord",
+                     *           "label": "A wallet connected on Ethereum",
                      *           "passed": false
                      *         }
                      *       ],

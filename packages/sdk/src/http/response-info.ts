@@ -14,7 +14,7 @@ export type ResponseInfo = {
 };
 
 export type RateLimitState = {
-  /** The policy's name (`user`, `key`, `ip`, …). */
+  /** The policy's name: `default` (a key's calls) or `public` (per IP) on the data plane; `user`, or a route's own, on management. */
   policy: string;
   /** Requests the window allows, or null when `RateLimit-Policy` did not name it. */
   limit: number | null;

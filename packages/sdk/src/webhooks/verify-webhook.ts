@@ -6,7 +6,11 @@ import { webhookSecretKeys } from './webhook-secrets.js';
 import { WebhookVerificationError } from './webhook-verification-error.js';
 
 export type VerifyWebhookOptions = {
-  /** How far `webhook-timestamp` may be from now, either way, in seconds. Default 300. */
+  /**
+   * How far `webhook-timestamp` may be from now, either way, in seconds. Default 300. A finite
+   * number, 0 or more: anything else (NaN, Infinity, a negative) throws a RangeError, since NaN or
+   * Infinity would switch the replay check off.
+   */
   toleranceSeconds?: number;
   /** The current time (a Date or epoch milliseconds); for tests and replays. */
   now?: () => Date | number;
@@ -28,9 +32,11 @@ export function verifyWebhook(
   secret: string | readonly string[],
   options: VerifyWebhookOptions = {},
 ): WebhookEvent {
+  // Before the request is looked at: a misconfigured check must fail every call, not pass some.
+  const tolerance = toleranceOf(options);
   const signed = readSignedHeaders(headers);
   const keys = webhookSecretKeys(secret);
-  checkTimestamp(signed.timestamp, options);
+  checkTimestamp(signed.timestamp, tolerance, options);
 
   const body = typeof rawBody === 'string' ? utf8Encode(rawBody) : rawBody;
   const content = concat(utf8Encode(`${signed.id}.${signed.timestamp}.`), body);
@@ -45,11 +51,21 @@ export function verifyWebhook(
   return parseEvent(typeof rawBody === 'string' ? rawBody : utf8Decode(rawBody));
 }
 
-function checkTimestamp(timestamp: string, options: VerifyWebhookOptions): void {
-  if (!/^[0-9]{1,15}$/.test(timestamp)) throw new WebhookVerificationError('invalid_timestamp', 'webhook-timestamp is not Unix seconds');
+/** A comparison with NaN is always false: a NaN or infinite tolerance (or clock) would accept any timestamp. */
+function toleranceOf(options: VerifyWebhookOptions): number {
   const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
+  if (typeof tolerance !== 'number' || !Number.isFinite(tolerance) || tolerance < 0) {
+    throw new RangeError(`verifyWebhook: toleranceSeconds must be a finite number of seconds, 0 or more (got ${String(tolerance)})`);
+  }
+  return tolerance;
+}
+
+function checkTimestamp(timestamp: string, tolerance: number, options: VerifyWebhookOptions): void {
+  if (!/^[0-9]{1,15}$/.test(timestamp)) throw new WebhookVerificationError('invalid_timestamp', 'webhook-timestamp is not Unix seconds');
   const now = options.now?.() ?? Date.now();
-  const nowSeconds = Math.floor((typeof now === 'number' ? now : now.getTime()) / 1000);
+  const nowMs = typeof now === 'number' ? now : now.getTime();
+  if (!Number.isFinite(nowMs)) throw new RangeError(`verifyWebhook: now() must give a valid time (got ${String(now)})`);
+  const nowSeconds = Math.floor(nowMs / 1000);
   const sentSeconds = Number(timestamp);
   if (nowSeconds - sentSeconds > tolerance) {
     throw new WebhookVerificationError('timestamp_too_old', `webhook-timestamp is ${nowSeconds - sentSeconds} s old (tolerance ${tolerance} s)`);

@@ -57,8 +57,9 @@ const PREFIX_BY_COMPONENT: Array<[RegExp, string]> = [
 ];
 
 export function idExample(field: string, component: string | undefined): string | undefined {
-  // Requirement ids are chosen by the raffle's author, not generated.
-  if (field === 'id' && component !== undefined && /Requirement/.test(component)) return 'discord-member';
+  // Requirement ids are the raffle author's (or `<type>-<n>`), not prefixed ids. The example
+  // requirement is the first type, wallet_connected, so its id and label say that (see `label`).
+  if (field === 'id' && component !== undefined && /Requirement/.test(component)) return 'wallet-on-ethereum';
   if (field === 'id') {
     const prefix = PREFIX_BY_COMPONENT.find(([pattern]) => component !== undefined && pattern.test(component))?.[1];
     return prefix ? exampleId(prefix) : undefined;
@@ -78,7 +79,9 @@ export const STRING_BY_FIELD: Record<string, string> = {
   name: 'Nebula Tools',
   description: 'Early access to Nebula Tools for the community that tested the alpha.',
   reason: 'Duplicate wallet across several accounts.',
-  label: 'Member of the Nebula Discord',
+  // Only requirements (and their results) have a label, and an example requirement's type is the
+  // first one, wallet_connected: the label must describe that, not another requirement.
+  label: 'A wallet connected on Ethereum',
   cursor: 'eyJpZCI6InJhZl8wMUpQNlgzQjhEMUY0SDdLOU0yUTVTOFYxWSJ9',
   nextCursor: 'eyJpZCI6InJhZl8wMUpQNlgzQjhEMUY0SDdLOU0yUTVTOFYxWSJ9',
   username: 'ada',

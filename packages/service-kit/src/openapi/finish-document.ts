@@ -1,6 +1,7 @@
 import { addExamples } from './examples.js';
 import type { OpenApiDocumentJson } from './document-types.js';
 import { documentErrorCodes, type ErrorCodeDocumentation } from './error-codes.js';
+import { documentHeadOperations } from './head-operations.js';
 import { pruneUnusedSchemas } from './prune-components.js';
 import { documentOptionalBodies } from './optional-bodies.js';
 import { markPublicOperations } from './public-operations.js';
@@ -29,7 +30,8 @@ export type OpenApiFinish = {
  * What @fastify/swagger cannot derive from route schemas, applied to the generated document:
  * servers and tag descriptions, explicit `security: []` on public operations, bodies that may be
  * omitted marked not required, each operation's error codes, real response descriptions, the
- * standard response headers, an example on every parameter, body and response, and only the
+ * standard response headers, an example on every parameter, body and response, HEAD operations
+ * without bodies, and only the
  * schemas the document uses. Works on a copy, so the generated object is never changed twice.
  */
 export function finishOpenApiDocument(generated: OpenApiDocumentJson, finish: OpenApiFinish): OpenApiDocumentJson {
@@ -48,6 +50,7 @@ export function finishOpenApiDocument(generated: OpenApiDocumentJson, finish: Op
   documentStandardHeaders(document);
   const statusOf = finish.errorCodes?.statusOf ?? {};
   addExamples(document, { codeOfStatus: (status) => Object.keys(statusOf).find((code) => String(statusOf[code]) === status) });
+  documentHeadOperations(document);
   pruneUnusedSchemas(document);
   return document;
 }

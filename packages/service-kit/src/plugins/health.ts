@@ -22,7 +22,9 @@ const CheckStateSchema = Type.Union([Type.Literal('ok'), Type.Literal('unavailab
 /**
  * Liveness says the process answers; readiness says it can serve, by the service's checks: what
  * it cannot serve without decides, what it can serve without (NATS, say: docs/decisions/0005) is
- * only reported. A check that throws counts as unavailable.
+ * only reported. A check that throws counts as unavailable. An instance shutting down is not ready
+ * whatever its checks say: it answers 503 in the readiness shape (the shutdown plugin lets this route
+ * answer for itself, since the error body is not what its 503 documents).
  */
 async function healthPlugin(app: FastifyInstance, options: HealthOptions) {
   const ReadinessSchema = Type.Object({
@@ -30,6 +32,8 @@ async function healthPlugin(app: FastifyInstance, options: HealthOptions) {
     checks: Type.Object(Object.fromEntries(options.checks.map(({ name }) => [name, CheckStateSchema]))),
   });
   const { documentation } = options;
+  // Without the shutdown plugin (an app built by hand) the instance never says it is going.
+  const shuttingDown = () => app.hasDecorator('isShuttingDown') && app.isShuttingDown();
 
   app.get(
     '/health/live',
@@ -47,19 +51,20 @@ async function healthPlugin(app: FastifyInstance, options: HealthOptions) {
   app.get(
     '/health/ready',
     {
+      config: { answersWhileShuttingDown: true },
       schema: {
         operationId: 'getReadiness',
         tags: ['Operations'],
         summary: documentation.summary,
         response: {
           200: { ...ReadinessSchema, description: documentation.ready },
-          503: { ...ReadinessSchema, description: documentation.unavailable },
+          503: { ...ReadinessSchema, description: `${documentation.unavailable} Also while this instance shuts down, whatever its checks say.` },
         },
       },
     },
     async (_request, reply) => {
       const states = await Promise.all(options.checks.map(({ check }) => check().catch(() => 'unavailable' as const)));
-      const ready = options.checks.every(({ decides }, i) => !decides || states[i] === 'ok');
+      const ready = !shuttingDown() && options.checks.every(({ decides }, i) => !decides || states[i] === 'ok');
       const checks = Object.fromEntries(options.checks.map(({ name }, i) => [name, states[i]]));
       return reply.status(ready ? 200 : 503).send({ status: ready ? 'ready' : 'unavailable', checks });
     },

@@ -2,6 +2,21 @@ import { Server as NetServer } from 'node:net';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** True from the moment the instance starts shutting down (shutdown plugin). */
+    isShuttingDown: () => boolean;
+  }
+  interface FastifyContextConfig {
+    /**
+     * The route answers for itself while the instance shuts down, in its own documented shape
+     * (the readiness probe: its 503 body is not the error body, and a body its response schema
+     * refuses would turn the 503 into a 500).
+     */
+    answersWhileShuttingDown?: boolean;
+  }
+}
+
 export type ShutdownBody = (request: FastifyRequest, status: 503, message: string) => unknown;
 
 /** Another replica is serving, or this one is back, within a second. */
@@ -32,6 +47,7 @@ export type ShutdownOptions = {
  */
 async function shutdownPlugin(app: FastifyInstance, options: ShutdownOptions) {
   let closing = false;
+  app.decorate('isShuttingDown', () => closing);
   // Fastify stops routing and runs preClose in one synchronous step: no request slips between.
   app.addHook('preClose', async () => {
     closing = true;
@@ -47,6 +63,7 @@ async function shutdownPlugin(app: FastifyInstance, options: ShutdownOptions) {
   app.addHook('onRequest', async (request, reply) => {
     if (!closing) return;
     reply.header('connection', 'close').header('retry-after', RETRY_AFTER_SECONDS).header('x-request-id', request.id);
+    if (request.routeOptions.config.answersWhileShuttingDown === true) return;
     return reply.status(503).send(options.body(request, 503, 'the service is shutting down; retry shortly'));
   });
 }

@@ -2,6 +2,7 @@ import { startRaffleScheduler, systemClock, type RaffleScheduler } from '@raffle
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Counter, Gauge, Histogram } from 'prom-client';
+import { schedulerFailures } from './scheduler-failures.js';
 import { beaconChainOf, beaconRoundsOf, chainReaderOf, configOf } from '../decorations.js';
 
 /**
@@ -20,6 +21,7 @@ async function raffleSchedulerPlugin(app: FastifyInstance) {
   const metrics = schedulerMetrics(app);
   if (!config.SCHEDULER_ENABLED) return;
   const log = app.log.child({ component: 'raffle-scheduler' });
+  const failures = schedulerFailures(log, metrics.failed);
 
   app.addHook('onReady', async () => {
     running = startRaffleScheduler({
@@ -32,16 +34,17 @@ async function raffleSchedulerPlugin(app: FastifyInstance) {
       onPass: (pass) => {
         metrics.passes.inc();
         metrics.lastPass.setToCurrentTime();
-        metrics.failed.inc(pass.failed.length);
+        failures.passed(pass);
         const overdueBefore = Date.now() - BEACON_OVERDUE_SECONDS * 1000;
         metrics.beaconOverdue.set(pass.waitingOnBeacon.filter((w) => w.roundDueAt.getTime() < overdueBefore).length);
         metrics.chainUnavailable.set(pass.waitingOnChain.filter((w) => w.reason === 'unavailable').length);
         if (pass.waitingOnBeacon.some((w) => w.reason === 'unavailable')) log.warn({ waitingOnBeacon: pass.waitingOnBeacon }, 'auto-draws wait for an unreachable beacon');
         if (pass.waitingOnChain.some((w) => w.reason === 'unavailable')) log.warn({ waitingOnChain: pass.waitingOnChain }, 'auto-draws wait for an unreachable chain');
         const moved = pass.opened + pass.closed + pass.drawn + pass.finalized;
-        if (moved > 0 || pass.failed.length > 0) log.info({ pass }, 'raffle scheduler pass');
+        // Failures are logged when they start and when they stop (scheduler-failures.ts), not at every pass.
+        if (moved > 0) log.info({ pass }, 'raffle scheduler pass');
       },
-      onError: (raffleId, error) => log.error({ err: error, raffleId }, 'raffle scheduler transition failed'),
+      onError: (raffleId, error) => failures.failed(raffleId, error),
       onTransition: (transition, lagMs) => metrics.lag.observe({ transition }, lagMs / 1000),
     });
   });
@@ -62,7 +65,7 @@ function schedulerMetrics(app: FastifyInstance) {
   return {
     passes: new Counter({ name: 'scheduler_passes_total', help: 'Scheduler passes completed by this instance', registers }),
     lastPass: new Gauge({ name: 'scheduler_last_pass_timestamp_seconds', help: 'When this instance last completed a scheduler pass (unix seconds)', registers }),
-    failed: new Counter({ name: 'scheduler_failed_transitions_total', help: 'Due transitions that failed (retried at the next pass)', registers }),
+    failed: new Counter({ name: 'scheduler_failed_transitions_total', help: 'Due transitions that failed, and passes that failed as a whole (retried at the next pass)', registers }),
     beaconOverdue: new Gauge({
       name: 'raffle_draws_waiting_on_beacon',
       help: `Raffles due to be drawn that the last scheduler pass left closed because their beacon round, due more than ${BEACON_OVERDUE_SECONDS} s ago, could not be fetched`,

@@ -18,6 +18,8 @@ const publicDrawRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/raffles/:slug/draw',
     {
       schema: publicDrawProofSchema,
+      // Caches and CDNs revalidate with HEAD, and the CORS preflight allows it: the document lists it too.
+      config: { swagger: { exposeHeadRoute: true } },
       onSend: async (_request, reply, payload) => {
         if (reply.statusCode >= 400) reply.header('cache-control', ERROR_CACHE_CONTROL);
         // A 304 describes the stored representation; it has none of its own (RFC 9110 §15.4.5).
