@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureDatabase } from './platform/database.js';
+import { ensureDatabase, ensureDatabaseOfUrl } from './platform/database.js';
 import { DEMO_CONTRACTS, type DemoKeys } from './platform/db.js';
 import { ensureConsoleBuilt } from './platform/console-build.js';
 import { prepareDemoDatabase } from './platform/demo-database.js';
@@ -68,7 +68,10 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 process.on('exit', () => killServicesNow(services));
 
 async function startDatabase(): Promise<string> {
-  if (env.DATABASE_URL) return env.DATABASE_URL;
+  if (env.DATABASE_URL) {
+    await ensureDatabaseOfUrl(env.DATABASE_URL);
+    return env.DATABASE_URL;
+  }
   const port = Number(env.EMBEDDED_POSTGRES_PORT ?? 54329);
   const dataDir = path.join(repoRoot, '.data', 'postgres');
   say(`DATABASE_URL is not set: starting embedded Postgres on 127.0.0.1:${port}, data in ${path.relative(repoRoot, dataDir)}`);

@@ -16,3 +16,16 @@ export async function ensureDatabase(adminUrl: string, name: string): Promise<vo
     await close();
   }
 }
+
+/**
+ * Creates the database a DATABASE_URL names, when it does not exist yet and the URL's role may
+ * (the compose demo's `raffle_demo`, say). Asked through the server's `postgres` database; a server
+ * that refuses that connection is left as it is: connecting to the named database then says why.
+ */
+export async function ensureDatabaseOfUrl(databaseUrl: string): Promise<void> {
+  const url = new URL(databaseUrl);
+  const name = decodeURIComponent(url.pathname.replace(/^\//, ''));
+  if (!name || name === 'postgres') return;
+  url.pathname = '/postgres';
+  await ensureDatabase(url.toString(), name).catch(() => undefined);
+}
