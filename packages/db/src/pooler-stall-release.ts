@@ -33,14 +33,18 @@ export type PoolerStallReleaseOptions = {
  */
 export function releaseQueriesStuckInPooler(options: PoolerStallReleaseOptions): () => void {
   let probing = false;
+  let probedAt = -Infinity;
   let releasedAt = -Infinity;
   const check = async () => {
     const unansweredMs = options.unansweredForMs();
+    const now = performance.now();
     // The connections a release reopens get `timeoutMs` to log in and be answered (refused, by
     // PgBouncer, while the server is still gone) before they are looked at again: closed every
-    // check, they would never get as far as sending what waits for them.
-    if (probing || unansweredMs < options.timeoutMs || performance.now() - releasedAt < options.timeoutMs) return;
+    // check, they would never get as far as sending what waits for them. A long statement is a
+    // stall too, so the pooler is asked at most once per `timeoutMs` while one runs.
+    if (probing || unansweredMs < options.timeoutMs || now - releasedAt < options.timeoutMs || now - probedAt < options.timeoutMs) return;
     probing = true;
+    probedAt = now;
     try {
       if (!(await options.poolerRefuses())) return;
       releasedAt = performance.now();
