@@ -18,7 +18,7 @@ export type PoolerSockets = {
  * The sockets of a pool that goes through a transaction pooler, kept so that statements queued in
  * the pooler can be taken back (pooler-stall-release.ts): postgres.js gives no handle on its
  * connections. Hosts are tried in turn, as postgres.js does itself; its connect timeout, keepalive
- * and TLS apply to these sockets as to its own.
+ * and TLS apply to these sockets as to its own (closing the plain socket under a TLS one closes both).
  */
 export function poolerSockets(): PoolerSockets {
   const open = new Set<net.Socket>();
@@ -26,7 +26,11 @@ export function poolerSockets(): PoolerSockets {
   return {
     connect(target) {
       const index = next++ % target.host.length;
-      const socket = target.path ? net.connect(target.path) : net.connect(target.port[index] ?? target.port[0]!, target.host[index]);
+      const host = target.host[index]!;
+      const port = target.port[index] ?? target.port[0]!;
+      const socket = target.path ? net.connect(target.path) : net.connect(port, host);
+      // As postgres.js labels its own: TLS names the server (SNI, verify-full) after `host`.
+      Object.assign(socket, { host, port });
       open.add(socket);
       socket.once('close', () => open.delete(socket));
       return socket;
