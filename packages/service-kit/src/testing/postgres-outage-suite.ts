@@ -35,7 +35,8 @@ export type OutageSuiteOptions = {
  * The service as a process under a steady load while its private Postgres is stopped (fast, and
  * `kill -9` of the postmaster) and started again: it stays up, answers 503 with its error body and
  * Retry-After within a second while the database is down, serves again within seconds of its
- * return without a restart, and loses no acknowledged write. Prints the fault table.
+ * return without a restart, and loses no acknowledged write. Prints the fault table. With
+ * `behindPgBouncer` the same holds with a transaction pooler between the service and Postgres.
  */
 export function describePostgresOutages(target: OutageTarget, options: OutageSuiteOptions = {}): void {
   const deps = useFaultDependencies({ ownPostgres: () => startPrivatePostgres() });
@@ -69,7 +70,7 @@ export function describePostgresOutages(target: OutageTarget, options: OutageSui
   });
 }
 
-/** A PgBouncer in transaction mode in front of the file's private Postgres, started after it and stopped after the service. */
+/** A PgBouncer in transaction mode in front of the file's private Postgres, started after it and before the service. */
 function usePrivatePgBouncer(deps: () => { postgres: PrivatePostgres | null }): () => PrivatePgBouncer {
   let pooler: PrivatePgBouncer | undefined;
   beforeAll(async () => {
