@@ -1,5 +1,6 @@
 import postgres from 'postgres';
 import { isConnectionError } from './connection-errors.js';
+import { pingDatabase } from './queries/database-ping.js';
 
 /** A pooler that can serve answers within this; one that queues the probe is busy, not refusing. */
 const PROBE_TIMEOUT_MS = 1000;
@@ -29,7 +30,7 @@ export async function poolerRefuses(url: string, options: { applicationName: str
     timer = setTimeout(() => resolve('timeout'), PROBE_TIMEOUT_MS).unref();
   });
   try {
-    const outcome = await Promise.race([probe`select 1`.then(() => 'answered' as const, (error: unknown) => error), timedOut]);
+    const outcome = await Promise.race([pingDatabase(probe).then(() => 'answered' as const, (error: unknown) => error), timedOut]);
     if (outcome === 'answered' || outcome === 'timeout') return false;
     return isConnectionError(outcome) && (outcome as { code?: string }).code !== 'CONNECT_TIMEOUT';
   } finally {
