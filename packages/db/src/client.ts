@@ -3,6 +3,9 @@ import postgres from 'postgres';
 import { boundConnectionWaits } from './connection-wait-deadline.js';
 import { wakeRelayAfterCommits } from './outbox-wake.js';
 import { poolerSessionDefaultsProblem, type PoolMode } from './pool-mode.js';
+import { poolerRefuses } from './pooler-refusal-probe.js';
+import { poolerSockets } from './pooler-sockets.js';
+import { releaseQueriesStuckInPooler } from './pooler-stall-release.js';
 import { pingDatabase } from './queries/database-ping.js';
 import * as schema from './schema/index.js';
 import { sessionSettingsOf, type StatementBounds } from './statement-bounds.js';
@@ -54,6 +57,11 @@ export type DatabaseOptions = {
    * `LISTEN` runs (`listenSql`). Not used in session mode, where the pool itself can listen.
    */
   directUrl?: string;
+  /**
+   * In transaction mode, called when the pool's statements queued in the pooler were failed
+   * because the pooler cannot reach the server (pooler-stall-release.ts): the services log it.
+   */
+  onPoolerRelease?: (unansweredMs: number) => void;
 };
 
 /**
@@ -124,7 +132,10 @@ export function createDatabase(options: DatabaseOptions): Database {
   const max = options.max ?? 10;
   const poolMode = options.poolMode ?? 'session';
   const pooledByTransaction = poolMode === 'transaction';
+  // Behind a transaction pooler the pool's sockets are kept, to take back statements it queues for a server that is gone.
+  const sockets = pooledByTransaction ? poolerSockets() : null;
   const pool = openPool(options, {
+    ...(sockets ? { socket: sockets.connect } : {}),
     max,
     // A transaction pooler runs each statement on whichever server connection is free: one that
     // never saw the Parse of a named statement (PgBouncer 1.18 does not track them).
@@ -139,11 +150,18 @@ export function createDatabase(options: DatabaseOptions): Database {
       : { application_name: applicationName, jit: 'off', ...(options.statementBounds ? sessionSettingsOf(options.statementBounds) : {}) },
     ...(options.onStatement ? { debug: statementObserver(options.onStatement) } : {}),
   });
-  const { sql, queryCounts } = boundConnectionWaits(
-    pool,
-    options.connectionWaitTimeoutMs ?? DEFAULT_CONNECTION_WAIT_TIMEOUT_MS,
-    options.busyPoolWaitTimeoutMs ?? DEFAULT_BUSY_POOL_WAIT_TIMEOUT_MS,
-  );
+  const connectionWaitTimeoutMs = options.connectionWaitTimeoutMs ?? DEFAULT_CONNECTION_WAIT_TIMEOUT_MS;
+  const { sql, queryCounts, unansweredForMs } = boundConnectionWaits(pool, connectionWaitTimeoutMs, options.busyPoolWaitTimeoutMs ?? DEFAULT_BUSY_POOL_WAIT_TIMEOUT_MS);
+  // An outage behind the pooler is answered as fast as without it (issue 34, decision 0041).
+  const stopStallRelease = sockets
+    ? releaseQueriesStuckInPooler({
+        unansweredForMs,
+        timeoutMs: connectionWaitTimeoutMs,
+        poolerRefuses: () => poolerRefuses(options.url, { applicationName, connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS }),
+        release: sockets.closeAll,
+        onRelease: options.onPoolerRelease,
+      })
+    : () => {};
   const db = drizzle(sql, { schema });
   wakeRelayAfterCommits(db, sql);
   // Opened on the first ping: only the services' readiness probe pings.
@@ -158,6 +176,7 @@ export function createDatabase(options: DatabaseOptions): Database {
   const listenSql = pooledByTransaction ? (options.directUrl ? openListenConnection(options.directUrl, options, applicationName) : null) : sql;
   const close = async () => {
     closed = true;
+    stopStallRelease();
     await Promise.all([sql.end({ timeout: 5 }), pingConnection?.end({ timeout: 5 }), listenSql !== sql ? listenSql?.end({ timeout: 5 }) : undefined]);
   };
   const sessionDefaultsProblem = async () =>

@@ -50,6 +50,12 @@ class WaitingQueries {
   private lastCompletedAt = -Infinity;
   /** When a query of this pool last failed for want of a connection: the evidence of an outage. */
   private lastConnectionErrorAt = -Infinity;
+  /** Queries entered and not yet settled, whether waiting for a connection or sent on one. */
+  private unsettled = 0;
+  /** When the pool last heard from the database: a result, or an error the server sent. */
+  private lastAnsweredAt = -Infinity;
+  /** When `unsettled` last rose from zero. */
+  private busySince = -Infinity;
 
   constructor(
     private readonly timeoutMs: number,
@@ -69,18 +75,43 @@ class WaitingQueries {
     return { waiting, running };
   }
 
+  /**
+   * How long queries have been unsettled with no answer from the database: 0 when none is
+   * unsettled. Behind a transaction pooler a query is on a connection (to the pooler) at once, so
+   * this, not the wait for a connection, is what an outage behind the pooler shows as.
+   */
+  unansweredForMs(now: number): number {
+    return this.unsettled === 0 ? 0 : now - Math.max(this.lastAnsweredAt, this.busySince);
+  }
+
   add(query: PooledQuery): void {
-    const waiting: Waiting = { query, enteredAt: performance.now() };
+    const enteredAt = performance.now();
+    const waiting: Waiting = { query, enteredAt };
+    if (this.unsettled++ === 0) this.busySince = enteredAt;
     const { resolve, reject } = query;
+    let settled = false;
     query.resolve = (value) => {
+      // postgres.js keeps a query its closed connection failed as the connection's current one,
+      // and "resolves" it with the empty result of the reconnected connection's first
+      // ReadyForQuery: a pooler that logs clients in while Postgres is down would make that a
+      // completion, the proof of a reachable database that stops the outage bound.
+      if (settled) return resolve(value);
+      settled = true;
       waiting.query = null;
-      this.lastCompletedAt = performance.now();
+      this.unsettled--;
+      this.lastCompletedAt = this.lastAnsweredAt = performance.now();
       resolve(value);
     };
     query.reject = (error) => {
+      if (settled) return reject(error);
+      settled = true;
       waiting.query = null;
+      this.unsettled--;
       // Our own deadline is not evidence: only the driver's failures to reach the database are.
-      if (!(error instanceof ConnectionWaitTimeoutError) && isConnectionError(error)) this.lastConnectionErrorAt = performance.now();
+      const ours = error instanceof ConnectionWaitTimeoutError;
+      if (!ours && isConnectionError(error)) this.lastConnectionErrorAt = performance.now();
+      // An error the server sent (a constraint, a timeout) is an answer: the database is there.
+      else if (!ours) this.lastAnsweredAt = performance.now();
       reject(error);
     };
     this.queue.push(waiting);
@@ -167,13 +198,14 @@ class WaitingQueries {
  * Covers what enters through the returned `sql` (tagged queries) and `sql.unsafe` (drizzle, and
  * `sql.begin`'s own BEGIN); queries inside a transaction or a `reserve()`d connection run on a
  * connection they already hold. `sql.reserve()` itself is not bounded. `queryCounts` tells how
- * many of the watched queries wait for a connection and how many run on one (the metrics).
+ * many of the watched queries wait for a connection and how many run on one (the metrics);
+ * `unansweredForMs` how long they have gone without an answer (pooler-stall-release.ts).
  */
 export function boundConnectionWaits(
   sql: postgres.Sql,
   timeoutMs: number,
   busyTimeoutMs: number,
-): { sql: postgres.Sql; queryCounts: () => { waiting: number; running: number } } {
+): { sql: postgres.Sql; queryCounts: () => { waiting: number; running: number }; unansweredForMs: () => number } {
   const waiting = new WaitingQueries(timeoutMs, Math.max(busyTimeoutMs, timeoutMs));
   // Every query of this pool carries the same entry function; an unexecuted one shows it.
   const poolEntry = (sql`` as unknown as PooledQuery).handler;
@@ -198,5 +230,5 @@ export function boundConnectionWaits(
   // about a third of its CPU per request on a 50-row page (bench/, `pnpm bench`).
   const bounded = ((...args: Parameters<typeof sql>) => watch(sql(...args))) as unknown as postgres.Sql;
   Object.defineProperties(bounded, Object.getOwnPropertyDescriptors(sql));
-  return { sql: bounded, queryCounts: () => waiting.counts() };
+  return { sql: bounded, queryCounts: () => waiting.counts(), unansweredForMs: () => waiting.unansweredForMs(performance.now()) };
 }

@@ -24,6 +24,8 @@ async function databasePlugin(app: FastifyInstance, options: DatabasePluginOptio
       statementBounds: STATEMENT_BOUNDS.request,
       poolMode: options.poolMode,
       directUrl: options.directUrl,
+      onPoolerRelease: (unansweredMs) =>
+        app.log.warn({ unansweredMs: Math.round(unansweredMs) }, 'the pooler cannot reach the database: the statements queued in it were failed (503) and its connections reopened'),
     });
   app.decorate('database', database);
   if (owned) app.addHook('onClose', async () => database.close());

@@ -9,7 +9,8 @@ import type { ServiceProcess } from './service-process.js';
 /** What differs between services in a fault suite: how to run one, what to send it, how to find its writes. */
 export type FaultTarget<P extends OwnPostgres = OwnPostgres> = {
   service: string;
-  start: (deps: FaultDependencies<P>) => Promise<ServiceProcess>;
+  /** `env` overrides the service's environment (a suite that puts a pooler in front of the database says so). */
+  start: (deps: FaultDependencies<P>, env?: Record<string, string>) => Promise<ServiceProcess>;
   /** Seeds the tenant; its plan yields the mixed reads and writes (writes no earlier scenario used). */
   plan: (database: Database) => Promise<{ next: () => PlannedRequest }>;
   /** The acknowledged writes of these outcomes that are not in the database. */

@@ -17,6 +17,8 @@ export type PrivatePgBouncerOptions = {
   connectQuery?: string;
   /** Users it lets in (trust, loopback only); by default postgres. */
   users?: readonly string[];
+  /** The password its users log in to the target with (a private Postgres has one); none by default (trust). Clients still need none. */
+  targetPassword?: string;
 };
 
 export type PrivatePgBouncer = {
@@ -38,7 +40,7 @@ export async function startPrivatePgBouncer(options: PrivatePgBouncerOptions): P
   const users = options.users ?? ['postgres'];
   const configFile = join(dir, 'pgbouncer.ini');
   const authFile = join(dir, 'users.txt');
-  await writeFile(authFile, users.map((user) => `"${user}" ""\n`).join(''), { mode: 0o644 });
+  await writeFile(authFile, users.map((user) => `"${user}" "${options.targetPassword ?? ''}"\n`).join(''), { mode: 0o644 });
   const server = await privateServerProcess('pgbouncer', PGBOUNCER, () => [...(process.getuid?.() === 0 ? ['-u', 'postgres'] : []), configFile]);
   const connectQuery = (options.connectQuery ?? poolerConnectQuery(STATEMENT_BOUNDS.request)).replaceAll("'", "''");
   const config = [

@@ -8,7 +8,7 @@ import { seedTenant } from './tenant.js';
 /** Management in the shared fault suites: run as a process, under one owner's mixed load, its writes looked up by id. */
 export const managementFaultTarget: FaultTarget = {
   service: 'management',
-  start: (deps) => startManagement(deps),
+  start: (deps, env) => startManagement(deps, env),
   plan: async (database) => {
     const tenant = await seedTenant(database);
     return managementRequestPlan(tenant.workspace.id, tokenFor(tenant.owner.id));
