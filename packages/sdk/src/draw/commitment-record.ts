@@ -1,8 +1,7 @@
 import type { components } from '../generated/data-plane.js';
-import { DEFAULT_DATA_PLANE_URL } from '../client/raffle-client.js';
-import { createHttpClient } from '../http/create-http-client.js';
 import { RaffleApiError } from '../http/raffle-api-error.js';
 import { DRAND_DRAW_ALGORITHM } from './beacon-draw.js';
+import { publicHttpClient, type PublicRouteOptions } from './public-http-client.js';
 
 /** `GET /public/v1/raffles/{slug}/commitment`: what a raffle said about its draw before drawing. */
 export type DrawCommitment = components['schemas']['DrawCommitment'];
@@ -45,7 +44,7 @@ export function commitmentRecordOf(value: DrawCommitmentRecord): DrawCommitmentR
   };
 }
 
-export type FetchDrawCommitmentOptions = { baseUrl?: string; fetch?: typeof fetch; maxRetries?: number; timeoutMs?: number };
+export type FetchDrawCommitmentOptions = PublicRouteOptions;
 
 /**
  * The raffle's public commitment record, or null when the platform serves none for it (a private
@@ -53,14 +52,7 @@ export type FetchDrawCommitmentOptions = { baseUrl?: string; fetch?: typeof fetc
  * proof, so a copy kept from before the draw is the stronger reference.
  */
 export async function fetchDrawCommitment(slug: string, options: FetchDrawCommitmentOptions = {}): Promise<DrawCommitment | null> {
-  const http = createHttpClient({
-    baseUrl: options.baseUrl ?? DEFAULT_DATA_PLANE_URL,
-    authorization: '',
-    maxRetries: options.maxRetries,
-    timeoutMs: options.timeoutMs,
-    fetch: options.fetch,
-    errorCodeSource: 'body',
-  });
+  const http = publicHttpClient(options);
   try {
     return await http.request<DrawCommitment>({ method: 'GET', path: `/public/v1/raffles/${encodeURIComponent(slug)}/commitment` });
   } catch (error) {

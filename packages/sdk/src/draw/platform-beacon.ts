@@ -1,8 +1,7 @@
 import type { components } from '../generated/data-plane.js';
-import { DEFAULT_DATA_PLANE_URL } from '../client/raffle-client.js';
-import { createHttpClient } from '../http/create-http-client.js';
 import { QUICKNET, UNCHAINED_G1_RFC9380 } from './beacon-chain.js';
 import type { TrustedBeaconChain } from '../verify-draw.js';
+import { publicHttpClient } from './public-http-client.js';
 
 export type PlatformBeaconChain = components['schemas']['PlatformBeaconChain'];
 
@@ -24,14 +23,7 @@ export const PLATFORM_BEACON_NAME = 'a local beacon run by this platform';
  * when that is what you mean; a proof's own chain is never trusted.
  */
 export async function fetchPlatformBeaconChain(options: FetchPlatformBeaconOptions = {}): Promise<TrustedBeaconChain> {
-  const http = createHttpClient({
-    baseUrl: options.baseUrl ?? DEFAULT_DATA_PLANE_URL,
-    authorization: '',
-    maxRetries: options.maxRetries,
-    timeoutMs: options.timeoutMs,
-    fetch: options.fetch,
-    errorCodeSource: 'body',
-  });
+  const http = publicHttpClient(options);
   const chain = await http.request<PlatformBeaconChain>({ method: 'GET', path: '/public/v1/beacon' });
   if (chain.chainHash === QUICKNET.chainHash) return QUICKNET;
   const { chainHash, publicKey, period, genesisTime } = chain;
