@@ -1,5 +1,6 @@
 import type { Abi, Hex } from 'viem';
 import Aggregate from './artifacts/Aggregate.json' with { type: 'json' };
+import AllowlistMint from './artifacts/AllowlistMint.json' with { type: 'json' };
 import BoundedBalances from './artifacts/BoundedBalances.json' with { type: 'json' };
 import DemoItems from './artifacts/DemoItems.json' with { type: 'json' };
 import DemoPass from './artifacts/DemoPass.json' with { type: 'json' };
@@ -12,6 +13,7 @@ export type Artifact = { contractName: string; abi: Abi; bytecode: Hex; deployed
 
 export const artifacts = {
   Aggregate: Aggregate as Artifact,
+  AllowlistMint: AllowlistMint as Artifact,
   BoundedBalances: BoundedBalances as Artifact,
   DemoItems: DemoItems as Artifact,
   DemoPass: DemoPass as Artifact,

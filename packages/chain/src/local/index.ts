@@ -18,6 +18,7 @@ export {
   type DemoHoldings,
 } from './demo-contracts.js';
 export { deployHostileToken, HOSTILE_MODES, type HostileMode } from './hostile-tokens.js';
+export { deployAllowlistMint } from './allowlist-mint.js';
 export { testAccounts } from './test-accounts.js';
 export { artifacts, type Artifact } from './artifacts.js';
 /**
