@@ -1,4 +1,5 @@
 import { StandardMerkleTree } from '@openzeppelin/merkle-tree';
+import { ALLOWLIST_LEAF_ENCODING } from '@raffle/sdk';
 import { getAddress, isAddress } from 'viem';
 
 /**
@@ -6,8 +7,6 @@ import { getAddress, isAddress } from 'viem';
  * what a raffle commits to, the dump is what is stored, and a proof from it is what an entrant
  * presents (checked offline by @raffle/sdk's verifyAllowlistProof, on chain by MerkleProof.verify).
  */
-
-export const ALLOWLIST_LEAF_ENCODING = ['address', 'uint256'] as const;
 
 /** A stored leaf: the checksummed address and the quantity as a decimal string (JSON has no bigint). */
 export type AllowlistLeafValue = [address: string, quantity: string];
