@@ -1,3 +1,4 @@
+export * from './allowlists/build-allowlist.js';
 export * from './api-keys/api-keys.js';
 export * from './api-keys/creation-rules.js';
 export * from './api-keys/key-managers.js';

@@ -72,6 +72,9 @@ export {
 export { fetchPlatformBeaconChain, PLATFORM_BEACON_NAME, type FetchPlatformBeaconOptions, type PlatformBeaconChain } from './draw/platform-beacon.js';
 export { fetchAndVerifyDraw, type FetchAndVerifyDrawOptions, type FetchedDrawVerification } from './draw/fetch-and-verify-draw.js';
 
+// Allowlists: the offline check of an address's place in an allowlist's Merkle tree.
+export * from './allowlist/index.js';
+
 // The management API (/api/developer, /api/dashboard) with a session token.
 export * from './management/index.js';
 // Both APIs have a project resource: the data plane's keeps the plain name.

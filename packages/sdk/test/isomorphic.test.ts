@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { StandardMerkleTree } from '@openzeppelin/merkle-tree';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import * as nodeDraw from '../src/weighted-draw.js';
 import { drawEntries, localChain, localDrandProof, seedHex } from './support/draw-proofs.js';
@@ -26,11 +27,11 @@ function importGraph(entry: string): Map<string, string[]> {
 }
 
 describe('the client path runs in a browser', () => {
-  it('imports nothing but its own modules and @noble/curves (pure JavaScript, for the beacon BLS signatures): no node: builtin', () => {
+  it('imports nothing but its own modules and @noble/curves and @noble/hashes (pure JavaScript: the beacon BLS signatures, the allowlist keccak-256): no node: builtin', () => {
     const graph = importGraph(join(SRC, 'index.ts'));
     expect(graph.size).toBeGreaterThan(20);
     const outside = [...graph].flatMap(([file, specifiers]) => specifiers.filter((s) => !s.startsWith('.')).map((s) => `${relative(SRC, file)} → ${s}`));
-    expect(outside).toEqual([`${join('draw', 'beacon-signature.ts')} → @noble/curves/bls12-381.js`]);
+    expect(outside.sort()).toEqual([`${join('crypto', 'keccak.ts')} → @noble/hashes/sha3.js`, `${join('draw', 'beacon-signature.ts')} → @noble/curves/bls12-381.js`]);
     expect([...graph.keys()].some((f) => f.includes('/cli/'))).toBe(false);
   });
 
@@ -95,5 +96,18 @@ describe('the draw without node:crypto (the portable hash)', () => {
     expect(verifyDraw(proof, { trustedChains: [local.chain] })).toMatchObject({ valid: true, failures: [], beacon: { trusted: 'custom' } });
     const tampered = { ...proof, beacon: { ...proof.beacon!, randomness: seedHex('other') } };
     expect(verifyDraw(tampered, { trustedChains: [local.chain] }).failures.map((f) => f.reason)).toContain('beacon_randomness_mismatch');
+  });
+
+  it('checks an allowlist proof from the index, as a browser would: same leaf hash and verdicts', async () => {
+    const leaves: [string, string][] = Array.from({ length: 9 }, (_, i) => [`0x${randomBytes(20).toString('hex')}`, String(i + 1)]);
+    const tree = StandardMerkleTree.of(leaves, ['address', 'uint256']);
+    (process as { getBuiltinModule?: unknown }).getBuiltinModule = undefined;
+    vi.resetModules();
+    const { allowlistLeafHash, verifyAllowlistProof } = await import('../src/index.js');
+    for (const [i, [address, quantity]] of tree.entries()) {
+      expect(allowlistLeafHash(address, quantity)).toBe(tree.leafHash([address, quantity]));
+      expect(verifyAllowlistProof({ root: tree.root, address, quantity, proof: tree.getProof(i) })).toBe(true);
+      expect(verifyAllowlistProof({ root: tree.root, address, quantity: BigInt(quantity) + 1n, proof: tree.getProof(i) })).toBe(false);
+    }
   });
 });

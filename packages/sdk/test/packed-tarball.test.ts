@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { StandardMerkleTree } from '@openzeppelin/merkle-tree';
 import { chromium, type Browser } from 'playwright-core';
 import { build as viteBuild, createServer as createViteServer, preview as vitePreview } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -38,7 +39,7 @@ beforeAll(async () => {
   appDir = join(workDir, 'app');
   await run('mkdir', [appDir]);
   writeFileSync(join(appDir, 'package.json'), JSON.stringify({ name: 'sdk-consumer', private: true, type: 'module' }));
-  // The SDK's own dependencies (@noble/curves and what it needs) are packed from this workspace's
+  // The SDK's own dependencies (@noble/curves, @noble/hashes and what they need) are packed from this workspace's
   // install, as a registry would serve them, so the install needs no network.
   const dependencyTarballs: string[] = [];
   for (const dir of runtimeDependencyDirs(PACKAGE_DIR)) {
@@ -72,9 +73,9 @@ function filesUnder(dir: string): string[] {
 }
 
 describe('the packed @raffle/sdk', () => {
-  it('installs with one dependency, @noble/curves, and imports nothing from the monorepo', () => {
+  it('installs with two dependencies, @noble/curves and @noble/hashes (which curves already needs), and imports nothing from the monorepo', () => {
     const manifest = JSON.parse(readFileSync(join(installed(), 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
-    expect(Object.keys(manifest.dependencies ?? {})).toEqual(['@noble/curves']);
+    expect(Object.keys(manifest.dependencies ?? {})).toEqual(['@noble/curves', '@noble/hashes']);
     expect(readdirSync(join(appDir, 'node_modules')).filter((n) => !n.startsWith('.')).sort()).toEqual(['@noble', '@raffle']);
     const js = filesUnder(join(installed(), 'dist')).filter((f) => f.endsWith('.js'));
     expect(js.length).toBeGreaterThan(20);
@@ -84,7 +85,7 @@ describe('the packed @raffle/sdk', () => {
       const specifiers = [...readFileSync(file, 'utf8').matchAll(IMPORT)].map((m) => m[1]!);
       const where = relative(installed(), file);
       for (const specifier of specifiers) {
-        const allowed = specifier.startsWith('.') || specifier.startsWith('@noble/curves/') || (where.startsWith('dist/cli/') && specifier.startsWith('node:'));
+        const allowed = specifier.startsWith('.') || specifier.startsWith('@noble/curves/') || specifier === '@noble/hashes/sha3.js' || (where.startsWith('dist/cli/') && specifier.startsWith('node:'));
         expect(allowed, `${where} imports ${specifier}`).toBe(true);
       }
     }
@@ -170,14 +171,26 @@ verifyDraw({} as never).winner;
 `;
 
 /** What a consumer's page computes with the SDK in the browser, written into #result. */
-const PAGE_MAIN = `import { fetchAndVerifyDraw, fetchPlatformBeaconChain, QUICKNET, verifyDraw, RaffleClient, RaffleApiError } from '@raffle/sdk';
+/** An allowlist proof built here by OpenZeppelin's tree, for the page to check with the bundled SDK (keccak-256 in the browser). */
+const ALLOWLIST_TREE = StandardMerkleTree.of(
+  [
+    ['0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed', '2'],
+    ['0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359', '1'],
+    ['0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB', '5'],
+  ],
+  ['address', 'uint256'],
+);
+const ALLOWLIST_CASE = { root: ALLOWLIST_TREE.root, address: '0xdbf03b407c01e7cd3cbea99509d93f8dddc8c6fb', quantity: '5', proof: ALLOWLIST_TREE.getProof(2) };
+
+const PAGE_MAIN = `import { fetchAndVerifyDraw, fetchPlatformBeaconChain, QUICKNET, verifyDraw, verifyAllowlistProof, RaffleClient, RaffleApiError } from '@raffle/sdk';
+const allowlistCase = ${JSON.stringify(ALLOWLIST_CASE)};
 const params = new URLSearchParams(location.search);
 const output = document.getElementById('result');
 try {
   const { proof, verification } = await fetchAndVerifyDraw(params.get('slug'), { baseUrl: params.get('baseUrl'), trustPlatformBeacon: true });
   const tampered = verifyDraw({ ...proof, seed: (proof.seed[0] === '0' ? '1' : '0') + proof.seed.slice(1) }, { trustedChains: [QUICKNET, await fetchPlatformBeaconChain({ baseUrl: params.get('baseUrl') })] });
   const client = new RaffleClient({ apiKey: 'svc_u_not_a_real_key', baseUrl: params.get('baseUrl') });
-  output.textContent = JSON.stringify({ valid: verification.valid, winners: verification.recomputedWinners.length, tamperedValid: tampered.valid, client: client instanceof RaffleClient, errorClass: typeof RaffleApiError });
+  output.textContent = JSON.stringify({ valid: verification.valid, winners: verification.recomputedWinners.length, tamperedValid: tampered.valid, client: client instanceof RaffleClient, errorClass: typeof RaffleApiError, allowlist: verifyAllowlistProof(allowlistCase), allowlistWrongQuantity: verifyAllowlistProof({ ...allowlistCase, quantity: 4n }) });
 } catch (error) {
   output.textContent = JSON.stringify({ error: String(error) });
 }
@@ -242,7 +255,7 @@ import('@raffle/sdk').then((imported) => {
 
   describe('in Chromium, through Vite', () => {
     const pageUrl = (origin: string) => `${origin}/?slug=${encodeURIComponent(demo.raffles.finalizedDraw!.slug)}&baseUrl=${encodeURIComponent(dataPlane.baseUrl)}`;
-    const expected = { valid: true, winners: expect.any(Number) as number, tamperedValid: false, client: true, errorClass: 'function' };
+    const expected = { valid: true, winners: expect.any(Number) as number, tamperedValid: false, client: true, errorClass: 'function', allowlist: true, allowlistWrongQuantity: false };
 
     beforeAll(() => {
       const page = join(appDir, 'page');
