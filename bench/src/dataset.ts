@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { schema } from '@raffle/db';
 import {
+  DEFAULT_RAFFLE_SETTINGS,
   buildRaffleRow,
   buildEntryRow,
   newId,
@@ -132,7 +133,7 @@ export function planRaffles(spec: DatasetSpec, workspaces: WorkspaceWithProjects
         i % 5 === 1
           ? [{ id: 'req_wallet', type: 'wallet_connected', label: 'Connect a wallet', params: { chain: 'ethereum' } }]
           : [],
-      settings: { autoDraw: i % 2 === 0, autoFinalize: false, excludeFlaggedDuplicates: i % 3 === 0 },
+      settings: { ...DEFAULT_RAFFLE_SETTINGS, autoDraw: i % 2 === 0, excludeFlaggedDuplicates: i % 3 === 0 },
       canonicalProjectId: project?.id ?? null,
       createdAt,
       ...lifecycle(status, publishedAt),

@@ -98,6 +98,13 @@ export const ERROR_CODES = {
   /** The message's chain id is not one this platform reads (CHAIN_RPC_URLS). */
   SIWE_CHAIN_UNSUPPORTED: 400,
   WALLET_NOT_FOUND: 404,
+  // Allowlists (issue 35).
+  /** The caller holds no leaf of the raffle's current allowlist: not a finalized winner, or no wallet on its chain. */
+  NOT_ON_ALLOWLIST: 404,
+  /** The raffle's allowlist has no published version yet (not finalized, waiting for the wallet deadline, or being built). */
+  ALLOWLIST_NOT_PUBLISHED: 409,
+  /** Winners of this raffle cannot name a wallet: it sets no wallet deadline, or the deadline has passed. */
+  WALLET_NAMING_CLOSED: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

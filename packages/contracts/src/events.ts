@@ -21,6 +21,7 @@ export const WORKSPACE_WEBHOOK_EVENTS = [
   'raffle.drawn',
   'raffle.finalized',
   'raffle.cancelled',
+  'raffle.allowlist_published',
   'entry.created',
   'entry.updated',
   'entry.withdrawn',

@@ -30,6 +30,16 @@ import {
 import { IdentitySnapshotSchema, WinnerSchema, WinRaffleSchema, WinSchema } from './resources/win.js';
 import { DrawProofSchema, PlatformBeaconChainSchema } from './resources/draw-proof.js';
 import { DrawCommitmentSchema } from './resources/draw-commitment.js';
+import {
+  AllowlistLeafPageSchema,
+  AllowlistLeafSchema,
+  AllowlistProofSchema,
+  AllowlistPublishedSchema,
+  AllowlistSchema,
+  AllowlistVersionSchema,
+  AllowlistWalletSchema,
+  NameAllowlistWalletBodySchema,
+} from './resources/allowlist.js';
 import { DashboardEntryPageSchema, DashboardRafflePageSchema, DashboardWinPageSchema } from './resources/dashboard-raffle-lists.js';
 import { DashboardWinSchema, RerolledWinSchema } from './resources/dashboard-win.js';
 import { CreateProjectBodySchema, DashboardProjectPageSchema, UpdateProjectBodySchema } from './resources/dashboard-project.js';
@@ -77,6 +87,7 @@ export * from './resources/raffle.js';
 export * from './resources/win.js';
 export * from './resources/draw-proof.js';
 export * from './resources/draw-commitment.js';
+export * from './resources/allowlist.js';
 export * from './resources/dashboard-raffle.js';
 export * from './resources/dashboard-win.js';
 export * from './resources/dashboard-raffle-lists.js';
@@ -118,6 +129,14 @@ export const SHARED_SCHEMAS = [
   WinnerSchema,
   DrawProofSchema,
   DrawCommitmentSchema,
+  AllowlistVersionSchema,
+  AllowlistSchema,
+  AllowlistLeafSchema,
+  AllowlistLeafPageSchema,
+  AllowlistProofSchema,
+  NameAllowlistWalletBodySchema,
+  AllowlistWalletSchema,
+  AllowlistPublishedSchema,
   PlatformBeaconChainSchema,
   WalletSchema,
   ProfileSchema,

@@ -25,6 +25,7 @@ export const PAGE_SIZES = {
   workspaceRaffles: { default: 50, max: 100 },
   workspaceRaffleEntries: { default: 100, max: 250 },
   workspaceProjects: { default: 50, max: 100 },
+  allowlistLeaves: { default: 100, max: 250 },
 } as const;
 export type PageSizeRule = { readonly default: number; readonly max: number };
 

@@ -41,6 +41,11 @@ const described: { [T in WebhookEventType]: { description: string; payload: TSch
     description: 'A raffle was cancelled; wins it had handed out are disqualified. `data` is the workspace raffle list item.',
     payload: payloads.RaffleCancelledEventSchema,
   },
+  'raffle.allowlist_published': {
+    description:
+      "A version of a finalized raffle's allowlist was published: built at finalize (once the wallet deadline, if any, passed), and again each time its finalized winners change. `data` carries the version, its Merkle root and leaf count: set that root in the mint contract; winners fetch their proofs from `GET /api/v1/raffles/{slug}/allowlist/proof`.",
+    payload: payloads.RaffleAllowlistPublishedEventSchema,
+  },
   'entry.created': {
     description:
       'A user entered a raffle. Its status is `valid`, or `pending` when the raffle has on-chain requirements and the chain did not answer in time: the entry is evaluated once it does, and an `entry.updated` says `valid` or `invalid`. A personal endpoint (the entrant) receives the sanitized entry; a workspace endpoint, the workspace entry.',

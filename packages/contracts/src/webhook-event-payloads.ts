@@ -4,6 +4,7 @@ import { SanitizedEntrySchema, WorkspaceEntrySchema } from './resources/entry.js
 import { LinkedWalletSchema } from './resources/linked-wallet.js';
 import { ProjectSchema } from './resources/project.js';
 import { WorkspaceRaffleItemSchema } from './resources/raffle.js';
+import { AllowlistPublishedSchema } from './resources/allowlist.js';
 import { WinnerSchema, WinSchema } from './resources/win.js';
 
 /**
@@ -47,6 +48,7 @@ export const RaffleClosedEventSchema = eventPayload('raffle.closed', 'RaffleClos
 export const RaffleDrawnEventSchema = eventPayload('raffle.drawn', 'RaffleDrawnEvent', raffleData());
 export const RaffleFinalizedEventSchema = eventPayload('raffle.finalized', 'RaffleFinalizedEvent', raffleData());
 export const RaffleCancelledEventSchema = eventPayload('raffle.cancelled', 'RaffleCancelledEvent', raffleData());
+export const RaffleAllowlistPublishedEventSchema = eventPayload('raffle.allowlist_published', 'RaffleAllowlistPublishedEvent', Type.Ref(AllowlistPublishedSchema));
 export const EntryCreatedEventSchema = eventPayload('entry.created', 'EntryCreatedEvent', entryData());
 export const EntryUpdatedEventSchema = eventPayload('entry.updated', 'EntryUpdatedEvent', entryData());
 export const EntryWithdrawnEventSchema = eventPayload('entry.withdrawn', 'EntryWithdrawnEvent', entryData());

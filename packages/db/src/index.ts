@@ -1,3 +1,4 @@
+export * from './allowlists.js';
 export * from './api-key-hash.js';
 export * from './client.js';
 export * from './connection-errors.js';

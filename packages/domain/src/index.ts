@@ -1,4 +1,9 @@
 export * from './allowlists/build-allowlist.js';
+export * from './allowlists/allowlist-settings.js';
+export * from './allowlists/allowlist-views.js';
+export * from './allowlists/name-allowlist-wallet.js';
+export * from './allowlists/publish-allowlists.js';
+export { proofIndexes } from './allowlists/tree-layout.js';
 export * from './api-keys/api-keys.js';
 export * from './api-keys/creation-rules.js';
 export * from './api-keys/key-managers.js';

@@ -11,3 +11,4 @@ export * from './workspaces.js';
 export * from './community-roles.js';
 export * from './draws.js';
 export * from './fcfs-spots.js';
+export * from './allowlists.js';

@@ -5,7 +5,17 @@ import { projects } from './projects.js';
 import { workspaces } from './workspaces.js';
 
 export type RaffleRequirement = { id: string; type: string; label: string; params: Record<string, unknown> };
-export type RaffleSettings = { autoDraw: boolean; autoFinalize: boolean; excludeFlaggedDuplicates: boolean };
+export type RaffleSettings = {
+  autoDraw: boolean;
+  autoFinalize: boolean;
+  excludeFlaggedDuplicates: boolean;
+  /** What each winner's allowlist leaf allows them to mint (issue 35). */
+  allowlistQuantity: number;
+  /** Whether the keyless public route lists every leaf of the allowlist, not only its root. */
+  allowlistPublic: boolean;
+  /** ISO time until which winners may name the wallet their leaf is for; the allowlist is built after it. Null: the entry's wallet. */
+  walletDeadline: string | null;
+};
 
 export const raffles = pgTable(
   'raffles',

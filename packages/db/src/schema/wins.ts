@@ -24,6 +24,11 @@ export const wins = pgTable(
     source: text('source').notNull(),
     status: text('status').notNull(),
     walletSnapshot: text('wallet_snapshot'),
+    /**
+     * The wallet the winner named for the raffle's allowlist, before its wallet deadline (issue 35):
+     * one of their verified wallets on the raffle's chain. The allowlist uses it over the snapshot.
+     */
+    allowlistWallet: text('allowlist_wallet'),
     identitySnapshot: jsonb('identity_snapshot').$type<IdentitySnapshot>().notNull(),
     deliveryStatus: text('delivery_status').notNull(),
     deliveryNote: text('delivery_note'),

@@ -126,6 +126,7 @@ function winOf(row: Row, made: { id: string; winId: string | null; attempt: Entr
     source: 'fcfs',
     status: 'selected',
     walletSnapshot: row.wallet_snapshot,
+    allowlistWallet: null,
     identitySnapshot: JSON.parse(row.winner_identity!) as WinRecord['identitySnapshot'],
     deliveryStatus: 'pending',
     deliveryNote: null,

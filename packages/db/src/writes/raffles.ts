@@ -9,7 +9,14 @@ import { raffles, type RaffleRequirement, type RaffleSettings } from '../schema/
 export type NewRaffle = Partial<Omit<RaffleRow, 'workspaceId' | 'slug' | 'title' | 'mechanic' | 'allocationType' | 'visibility' | 'spots'>> &
   Pick<RaffleRow, 'workspaceId' | 'slug' | 'title' | 'mechanic' | 'allocationType' | 'visibility' | 'spots'>;
 
-export const DEFAULT_RAFFLE_SETTINGS: RaffleSettings = { autoDraw: false, autoFinalize: false, excludeFlaggedDuplicates: false };
+export const DEFAULT_RAFFLE_SETTINGS: RaffleSettings = {
+  autoDraw: false,
+  autoFinalize: false,
+  excludeFlaggedDuplicates: false,
+  allowlistQuantity: 1,
+  allowlistPublic: false,
+  walletDeadline: null,
+};
 
 /** The full row for a new raffle: unset fields get their defaults. */
 export function buildRaffleRow(input: NewRaffle): RaffleRow {

@@ -41,6 +41,7 @@ export function renderFcfsWinTemplate(input: WinTemplateInput) {
     source: 'fcfs',
     status: 'selected',
     walletSnapshot: m.walletSnapshot,
+    allowlistWallet: null,
     identitySnapshot: m.identitySnapshot as unknown as WinRow['identitySnapshot'],
     deliveryStatus: 'pending',
     deliveryNote: null,

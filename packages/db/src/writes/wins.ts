@@ -4,14 +4,15 @@ import { newId } from '../ids.js';
 import { renderWinColumns, type WinRaffleRow, type WinRow } from '../render/win.js';
 import { wins } from '../schema/wins.js';
 
-export type NewWin = Omit<WinRow, 'id' | 'createdAt' | 'updatedAt'> & { id?: string };
+/** A win to insert; `allowlistWallet` is named by the winner later (issue 35), so it starts null. */
+export type NewWin = Omit<WinRow, 'id' | 'createdAt' | 'updatedAt' | 'allowlistWallet'> & { id?: string; allowlistWallet?: string | null };
 
 type WinRecord = typeof wins.$inferSelect;
 
 /** The win exactly as `insertWins` stores it, rendered views included, before it is written. */
 export function winRecordOf(input: NewWin, raffle: WinRaffleRow): WinRecord {
   const now = input.selectedAt;
-  const row: WinRow = { ...input, id: input.id ?? newId('win', now.getTime()), createdAt: now, updatedAt: input.finalizedAt ?? now };
+  const row: WinRow = { allowlistWallet: null, ...input, id: input.id ?? newId('win', now.getTime()), createdAt: now, updatedAt: input.finalizedAt ?? now };
   return { ...row, ...renderWinColumns(row, raffle) };
 }
 

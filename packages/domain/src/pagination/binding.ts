@@ -19,6 +19,8 @@ type CursorLists = {
   'dashboard:wins': [raffleId: string, status: string | undefined];
   'webhook-endpoints': [ownerKind: 'user' | 'workspace', ownerId: string];
   'webhook-attempts': [endpointId: string, deliveryId: string | undefined];
+  /** One version's leaves: a cursor of version 2 cannot continue version 3. */
+  'allowlist-leaves': [raffleId: string, version: string];
 };
 
 export type CursorList = keyof CursorLists;

@@ -9,6 +9,7 @@ import { liveWinsOf } from '../wins/win-transitions.js';
 import { beaconRoundAtClose } from './beacon-round.js';
 import type { RaffleRecord } from './raffle-locks.js';
 import { assertRaffleCan } from './transitions.js';
+import { queueAllowlistBuild } from '../allowlists/request-allowlist-build.js';
 
 // The transitions themselves, on a raffle the caller has locked and may change. Not exported from
 // the package: callers go through lifecycle.ts, which checks the acting principal first. A caller
@@ -103,11 +104,15 @@ export async function closeStep(tx: DbOrTx, raffle: RaffleRecord, now: Date, cha
   return closed;
 }
 
-/** drawn → finalized: every selected win becomes final and its delivery can start. */
+/**
+ * drawn → finalized: every selected win becomes final and its delivery can start. An allowlist
+ * raffle's list is queued here and built after the commit (issue 35): finalize never waits for it.
+ */
 export async function finalizeStep(tx: DbOrTx, raffle: RaffleRecord, now: Date, _chain?: BeaconChain, context?: RaffleContext): Promise<RaffleRecord> {
   assertRaffleCan('finalize', raffle.status);
   const finalized = await moveRaffle(tx, raffle, context, { status: 'finalized', finalizedAt: now, updatedAt: now });
   const winEvents = await finalizeSelectedWins(tx, raffle, now);
+  await queueAllowlistBuild(tx, finalized, now);
   await appendEvents(tx, [raffleEvent('raffle.finalized', finalized, now), ...winEvents]);
   return finalized;
 }

@@ -6,6 +6,7 @@ import { SCHEDULER, type Principal } from '../principal.js';
 import { drawBeaconRoundOf, fetchDrawBeacon, type BeaconRounds } from '../raffles/draw-beacon.js';
 import { drawRaffleIn } from '../raffles/draw.js';
 import { closeRaffleIn, finalizeRaffleIn, openRaffleIn } from '../raffles/lifecycle.js';
+import { publishDueAllowlists } from '../allowlists/publish-allowlists.js';
 import type { RaffleRecord } from '../raffles/raffle-locks.js';
 import type { ChainReader } from '@raffle/chain';
 import { chainsReadBy, pinCloseBlocks, type EligibilityAtClose } from '../eligibility/close-blocks.js';
@@ -47,6 +48,8 @@ export type BeaconWait = { raffleId: string; round: number; reason: BeaconWaitRe
 export type ChainWait = { raffleId: string; chains: string[]; reason: ChainWaitReason };
 
 export type SchedulerPass = Record<DueTransition['name'], number> & {
+  /** Allowlist versions published in the pass: raffles finalized, or whose finalized winners changed (issue 35). */
+  allowlistsPublished: number;
   failed: { raffleId: string; reason: string }[];
   waitingOnBeacon: BeaconWait[];
   waitingOnChain: ChainWait[];
@@ -86,7 +89,7 @@ export async function runDueTransitions(
     onTransition?: (name: DueRaffleKind, lagMs: number) => void;
   },
 ): Promise<SchedulerPass> {
-  const pass: SchedulerPass = { opened: 0, closed: 0, drawn: 0, finalized: 0, failed: [], waitingOnBeacon: [], waitingOnChain: [] };
+  const pass: SchedulerPass = { opened: 0, closed: 0, drawn: 0, finalized: 0, allowlistsPublished: 0, failed: [], waitingOnBeacon: [], waitingOnChain: [] };
   const chain = options.beacon ?? QUICKNET;
   const waits = options.beaconWaits ?? createBeaconWaits();
   const chainWaits = options.chainWaits ?? createChainWaits();
@@ -140,6 +143,14 @@ export async function runDueTransitions(
       if (dueAt) options.onTransition?.(transition.name, Math.max(0, options.clock.now().getTime() - dueAt.getTime()));
     }
   }
+  // After the transitions: a raffle finalized in this pass gets its allowlist in the same pass.
+  pass.allowlistsPublished = await publishDueAllowlists(db, {
+    clock: options.clock,
+    onError: (raffleId, error) => {
+      options.onError?.(raffleId, error);
+      pass.failed.push({ raffleId, reason: `allowlist: ${isDomainError(error) ? error.code : ((error as Error)?.constructor?.name ?? 'Error')}` });
+    },
+  });
   return pass;
 
   /** Gets the raffle's round and close blocks for its draw, or notes why it waits and skips it for this pass. */

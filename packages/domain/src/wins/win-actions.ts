@@ -19,6 +19,7 @@ import { winEvents, winnerReplacedEvent } from '../events/resource-events.js';
 import type { Principal } from '../principal.js';
 import { snapshotRankingKey } from '../raffles/draw-beacon.js';
 import { lockRaffleAs, type RaffleRecord } from '../raffles/raffle-locks.js';
+import { queueAllowlistBuild } from '../allowlists/request-allowlist-build.js';
 import { createWins, type WinPick } from './create-wins.js';
 import { disqualifyLiveWin } from './win-steps.js';
 import { winRaffleOf, type WinRecord } from './win-transitions.js';
@@ -100,6 +101,8 @@ export function rerollWin(db: Db, target: WinTarget & { entryId?: string }): Pro
     const entry = await nextPick(tx, raffle, target.entryId);
     const replaced = await updateWin(tx, win.id, winRaffleOf(raffle), { status: 'replaced', replacedAt: now, updatedAt: now });
     const created = await createWins(tx, raffle, [{ entry, position: win.position, source: 'reroll' }], now);
+    // A replacement of a finalized raffle is finalized at once: the allowlist gets a new version with it.
+    await queueAllowlistBuild(tx, raffle, now);
     await appendEvents(tx, [winnerReplacedEvent(replaced!, raffle.workspaceId, now), ...created.events]);
     return { replaced: replaced!, replacement: created.wins[0]! };
   });

@@ -1,4 +1,5 @@
-import { freeFcfsSpot, updateWin, type DbOrTx, type NewEvent, type WinRaffleRow } from '@raffle/db';
+import { freeFcfsSpot, updateWin, type DbOrTx, type NewEvent, type schema, type WinRaffleRow } from '@raffle/db';
+import { queueAllowlistBuild } from '../allowlists/request-allowlist-build.js';
 import { winEvents } from '../events/resource-events.js';
 import { liveWinsOf, winRaffleOf, type WinRecord } from './win-transitions.js';
 
@@ -22,10 +23,12 @@ export async function finalizeSelectedWins(tx: DbOrTx, raffle: WinRaffleRow, at:
 export async function disqualifyLiveWin(
   tx: DbOrTx,
   win: WinRecord,
-  raffle: WinRaffleRow & { status: string },
+  raffle: WinRaffleRow & { status: string; settings: schema.RaffleSettings },
   reason: string,
   at: Date,
 ): Promise<{ win: WinRecord; events: NewEvent[] }> {
+  // A finalized winner leaves the allowlist: a new version is built without them (issue 35).
+  if (win.status === 'finalized') await queueAllowlistBuild(tx, raffle, at);
   // The SQL offers the spot again only while the raffle is open (decision 0029).
   if (raffle.mechanic === 'fcfs') await freeFcfsSpot(tx, { raffleId: raffle.id, position: win.position, entryId: win.entryId });
   const updated = await updateWin(tx, win.id, winRaffleOf(raffle), {

@@ -40,7 +40,7 @@ async function raffleSchedulerPlugin(app: FastifyInstance) {
         metrics.chainUnavailable.set(pass.waitingOnChain.filter((w) => w.reason === 'unavailable').length);
         if (pass.waitingOnBeacon.some((w) => w.reason === 'unavailable')) log.warn({ waitingOnBeacon: pass.waitingOnBeacon }, 'auto-draws wait for an unreachable beacon');
         if (pass.waitingOnChain.some((w) => w.reason === 'unavailable')) log.warn({ waitingOnChain: pass.waitingOnChain }, 'auto-draws wait for an unreachable chain');
-        const moved = pass.opened + pass.closed + pass.drawn + pass.finalized;
+        const moved = pass.opened + pass.closed + pass.drawn + pass.finalized + pass.allowlistsPublished;
         // Failures are logged when they start and when they stop (scheduler-failures.ts), not at every pass.
         if (moved > 0) log.info({ pass }, 'raffle scheduler pass');
       },
