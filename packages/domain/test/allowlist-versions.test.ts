@@ -69,7 +69,7 @@ describe('allowlist versions', () => {
     const leaves = [...page.data, ...next.data];
     expect(leaves).toHaveLength(5);
     for (const leaf of leaves) {
-      const [, expected] = [...independent.entries()].find(([, v]) => v[0].toLowerCase() === leaf.address.toLowerCase())!;
+      const [, expected] = [...independent.entries()].find(([, v]) => v[0]!.toLowerCase() === leaf.address.toLowerCase())!;
       expect(leaf.proof).toEqual(independent.getProof(expected));
       expect(verifyAllowlistProof({ root: view.current!.root, address: leaf.address, quantity: BigInt(leaf.quantity), proof: leaf.proof })).toBe(true);
     }
