@@ -2147,15 +2147,9 @@ export type components = {
             autoFinalize: boolean;
             /** @description Leave entries with duplicate flags out of the draw. */
             excludeFlaggedDuplicates: boolean;
-            /**
-             * @description Allowlist raffles: what each winner's leaf allows them to mint (the leaf's uint256). Default 1.
-             * @default 1
-             */
+            /** @description Allowlist raffles: what each winner's leaf allows them to mint (the leaf's uint256). Default 1. */
             allowlistQuantity: number;
-            /**
-             * @description Allowlist raffles: the keyless public route lists every leaf with its proof, not only the root. Default false.
-             * @default false
-             */
+            /** @description Allowlist raffles: the keyless public route lists every leaf with its proof, not only the root. Default false. */
             allowlistPublic: boolean;
             walletDeadline: string | null;
         };
@@ -2184,16 +2178,10 @@ export type components = {
                 autoFinalize?: boolean;
                 /** @description Leave entries with duplicate flags out of the draw. */
                 excludeFlaggedDuplicates?: boolean;
-                /**
-                 * @description Allowlist raffles: what each winner's leaf allows them to mint (the leaf's uint256). Default 1.
-                 * @default 1
-                 */
-                allowlistQuantity: number;
-                /**
-                 * @description Allowlist raffles: the keyless public route lists every leaf with its proof, not only the root. Default false.
-                 * @default false
-                 */
-                allowlistPublic: boolean;
+                /** @description Allowlist raffles: what each winner's leaf allows them to mint (the leaf's uint256). Default 1. */
+                allowlistQuantity?: number;
+                /** @description Allowlist raffles: the keyless public route lists every leaf with its proof, not only the root. Default false. */
+                allowlistPublic?: boolean;
                 walletDeadline?: string | null;
             };
             canonicalProjectId?: string | null;
@@ -2225,16 +2213,10 @@ export type components = {
                 autoFinalize?: boolean;
                 /** @description Leave entries with duplicate flags out of the draw. */
                 excludeFlaggedDuplicates?: boolean;
-                /**
-                 * @description Allowlist raffles: what each winner's leaf allows them to mint (the leaf's uint256). Default 1.
-                 * @default 1
-                 */
-                allowlistQuantity: number;
-                /**
-                 * @description Allowlist raffles: the keyless public route lists every leaf with its proof, not only the root. Default false.
-                 * @default false
-                 */
-                allowlistPublic: boolean;
+                /** @description Allowlist raffles: what each winner's leaf allows them to mint (the leaf's uint256). Default 1. */
+                allowlistQuantity?: number;
+                /** @description Allowlist raffles: the keyless public route lists every leaf with its proof, not only the root. Default false. */
+                allowlistPublic?: boolean;
                 walletDeadline?: string | null;
             };
             canonicalProjectId?: string | null;
@@ -9899,7 +9881,7 @@ export interface operations {
                      *         "autoDraw": false,
                      *         "autoFinalize": false,
                      *         "excludeFlaggedDuplicates": false,
-                     *         "allowlistQuantity": 1,
+                     *         "allowlistQuantity": 3,
                      *         "allowlistPublic": false,
                      *         "walletDeadline": "2026-03-14T16:00:00.000Z"
                      *       },
@@ -10155,7 +10137,7 @@ export interface operations {
                      *         "autoDraw": false,
                      *         "autoFinalize": false,
                      *         "excludeFlaggedDuplicates": false,
-                     *         "allowlistQuantity": 1,
+                     *         "allowlistQuantity": 3,
                      *         "allowlistPublic": false,
                      *         "walletDeadline": "2026-03-14T16:00:00.000Z"
                      *       },
@@ -10435,7 +10417,7 @@ export interface operations {
                      *         "autoDraw": false,
                      *         "autoFinalize": false,
                      *         "excludeFlaggedDuplicates": false,
-                     *         "allowlistQuantity": 1,
+                     *         "allowlistQuantity": 3,
                      *         "allowlistPublic": false,
                      *         "walletDeadline": "2026-03-14T16:00:00.000Z"
                      *       },
@@ -10691,7 +10673,7 @@ export interface operations {
                      *         "autoDraw": false,
                      *         "autoFinalize": false,
                      *         "excludeFlaggedDuplicates": false,
-                     *         "allowlistQuantity": 1,
+                     *         "allowlistQuantity": 3,
                      *         "allowlistPublic": false,
                      *         "walletDeadline": "2026-03-14T16:00:00.000Z"
                      *       },
@@ -10947,7 +10929,7 @@ export interface operations {
                      *         "autoDraw": false,
                      *         "autoFinalize": false,
                      *         "excludeFlaggedDuplicates": false,
-                     *         "allowlistQuantity": 1,
+                     *         "allowlistQuantity": 3,
                      *         "allowlistPublic": false,
                      *         "walletDeadline": "2026-03-14T16:00:00.000Z"
                      *       },
@@ -11203,7 +11185,7 @@ export interface operations {
                      *         "autoDraw": false,
                      *         "autoFinalize": false,
                      *         "excludeFlaggedDuplicates": false,
-                     *         "allowlistQuantity": 1,
+                     *         "allowlistQuantity": 3,
                      *         "allowlistPublic": false,
                      *         "walletDeadline": "2026-03-14T16:00:00.000Z"
                      *       },
@@ -11459,7 +11441,7 @@ export interface operations {
                      *         "autoDraw": false,
                      *         "autoFinalize": false,
                      *         "excludeFlaggedDuplicates": false,
-                     *         "allowlistQuantity": 1,
+                     *         "allowlistQuantity": 3,
                      *         "allowlistPublic": false,
                      *         "walletDeadline": "2026-03-14T16:00:00.000Z"
                      *       },
@@ -11715,7 +11697,7 @@ export interface operations {
                      *         "autoDraw": false,
                      *         "autoFinalize": false,
                      *         "excludeFlaggedDuplicates": false,
-                     *         "allowlistQuantity": 1,
+                     *         "allowlistQuantity": 3,
                      *         "allowlistPublic": false,
                      *         "walletDeadline": "2026-03-14T16:00:00.000Z"
                      *       },
@@ -11976,7 +11958,7 @@ export interface operations {
                      *         "autoDraw": false,
                      *         "autoFinalize": false,
                      *         "excludeFlaggedDuplicates": false,
-                     *         "allowlistQuantity": 1,
+                     *         "allowlistQuantity": 3,
                      *         "allowlistPublic": false,
                      *         "walletDeadline": "2026-03-14T16:00:00.000Z"
                      *       },
