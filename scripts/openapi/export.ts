@@ -27,7 +27,9 @@ export async function exportedFiles(databaseUrl: string): Promise<Map<string, st
 }
 
 async function typesOf(document: OpenApiDocument): Promise<string> {
-  const ast = await openapiTS(document as never, { exportType: true, alphabetize: false, rootTypes: false });
+  // defaultNonNullable off: an optional request field with a default (a raffle's allowlistQuantity,
+  // a webhook endpoint's enabled) stays optional for the caller; the server fills the default.
+  const ast = await openapiTS(document as never, { exportType: true, alphabetize: false, rootTypes: false, defaultNonNullable: false });
   return astToString(ast);
 }
 

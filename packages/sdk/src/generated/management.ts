@@ -2188,12 +2188,12 @@ export type components = {
                  * @description Allowlist raffles: what each winner's leaf allows them to mint (the leaf's uint256). Default 1.
                  * @default 1
                  */
-                allowlistQuantity: number;
+                allowlistQuantity?: number;
                 /**
                  * @description Allowlist raffles: the keyless public route lists every leaf with its proof, not only the root. Default false.
                  * @default false
                  */
-                allowlistPublic: boolean;
+                allowlistPublic?: boolean;
                 walletDeadline?: string | null;
             };
             canonicalProjectId?: string | null;
@@ -2229,12 +2229,12 @@ export type components = {
                  * @description Allowlist raffles: what each winner's leaf allows them to mint (the leaf's uint256). Default 1.
                  * @default 1
                  */
-                allowlistQuantity: number;
+                allowlistQuantity?: number;
                 /**
                  * @description Allowlist raffles: the keyless public route lists every leaf with its proof, not only the root. Default false.
                  * @default false
                  */
-                allowlistPublic: boolean;
+                allowlistPublic?: boolean;
                 walletDeadline?: string | null;
             };
             canonicalProjectId?: string | null;
@@ -2518,7 +2518,7 @@ export type components = {
             /** @description Event types of the owner's kind (personal or workspace); see GET /api/developer/capabilities. */
             eventTypes: string[];
             /** @default true */
-            enabled: boolean;
+            enabled?: boolean;
         };
         UpdateWebhookEndpointBody: {
             /** @description Absolute https URL (http only where the service allows it) of a public host; no user info. */
