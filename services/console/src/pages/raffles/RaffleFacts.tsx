@@ -2,6 +2,7 @@ import type { Raffle } from '@raffle/sdk';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { DateTime } from '../../ui/DateTime';
+import { FactList } from './FactList';
 import { humanize, isAllowlistAllocation } from './raffle-rules';
 
 const when = (iso: string | null | undefined) => (iso ? <DateTime value={iso} /> : '—');
@@ -49,14 +50,7 @@ export function RaffleFacts({ raffle }: { raffle: Raffle }) {
     <section aria-labelledby="raffle-facts-heading">
       <h2 id="raffle-facts-heading">Details</h2>
       {raffle.description ? <p>{raffle.description}</p> : null}
-      <dl className="facts">
-        {rows.map(([term, value]) => (
-          <div key={term}>
-            <dt>{term}</dt>
-            <dd>{value}</dd>
-          </div>
-        ))}
-      </dl>
+      <FactList rows={rows} />
     </section>
   );
 }

@@ -2,6 +2,7 @@ import type { Allowlist, AllowlistVersion } from '@raffle/contracts';
 import type { ReactNode } from 'react';
 import { CopyButton } from '../../../ui/CopyButton';
 import { DateTime } from '../../../ui/DateTime';
+import { FactList } from '../FactList';
 
 /** The root a mint contract is set with, to copy, and what the current version holds. */
 export function CurrentRoot({ allowlist, current }: { allowlist: Allowlist; current: AllowlistVersion }) {
@@ -23,14 +24,7 @@ export function CurrentRoot({ allowlist, current }: { allowlist: Allowlist; curr
         </code>{' '}
         <CopyButton text={current.root} label="Copy root" />
       </p>
-      <dl className="facts">
-        {facts.map(([term, value]) => (
-          <div key={term}>
-            <dt>{term}</dt>
-            <dd>{value}</dd>
-          </div>
-        ))}
-      </dl>
+      <FactList rows={facts} />
     </>
   );
 }
