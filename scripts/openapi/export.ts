@@ -27,9 +27,7 @@ export async function exportedFiles(databaseUrl: string): Promise<Map<string, st
 }
 
 async function typesOf(document: OpenApiDocument): Promise<string> {
-  // defaultNonNullable off: an optional request field with a default (a raffle's allowlistQuantity,
-  // a webhook endpoint's enabled) stays optional for the caller; the server fills the default.
-  const ast = await openapiTS(document as never, { exportType: true, alphabetize: false, rootTypes: false, defaultNonNullable: false });
+  const ast = await openapiTS(document as never, { exportType: true, alphabetize: false, rootTypes: false });
   return astToString(ast);
 }
 

@@ -198,7 +198,7 @@ function subjectOf(event: WebhookEvent): string {
     case 'raffle.cancelled':
       return `${event.data.slug} ${event.data.status}`;
     case 'raffle.allowlist_published':
-      return `${event.data.slug} v${event.data.version} ${event.data.root}`;
+      return `${event.data.slug} v${event.data.version}`;
     case 'entry.created':
     case 'entry.updated':
     case 'entry.withdrawn':
