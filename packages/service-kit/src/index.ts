@@ -49,4 +49,4 @@ export { createIdempotencyStore, type HeldIdempotencyKey, type IdempotencyStore 
 export { requestFingerprint } from './idempotency/request-fingerprint.js';
 export { csvCell, csvLine } from './csv/csv-cell.js';
 export { csvLines, csvStream, UTF8_BOM, type CsvColumns } from './csv/csv-stream.js';
-export { csvAttachmentResponse, CSV_CONTENT_TYPE, CSV_FORMAT_DESCRIPTION, sendCsvAttachment, type CsvAttachment } from './csv/csv-attachment.js';
+export { csvAttachmentResponse, CSV_CONTENT_TYPE, CSV_FORMAT_DESCRIPTION, sendCsvAttachment, type CsvAttachment, type CsvAttachmentResponse } from './csv/csv-attachment.js';

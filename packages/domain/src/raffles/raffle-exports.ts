@@ -1,4 +1,4 @@
-import type { Winner, WorkspaceEntry } from '@raffle/contracts';
+import { WINNER_CSV_COLUMNS, WORKSPACE_ENTRY_CSV_COLUMNS, type Winner, type WorkspaceEntry } from '@raffle/contracts';
 import { findWorkspaceRaffleSlug, isIdOf, pageFinalizedWinnerJson, pageRaffleEntries, type Sql } from '@raffle/db';
 import { DomainError } from '../errors.js';
 import { readKeysetBatches } from '../pagination/keyset-batches.js';
@@ -6,8 +6,8 @@ import { readKeysetBatches } from '../pagination/keyset-batches.js';
 /** Rows per query of an export: a batch of entries is about 300 KB of CSV. */
 export const EXPORT_BATCH_SIZE = 1000;
 
-/** An export, ready to send: the name its file is saved under and its records, batch by batch. */
-export type RaffleExport<T> = { filename: string; batches: AsyncIterable<readonly T[]> };
+/** An export, ready to send: the name its file is saved under, its columns and its records, batch by batch. */
+export type RaffleExport<T> = { filename: string; columns: readonly (keyof T & string)[]; batches: AsyncIterable<readonly T[]> };
 
 type RaffleScope = { workspaceId: string; raffleId: string };
 
@@ -34,7 +34,7 @@ export async function openRaffleEntriesExport(sql: Sql, scope: RaffleScope, batc
     (row) => row.id,
     batchSize,
   );
-  return { filename, batches: parsed<WorkspaceEntry>(batches) };
+  return { filename, columns: WORKSPACE_ENTRY_CSV_COLUMNS, batches: parsed<WorkspaceEntry>(batches) };
 }
 
 /** The finalized winners by position, as `GET …/winners` lists them. */
@@ -45,5 +45,5 @@ export async function openRaffleWinnersExport(sql: Sql, scope: RaffleScope, batc
     (row) => [row.position, row.id] as const,
     batchSize,
   );
-  return { filename, batches: parsed<Winner>(batches) };
+  return { filename, columns: WINNER_CSV_COLUMNS, batches: parsed<Winner>(batches) };
 }

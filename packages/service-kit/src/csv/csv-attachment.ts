@@ -1,6 +1,7 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type TSchema, type TString } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
-import { csvStream, type CsvColumns } from './csv-stream.js';
+import { csvLine } from './csv-cell.js';
+import { csvLines, csvStream, UTF8_BOM, type CsvColumns } from './csv-stream.js';
 
 export const CSV_CONTENT_TYPE = 'text/csv; charset=utf-8';
 
@@ -29,13 +30,22 @@ export const CSV_FORMAT_DESCRIPTION =
   "A text cell that begins with `=`, `+`, `-`, `@`, a tab or a carriage return is prefixed with `'`, so a spreadsheet shows it instead of running it as a formula (OWASP, CSV injection). " +
   'The whole list comes in one response with no page limit, streamed as it is read in batches: a row that changes meanwhile shows as it was when its batch was read.';
 
-/** The 200 of a route that answers with sendCsvAttachment, for its schema (and so the OpenAPI document). */
-export function csvAttachmentResponse(options: { description: string; example: string; filename: string }) {
+/**
+ * The 200 of a route that answers with sendCsvAttachment, for its schema (and so the OpenAPI
+ * document); its example is `records` written by the same writer as the answers.
+ */
+export function csvAttachmentResponse<T>(options: { description: string; filename: string; columns: CsvColumns<T>; records: readonly T[] }): CsvAttachmentResponse {
+  const example = UTF8_BOM + csvLine(options.columns) + csvLines(options.columns, options.records);
   return {
     description: options.description,
-    content: { 'text/csv': { schema: Type.String({ description: 'RFC 4180 CSV in UTF-8, with a byte order mark and CRLF line endings.', examples: [options.example] }) } },
+    // The example on the media object, where OpenAPI tools show it: @fastify/swagger copies a
+    // `content` response as it is, so a schema's `examples` would stay inside the schema.
+    content: { 'text/csv': { schema: Type.String({ description: 'RFC 4180 CSV in UTF-8, with a byte order mark and CRLF line endings.' }), example } },
     headers: {
       'Content-Disposition': Type.String({ description: 'Always `attachment`, with the name to save the file under.', examples: [`attachment; filename="${options.filename}"`] }),
     },
   };
 }
+
+/** A whole response (media type, headers), where a route's other statuses give a body schema. */
+export type CsvAttachmentResponse = { description: string; content: { 'text/csv': { schema: TString; example: string } }; headers: Record<string, TSchema> };

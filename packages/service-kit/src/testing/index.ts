@@ -5,3 +5,4 @@ export { localBeaconChain, localBeaconEnv, localBeaconRounds, setupDatabaseAndBe
 export { beaconDrawProblems } from './beacon-draw-proof.js';
 export { localChainEnv, localChainInfo, localChainReader, setupLocalChain } from './local-chain.js';
 export { csvCellReadBack, csvObjects, parseStrictCsv, type ParsedCsv } from './strict-csv.js';
+export { BULK_FORMULA_WALLET, BULK_STATUS_REASON, insertBulkEntries } from './bulk-entries.js';
