@@ -76,6 +76,8 @@ export const MANAGEMENT_OPERATION_METHODS = {
   setWinDelivery: 'workspaces.raffles.wins.updateDelivery',
   exportRaffleEntriesCsv: 'workspaces.raffles.exportEntriesCsv',
   exportRaffleWinnersCsv: 'workspaces.raffles.exportWinnersCsv',
+  getRaffleAllowlist: 'workspaces.raffles.allowlist.get',
+  listRaffleAllowlistLeaves: 'workspaces.raffles.allowlist.leaves',
 
   createWorkspaceWebhookEndpoint: 'workspaces.webhookEndpoints.create',
   listWorkspaceWebhookEndpoints: 'workspaces.webhookEndpoints.list',
