@@ -1,4 +1,4 @@
-import type { Allowlist } from '@raffle/contracts';
+import type { RaffleAllowlist as Allowlist } from '@raffle/sdk';
 import { DateTime } from '../../../ui/DateTime';
 import { ALLOWLIST_STATUS_LABELS } from './allowlist-status';
 

@@ -1,4 +1,4 @@
-import type { Allowlist } from '@raffle/contracts';
+import type { RaffleAllowlist as Allowlist } from '@raffle/sdk';
 import { DateTime } from '../../../ui/DateTime';
 import { ScrollTable } from '../ScrollTable';
 
@@ -27,7 +27,8 @@ export function AllowlistVersions({ allowlist }: { allowlist: Allowlist }) {
             <tr key={v.version}>
               <td>{v.version}</td>
               <td>
-                <code className="mono break">{v.root}</code>
+                {/* Whole on one line: on a phone the table scrolls sideways rather than stacking a root four characters a line. */}
+                <code className="mono nowrap">{v.root}</code>
               </td>
               <td>{v.count}</td>
               <td>{REASONS[v.reason]}</td>

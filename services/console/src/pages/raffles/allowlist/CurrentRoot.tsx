@@ -1,4 +1,5 @@
-import type { Allowlist, AllowlistVersion } from '@raffle/contracts';
+import type { RaffleAllowlist as Allowlist } from '@raffle/sdk';
+import type { AllowlistVersion } from './allowlist-status';
 import type { ReactNode } from 'react';
 import { CopyButton } from '../../../ui/CopyButton';
 import { DateTime } from '../../../ui/DateTime';

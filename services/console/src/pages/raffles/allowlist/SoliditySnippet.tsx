@@ -1,4 +1,5 @@
-import type { Allowlist, AllowlistVersion } from '@raffle/contracts';
+import type { RaffleAllowlist as Allowlist } from '@raffle/sdk';
+import type { AllowlistVersion } from './allowlist-status';
 import { CopyButton } from '../../../ui/CopyButton';
 import { soliditySnippet } from './solidity-snippet';
 

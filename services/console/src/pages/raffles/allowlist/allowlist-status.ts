@@ -1,4 +1,7 @@
-import type { Allowlist } from '@raffle/contracts';
+import type { RaffleAllowlist as Allowlist } from '@raffle/sdk';
+
+/** One published version of an allowlist. */
+export type AllowlistVersion = Allowlist['versions'][number];
 
 /** While a version is being built, the builder runs every scheduler pass (about a second). */
 const BUILDING_REFRESH_MS = 2_000;

@@ -10,7 +10,7 @@ pragma solidity ^0.8.24;
 
 import {MerkleProof} from "@openzeppelin/contracts/utils/cryptography/MerkleProof.sol";
 
-/// The allowlist of raffle ${allowlist.slug}, version ${version.version}: ${version.count} wallets, ${allowlist.quantityPerWinner} each.
+/// The allowlist of raffle ${allowlist.slug}, version ${version.version}: ${version.count} ${version.count === 1 ? 'wallet' : 'wallets'}, ${allowlist.quantityPerWinner} each.
 contract RaffleAllowlist {
     bytes32 public allowlistRoot = ${version.root};
 
