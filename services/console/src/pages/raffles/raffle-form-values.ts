@@ -171,11 +171,12 @@ function fieldsOf(v: RaffleFormValues) {
       autoDraw: v.autoDraw,
       autoFinalize: v.autoFinalize,
       excludeFlaggedDuplicates: v.excludeFlaggedDuplicates,
-      // Sent whatever the allocation (their defaults when the fields were never shown): the raffle
-      // keeps them, and they apply if its allocation becomes an allowlist.
+      // Quantity and publicity go whatever the allocation (their defaults when never shown): the
+      // raffle keeps them for when it becomes an allowlist. A wallet deadline only on an allowlist
+      // allocation, which the API insists on: one typed before switching to another is dropped.
       allowlistQuantity: wholeOrTyped(v.allowlistQuantity.trim()),
       allowlistPublic: v.allowlistPublic,
-      walletDeadline: localInputToIso(v.walletDeadline),
+      walletDeadline: isAllowlistAllocation(v.allocationType) ? localInputToIso(v.walletDeadline) : null,
     },
     startsAt: localInputToIso(v.startsAt),
     endsAt: localInputToIso(v.endsAt),
