@@ -1,11 +1,10 @@
 import { PERSONAL_API_SCOPES, WORKSPACE_API_SCOPES } from '@raffle/contracts';
 import { insertApiKey, schema } from '@raffle/db';
-import { disqualifyWin, rerollWin } from '@raffle/domain';
 import { verifyAllowlistProof } from '@raffle/sdk';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp } from './support/app.js';
-import { drawnAllowlistRaffle, publishAllowlists, randomAddress, type AllowlistEntrant } from './support/allowlists.js';
+import { disqualify, drawnAllowlistRaffle, publishAllowlists, randomAddress, reroll, type AllowlistEntrant } from './support/allowlists.js';
 import { expectMatchesSchema } from './support/contract-validator.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 import { responseViolations } from './support/error-invariants.js';
@@ -151,8 +150,8 @@ describe('a finalized allowlist raffle, through its states', () => {
   it('publishes version 2 when a finalized winner is disqualified and rerolled: proofs follow it, version 1 stays listed with its own proofs', async () => {
     const before = expectOk(await get(allowlistUrl(raffle.id), workspaceHeaders), 'Allowlist').current;
     const replacedWin = (await finalizedWins(raffle.id)).find((w) => w.userId === winners[0]!.user.id)!;
-    await disqualifyWin(world.db, { actor: world.team, workspaceId: world.workspace.id, raffleId: raffle.id, winId: replacedWin.id, reason: 'bot' });
-    const { replacement } = await rerollWin(world.db, { actor: world.team, workspaceId: world.workspace.id, raffleId: raffle.id, winId: replacedWin.id });
+    await disqualify(world, raffle.id, replacedWin.id);
+    const { replacement } = await reroll(world, raffle.id, replacedWin.id);
     expect(await publishAllowlists(world)).toBe(1);
 
     const view = expectOk(await get(allowlistUrl(raffle.id), workspaceHeaders), 'Allowlist');

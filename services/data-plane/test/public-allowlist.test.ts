@@ -1,9 +1,8 @@
 import { verifyAllowlistProof } from '@raffle/sdk';
-import { disqualifyWin, rerollWin } from '@raffle/domain';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp } from './support/app.js';
-import { drawnAllowlistRaffle, publishAllowlists } from './support/allowlists.js';
+import { disqualify, drawnAllowlistRaffle, finalizedWins, publishAllowlists, reroll } from './support/allowlists.js';
 import { expectMatchesSchema } from './support/contract-validator.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 import { responseViolations } from './support/error-invariants.js';
@@ -98,9 +97,9 @@ describe('the public allowlist', () => {
     const leavesTag = (await getPublic(publicUrl(raffle.slug, '/leaves'))).headers.etag as string;
     expect((await getPublic(publicUrl(raffle.slug, '/leaves'), { 'if-none-match': `W/${leavesTag}` })).statusCode).toBe(304);
 
-    const wins = (await app.inject({ url: `/api/v1/workspaces/${world.workspace.id}/raffles/${raffle.id}/winners`, headers: workspaceHeaders })).json() as Array<{ id: string }>;
-    await disqualifyWin(world.db, { actor: world.team, workspaceId: world.workspace.id, raffleId: raffle.id, winId: wins[0]!.id, reason: 'bot' });
-    await rerollWin(world.db, { actor: world.team, workspaceId: world.workspace.id, raffleId: raffle.id, winId: wins[0]!.id });
+    const [win] = await finalizedWins(world, raffle.id);
+    await disqualify(world, raffle.id, win!.winId);
+    await reroll(world, raffle.id, win!.winId);
     expect(await publishAllowlists(world)).toBe(1);
     const changed = await getPublic(publicUrl(raffle.slug), { 'if-none-match': etag });
     expect(expectCacheable(changed, 'Allowlist').versions.map((v: { version: number }) => v.version)).toEqual([2, 1]);

@@ -1049,7 +1049,10 @@ export type components = {
         AllowlistVersion: {
             /** @description 1 for the list built at finalize, +1 each time the finalized winners change (a disqualification or reroll). */
             version: number;
-            /** @description The Merkle root; 0x00…00 for a version with no leaves (no proof verifies against it). */
+            /**
+             * @description The Merkle root; 0x00…00 for a version with no leaves (no proof verifies against it).
+             * @example 0x1dd0e8b7e3c2f0a4b6d8e9f1a2c3b4d5e6f708192a3b4c5d6e7f8091a2b3c4d5
+             */
             root: string;
             /** @description Leaves in this version: one per winning wallet. */
             count: number;
@@ -1071,7 +1074,13 @@ export type components = {
              * @enum {string}
              */
             status: "not_applicable" | "awaiting_finalize" | "awaiting_wallets" | "building" | "published";
-            /** @description Always `["address","uint256"]`: a leaf is keccak256(bytes.concat(keccak256(abi.encode(address, quantity)))) (StandardMerkleTree, double-hashed), and pairs are hashed sorted. */
+            /**
+             * @description Always `["address","uint256"]`: a leaf is keccak256(bytes.concat(keccak256(abi.encode(address, quantity)))) (StandardMerkleTree, double-hashed), and pairs are hashed sorted.
+             * @example [
+             *       "address",
+             *       "uint256"
+             *     ]
+             */
             leafEncoding: ("address" | "uint256")[];
             /** @description The raffle setting `allowlistQuantity`: each winner's leaf quantity. */
             quantityPerWinner: number;
@@ -1099,7 +1108,10 @@ export type components = {
         AllowlistLeafPage: {
             /** @description The version these leaves belong to. */
             version: number;
-            /** @description That version's root. */
+            /**
+             * @description That version's root.
+             * @example 0x1dd0e8b7e3c2f0a4b6d8e9f1a2c3b4d5e6f708192a3b4c5d6e7f8091a2b3c4d5
+             */
             root: string;
             /** @description In address order. */
             data: components["schemas"]["AllowlistLeaf"][];
@@ -1109,9 +1121,18 @@ export type components = {
             raffleId: string;
             slug: string;
             version: number;
-            /** @description The current version's root. */
+            /**
+             * @description The current version's root.
+             * @example 0x1dd0e8b7e3c2f0a4b6d8e9f1a2c3b4d5e6f708192a3b4c5d6e7f8091a2b3c4d5
+             */
             root: string;
-            /** @description Always `["address","uint256"]`: a leaf is keccak256(bytes.concat(keccak256(abi.encode(address, quantity)))) (StandardMerkleTree, double-hashed), and pairs are hashed sorted. */
+            /**
+             * @description Always `["address","uint256"]`: a leaf is keccak256(bytes.concat(keccak256(abi.encode(address, quantity)))) (StandardMerkleTree, double-hashed), and pairs are hashed sorted.
+             * @example [
+             *       "address",
+             *       "uint256"
+             *     ]
+             */
             leafEncoding: ("address" | "uint256")[];
             /**
              * @description The wallet the leaf is for.
@@ -4041,15 +4062,15 @@ export interface operations {
                      *       "raffleId": "raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y",
                      *       "slug": "nebula-beta-testers",
                      *       "version": 3,
-                     *       "root": "text",
+                     *       "root": "0x1dd0e8b7e3c2f0a4b6d8e9f1a2c3b4d5e6f708192a3b4c5d6e7f8091a2b3c4d5",
                      *       "leafEncoding": [
                      *         "address",
-                     *         "address"
+                     *         "uint256"
                      *       ],
                      *       "address": "0x8ba1f109551bD432803012645Ac136ddd64DBA72",
                      *       "quantity": "1",
                      *       "proof": [
-                     *         "text"
+                     *         "0x1dd0e8b7e3c2f0a4b6d8e9f1a2c3b4d5e6f708192a3b4c5d6e7f8091a2b3c4d5"
                      *       ]
                      *     }
                      */
@@ -6369,14 +6390,14 @@ export interface operations {
                      *       "status": "not_applicable",
                      *       "leafEncoding": [
                      *         "address",
-                     *         "address"
+                     *         "uint256"
                      *       ],
                      *       "quantityPerWinner": 3,
                      *       "walletDeadline": "2026-03-14T16:00:00.000Z",
                      *       "leavesPublic": false,
                      *       "current": {
                      *         "version": 3,
-                     *         "root": "text",
+                     *         "root": "0x1dd0e8b7e3c2f0a4b6d8e9f1a2c3b4d5e6f708192a3b4c5d6e7f8091a2b3c4d5",
                      *         "count": 3,
                      *         "unlistedWinners": 3,
                      *         "reason": "finalized",
@@ -6385,7 +6406,7 @@ export interface operations {
                      *       "versions": [
                      *         {
                      *           "version": 3,
-                     *           "root": "text",
+                     *           "root": "0x1dd0e8b7e3c2f0a4b6d8e9f1a2c3b4d5e6f708192a3b4c5d6e7f8091a2b3c4d5",
                      *           "count": 3,
                      *           "unlistedWinners": 3,
                      *           "reason": "finalized",
@@ -6689,13 +6710,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "version": 3,
-                     *       "root": "text",
+                     *       "root": "0x1dd0e8b7e3c2f0a4b6d8e9f1a2c3b4d5e6f708192a3b4c5d6e7f8091a2b3c4d5",
                      *       "data": [
                      *         {
                      *           "address": "0x8ba1f109551bD432803012645Ac136ddd64DBA72",
                      *           "quantity": "1",
                      *           "proof": [
-                     *             "text"
+                     *             "0x1dd0e8b7e3c2f0a4b6d8e9f1a2c3b4d5e6f708192a3b4c5d6e7f8091a2b3c4d5"
                      *           ]
                      *         }
                      *       ],
@@ -8172,14 +8193,14 @@ export interface operations {
                      *       "status": "not_applicable",
                      *       "leafEncoding": [
                      *         "address",
-                     *         "address"
+                     *         "uint256"
                      *       ],
                      *       "quantityPerWinner": 3,
                      *       "walletDeadline": "2026-03-14T16:00:00.000Z",
                      *       "leavesPublic": false,
                      *       "current": {
                      *         "version": 3,
-                     *         "root": "text",
+                     *         "root": "0x1dd0e8b7e3c2f0a4b6d8e9f1a2c3b4d5e6f708192a3b4c5d6e7f8091a2b3c4d5",
                      *         "count": 3,
                      *         "unlistedWinners": 3,
                      *         "reason": "finalized",
@@ -8188,7 +8209,7 @@ export interface operations {
                      *       "versions": [
                      *         {
                      *           "version": 3,
-                     *           "root": "text",
+                     *           "root": "0x1dd0e8b7e3c2f0a4b6d8e9f1a2c3b4d5e6f708192a3b4c5d6e7f8091a2b3c4d5",
                      *           "count": 3,
                      *           "unlistedWinners": 3,
                      *           "reason": "finalized",
@@ -8506,13 +8527,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "version": 3,
-                     *       "root": "text",
+                     *       "root": "0x1dd0e8b7e3c2f0a4b6d8e9f1a2c3b4d5e6f708192a3b4c5d6e7f8091a2b3c4d5",
                      *       "data": [
                      *         {
                      *           "address": "0x8ba1f109551bD432803012645Ac136ddd64DBA72",
                      *           "quantity": "1",
                      *           "proof": [
-                     *             "text"
+                     *             "0x1dd0e8b7e3c2f0a4b6d8e9f1a2c3b4d5e6f708192a3b4c5d6e7f8091a2b3c4d5"
                      *           ]
                      *         }
                      *       ],

@@ -2028,7 +2028,10 @@ export type components = {
         AllowlistVersion: {
             /** @description 1 for the list built at finalize, +1 each time the finalized winners change (a disqualification or reroll). */
             version: number;
-            /** @description The Merkle root; 0x00…00 for a version with no leaves (no proof verifies against it). */
+            /**
+             * @description The Merkle root; 0x00…00 for a version with no leaves (no proof verifies against it).
+             * @example 0x1dd0e8b7e3c2f0a4b6d8e9f1a2c3b4d5e6f708192a3b4c5d6e7f8091a2b3c4d5
+             */
             root: string;
             /** @description Leaves in this version: one per winning wallet. */
             count: number;
@@ -2050,7 +2053,13 @@ export type components = {
              * @enum {string}
              */
             status: "not_applicable" | "awaiting_finalize" | "awaiting_wallets" | "building" | "published";
-            /** @description Always `["address","uint256"]`: a leaf is keccak256(bytes.concat(keccak256(abi.encode(address, quantity)))) (StandardMerkleTree, double-hashed), and pairs are hashed sorted. */
+            /**
+             * @description Always `["address","uint256"]`: a leaf is keccak256(bytes.concat(keccak256(abi.encode(address, quantity)))) (StandardMerkleTree, double-hashed), and pairs are hashed sorted.
+             * @example [
+             *       "address",
+             *       "uint256"
+             *     ]
+             */
             leafEncoding: ("address" | "uint256")[];
             /** @description The raffle setting `allowlistQuantity`: each winner's leaf quantity. */
             quantityPerWinner: number;
@@ -2078,7 +2087,10 @@ export type components = {
         AllowlistLeafPage: {
             /** @description The version these leaves belong to. */
             version: number;
-            /** @description That version's root. */
+            /**
+             * @description That version's root.
+             * @example 0x1dd0e8b7e3c2f0a4b6d8e9f1a2c3b4d5e6f708192a3b4c5d6e7f8091a2b3c4d5
+             */
             root: string;
             /** @description In address order. */
             data: components["schemas"]["AllowlistLeaf"][];
@@ -2087,11 +2099,20 @@ export type components = {
         AllowlistPublished: {
             raffleId: string;
             slug: string;
-            /** @description Always `["address","uint256"]`: a leaf is keccak256(bytes.concat(keccak256(abi.encode(address, quantity)))) (StandardMerkleTree, double-hashed), and pairs are hashed sorted. */
+            /**
+             * @description Always `["address","uint256"]`: a leaf is keccak256(bytes.concat(keccak256(abi.encode(address, quantity)))) (StandardMerkleTree, double-hashed), and pairs are hashed sorted.
+             * @example [
+             *       "address",
+             *       "uint256"
+             *     ]
+             */
             leafEncoding: ("address" | "uint256")[];
             /** @description 1 for the list built at finalize, +1 each time the finalized winners change (a disqualification or reroll). */
             version: number;
-            /** @description The Merkle root; 0x00…00 for a version with no leaves (no proof verifies against it). */
+            /**
+             * @description The Merkle root; 0x00…00 for a version with no leaves (no proof verifies against it).
+             * @example 0x1dd0e8b7e3c2f0a4b6d8e9f1a2c3b4d5e6f708192a3b4c5d6e7f8091a2b3c4d5
+             */
             root: string;
             /** @description Leaves in this version: one per winning wallet. */
             count: number;
@@ -14075,14 +14096,14 @@ export interface operations {
                      *       "status": "not_applicable",
                      *       "leafEncoding": [
                      *         "address",
-                     *         "address"
+                     *         "uint256"
                      *       ],
                      *       "quantityPerWinner": 3,
                      *       "walletDeadline": "2026-03-14T16:00:00.000Z",
                      *       "leavesPublic": false,
                      *       "current": {
                      *         "version": 3,
-                     *         "root": "text",
+                     *         "root": "0x1dd0e8b7e3c2f0a4b6d8e9f1a2c3b4d5e6f708192a3b4c5d6e7f8091a2b3c4d5",
                      *         "count": 3,
                      *         "unlistedWinners": 3,
                      *         "reason": "finalized",
@@ -14091,7 +14112,7 @@ export interface operations {
                      *       "versions": [
                      *         {
                      *           "version": 3,
-                     *           "root": "text",
+                     *           "root": "0x1dd0e8b7e3c2f0a4b6d8e9f1a2c3b4d5e6f708192a3b4c5d6e7f8091a2b3c4d5",
                      *           "count": 3,
                      *           "unlistedWinners": 3,
                      *           "reason": "finalized",
@@ -14336,13 +14357,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "version": 3,
-                     *       "root": "text",
+                     *       "root": "0x1dd0e8b7e3c2f0a4b6d8e9f1a2c3b4d5e6f708192a3b4c5d6e7f8091a2b3c4d5",
                      *       "data": [
                      *         {
                      *           "address": "0x8ba1f109551bD432803012645Ac136ddd64DBA72",
                      *           "quantity": "1",
                      *           "proof": [
-                     *             "text"
+                     *             "0x1dd0e8b7e3c2f0a4b6d8e9f1a2c3b4d5e6f708192a3b4c5d6e7f8091a2b3c4d5"
                      *           ]
                      *         }
                      *       ],

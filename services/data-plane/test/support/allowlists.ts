@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { CreateRaffleBody } from '@raffle/contracts';
-import { addWorkspaceMember } from '@raffle/db';
-import { enterRaffle, publishDueAllowlists, systemClock, userPrincipal, type Clock } from '@raffle/domain';
+import { addWorkspaceMember, listAllowlistWinners } from '@raffle/db';
+import { disqualifyWin, enterRaffle, publishDueAllowlists, rerollWin, systemClock, userPrincipal, type Clock } from '@raffle/domain';
 import type { LifecycleWorld } from './lifecycle.js';
 
 /** A fresh EVM address in lowercase: every entrant's wallet on the raffle's chain. */
@@ -31,3 +31,13 @@ export async function drawnAllowlistRaffle(world: LifecycleWorld, options: { spo
 
 /** Builds and publishes every due allowlist, as the scheduler's pass does after each tick. */
 export const publishAllowlists = (world: LifecycleWorld, clock: Clock = systemClock) => publishDueAllowlists(world.db, { clock });
+
+/** The finalized wins, by position, with the wallet each one's leaf is for. */
+export const finalizedWins = (world: LifecycleWorld, raffleId: string) => listAllowlistWinners(world.db, raffleId);
+
+/** The team disqualifies a win (a finalized one queues a new version). */
+export const disqualify = (world: LifecycleWorld, raffleId: string, winId: string) =>
+  disqualifyWin(world.db, { actor: world.team, workspaceId: world.workspace.id, raffleId, winId, reason: 'bot' });
+
+/** The team gives a disqualified win's position to the next entry. */
+export const reroll = (world: LifecycleWorld, raffleId: string, winId: string) => rerollWin(world.db, { actor: world.team, workspaceId: world.workspace.id, raffleId, winId });
