@@ -7,7 +7,15 @@
 // The data plane (/api/v1) with an API key.
 export { RaffleClient, DEFAULT_DATA_PLANE_URL, type RaffleClientOptions } from './client/raffle-client.js';
 export type { EnterOptions } from './client/resources/raffles.js';
+export type { AllowlistLeafList } from './client/resources/allowlist.js';
 export type {
+  Allowlist,
+  AllowlistLeaf,
+  AllowlistLeafListParams,
+  AllowlistLeafPage,
+  AllowlistProof,
+  AllowlistVersion,
+  AllowlistWallet,
   DrawProof,
   Entry,
   EntryListParams,
@@ -31,7 +39,7 @@ export type {
 
 // Errors, paging and the HTTP seam shared by both clients.
 export { RaffleApiError, RaffleConnectionError, RaffleError, RaffleTimeoutError, MAX_RETRY_AFTER_SECONDS } from './http/index.js';
-export type { Page, PagedList, RateLimitState, RequestOptions, ResponseInfo, WithResponse } from './http/index.js';
+export type { CsvDownload, Page, PagedList, RateLimitState, RequestOptions, ResponseInfo, WithResponse } from './http/index.js';
 export { clientIdentity } from './http/index.js';
 export { SDK_VERSION } from './version.js';
 
@@ -72,7 +80,8 @@ export {
 export { fetchPlatformBeaconChain, PLATFORM_BEACON_NAME, type FetchPlatformBeaconOptions, type PlatformBeaconChain } from './draw/platform-beacon.js';
 export { fetchAndVerifyDraw, type FetchAndVerifyDrawOptions, type FetchedDrawVerification } from './draw/fetch-and-verify-draw.js';
 
-// Allowlists: the offline check of an address's place in an allowlist's Merkle tree.
+// Allowlists: the offline check of an address's place in an allowlist's Merkle tree, the root
+// rebuilt from public leaves, the checks of raffle-verify-allowlist, and the keyless public routes.
 export * from './allowlist/index.js';
 
 // The management API (/api/developer, /api/dashboard) with a session token.

@@ -5,7 +5,8 @@ import { DateTime, Nullable, StringEnum } from '../primitives.js';
 // A raffle's allowlist (issue 35): its winners as a Merkle root a mint contract checks, in
 // OpenZeppelin's StandardMerkleTree format, with every version on the public record.
 
-const Hash = (description: string) => Type.String({ pattern: '^0x[0-9a-f]{64}$', description });
+const Hash = (description: string) =>
+  Type.String({ pattern: '^0x[0-9a-f]{64}$', description, examples: ['0x1dd0e8b7e3c2f0a4b6d8e9f1a2c3b4d5e6f708192a3b4c5d6e7f8091a2b3c4d5'] });
 const Address = (description: string) => Type.String({ pattern: '^0x[0-9a-fA-F]{40}$', description, examples: ['0x8ba1f109551bD432803012645Ac136ddd64DBA72'] });
 const Quantity = Type.String({ pattern: '^[1-9][0-9]{0,77}$', description: 'The uint256 the leaf allows its wallet to mint, as a decimal string.', examples: ['1'] });
 
@@ -14,6 +15,7 @@ export const ALLOWLIST_LEAF_ENCODING_VALUE = ['address', 'uint256'] as const;
 const LeafEncoding = Type.Array(StringEnum(ALLOWLIST_LEAF_ENCODING_VALUE), {
   minItems: 2,
   maxItems: 2,
+  examples: [[...ALLOWLIST_LEAF_ENCODING_VALUE]],
   description:
     'Always `["address","uint256"]`: a leaf is keccak256(bytes.concat(keccak256(abi.encode(address, quantity)))) (StandardMerkleTree, double-hashed), and pairs are hashed sorted.',
 });

@@ -1,8 +1,10 @@
+import { downloadCsv, type CsvDownload } from '../../http/csv-download.js';
 import { newIdempotencyKey, type RequestOptions } from '../../http/request-options.js';
 import type { WithResponse } from '../../http/response-info.js';
 import type { HttpClient, PagedList } from '../../http/http-client.js';
 import { encodePath } from '../encode-path.js';
 import type { ListItem, ListParams, ManagementSchemas, RequestBody } from '../operation-types.js';
+import { RaffleAllowlistResource } from './raffle-allowlist.js';
 import { RaffleEntries } from './raffle-entries.js';
 import { RaffleWins } from './raffle-wins.js';
 
@@ -30,10 +32,12 @@ const rafflePath = (workspaceId: string, raffleId: string) => encodePath`/api/da
 export class WorkspaceRaffles {
   readonly entries: RaffleEntries;
   readonly wins: RaffleWins;
+  readonly allowlist: RaffleAllowlistResource;
 
   constructor(private readonly http: HttpClient) {
     this.entries = new RaffleEntries(http);
     this.wins = new RaffleWins(http);
+    this.allowlist = new RaffleAllowlistResource(http);
   }
 
   /** Creates a draft; nothing is announced until it is published. 409 `SLUG_TAKEN` when another raffle of the workspace has the slug. */
@@ -83,6 +87,20 @@ export class WorkspaceRaffles {
   /** Cancels a raffle that has not closed; wins already handed out are disqualified. */
   cancel(workspaceId: string, raffleId: string, options?: RequestOptions): Promise<WithResponse<Raffle>> {
     return this.act(workspaceId, raffleId, 'cancel', undefined, options);
+  }
+
+  /**
+   * Every entry as one CSV file (any member), the bytes as they arrive: `entries.list`'s rows, one
+   * column per field, in one response whatever the raffle's size. `lastResponse.headers` has the
+   * file name (`Content-Disposition`); refusals throw RaffleApiError before any byte.
+   */
+  exportEntriesCsv(workspaceId: string, raffleId: string, options?: RequestOptions): Promise<CsvDownload> {
+    return downloadCsv(this.http, `${rafflePath(workspaceId, raffleId)}/exports/entries.csv`, options);
+  }
+
+  /** The finalized winners as one CSV file (any member), by position, as `exportEntriesCsv` sends the entries. */
+  exportWinnersCsv(workspaceId: string, raffleId: string, options?: RequestOptions): Promise<CsvDownload> {
+    return downloadCsv(this.http, `${rafflePath(workspaceId, raffleId)}/exports/winners.csv`, options);
   }
 
   /** An action without options sends no body (the API takes none as `{}`). */
