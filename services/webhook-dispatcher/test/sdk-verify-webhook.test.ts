@@ -197,6 +197,8 @@ function subjectOf(event: WebhookEvent): string {
     case 'raffle.finalized':
     case 'raffle.cancelled':
       return `${event.data.slug} ${event.data.status}`;
+    case 'raffle.allowlist_published':
+      return `${event.data.slug} v${event.data.version}`;
     case 'entry.created':
     case 'entry.updated':
     case 'entry.withdrawn':

@@ -1367,6 +1367,28 @@ export type webhooks = {
         patch?: never;
         trace?: never;
     };
+    "raffle.allowlist_published": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * raffle.allowlist_published
+         * @description A version of a finalized raffle's allowlist was published: built at finalize (once the wallet deadline, if any, passed), and again each time its finalized winners change. `data` carries the version, its Merkle root and leaf count: set that root in the mint contract; winners fetch their proofs from `GET /api/v1/raffles/{slug}/allowlist/proof`.
+         *
+         *     Delivered to workspace endpoints subscribed to `raffle.allowlist_published`.
+         */
+        post: operations["onRaffleAllowlistPublishedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "entry.created": {
         parameters: {
             query?: never;
@@ -1915,6 +1937,27 @@ export type components = {
             /** Format: date-time */
             deliveredAt?: string;
         };
+        AllowlistPublished: {
+            raffleId: string;
+            slug: string;
+            /** @description Always `["address","uint256"]`: a leaf is keccak256(bytes.concat(keccak256(abi.encode(address, quantity)))) (StandardMerkleTree, double-hashed), and pairs are hashed sorted. */
+            leafEncoding: ("address" | "uint256")[];
+            /** @description 1 for the list built at finalize, +1 each time the finalized winners change (a disqualification or reroll). */
+            version: number;
+            /** @description The Merkle root; 0x00…00 for a version with no leaves (no proof verifies against it). */
+            root: string;
+            /** @description Leaves in this version: one per winning wallet. */
+            count: number;
+            /** @description Finalized winners left off because they had no wallet on the raffle's chain. */
+            unlistedWinners: number;
+            /**
+             * @description Why the version was built.
+             * @enum {string}
+             */
+            reason: "finalized" | "winners_changed";
+            /** Format: date-time */
+            publishedAt: string;
+        };
         Wallet: {
             chain: string;
             address: string;
@@ -2104,6 +2147,11 @@ export type components = {
             autoFinalize: boolean;
             /** @description Leave entries with duplicate flags out of the draw. */
             excludeFlaggedDuplicates: boolean;
+            /** @description Allowlist raffles: what each winner's leaf allows them to mint (the leaf's uint256). Default 1. */
+            allowlistQuantity: number;
+            /** @description Allowlist raffles: the keyless public route lists every leaf with its proof, not only the root. Default false. */
+            allowlistPublic: boolean;
+            walletDeadline: string | null;
         };
         CreateRaffleBody: {
             /**
@@ -2130,6 +2178,11 @@ export type components = {
                 autoFinalize?: boolean;
                 /** @description Leave entries with duplicate flags out of the draw. */
                 excludeFlaggedDuplicates?: boolean;
+                /** @description Allowlist raffles: what each winner's leaf allows them to mint (the leaf's uint256). Default 1. */
+                allowlistQuantity?: number;
+                /** @description Allowlist raffles: the keyless public route lists every leaf with its proof, not only the root. Default false. */
+                allowlistPublic?: boolean;
+                walletDeadline?: string | null;
             };
             canonicalProjectId?: string | null;
             startsAt?: string | null;
@@ -2160,6 +2213,11 @@ export type components = {
                 autoFinalize?: boolean;
                 /** @description Leave entries with duplicate flags out of the draw. */
                 excludeFlaggedDuplicates?: boolean;
+                /** @description Allowlist raffles: what each winner's leaf allows them to mint (the leaf's uint256). Default 1. */
+                allowlistQuantity?: number;
+                /** @description Allowlist raffles: the keyless public route lists every leaf with its proof, not only the root. Default false. */
+                allowlistPublic?: boolean;
+                walletDeadline?: string | null;
             };
             canonicalProjectId?: string | null;
             startsAt?: string | null;
@@ -2589,6 +2647,16 @@ export type components = {
              */
             timestamp: string;
             data: components["schemas"]["WorkspaceRaffleItem"];
+        };
+        RaffleAllowlistPublishedEvent: {
+            /** @enum {string} */
+            type: "raffle.allowlist_published";
+            /**
+             * Format: date-time
+             * @description When the state change committed (the same for every endpoint and every retry).
+             */
+            timestamp: string;
+            data: components["schemas"]["AllowlistPublished"];
         };
         EntryCreatedEvent: {
             /** @enum {string} */
@@ -9812,7 +9880,10 @@ export interface operations {
                      *       "settings": {
                      *         "autoDraw": false,
                      *         "autoFinalize": false,
-                     *         "excludeFlaggedDuplicates": false
+                     *         "excludeFlaggedDuplicates": false,
+                     *         "allowlistQuantity": 3,
+                     *         "allowlistPublic": false,
+                     *         "walletDeadline": "2026-03-14T16:00:00.000Z"
                      *       },
                      *       "drawnAt": "2026-03-14T16:00:00.000Z",
                      *       "cancelledAt": "2026-03-14T16:00:00.000Z",
@@ -10065,7 +10136,10 @@ export interface operations {
                      *       "settings": {
                      *         "autoDraw": false,
                      *         "autoFinalize": false,
-                     *         "excludeFlaggedDuplicates": false
+                     *         "excludeFlaggedDuplicates": false,
+                     *         "allowlistQuantity": 3,
+                     *         "allowlistPublic": false,
+                     *         "walletDeadline": "2026-03-14T16:00:00.000Z"
                      *       },
                      *       "drawnAt": "2026-03-14T16:00:00.000Z",
                      *       "cancelledAt": "2026-03-14T16:00:00.000Z",
@@ -10342,7 +10416,10 @@ export interface operations {
                      *       "settings": {
                      *         "autoDraw": false,
                      *         "autoFinalize": false,
-                     *         "excludeFlaggedDuplicates": false
+                     *         "excludeFlaggedDuplicates": false,
+                     *         "allowlistQuantity": 3,
+                     *         "allowlistPublic": false,
+                     *         "walletDeadline": "2026-03-14T16:00:00.000Z"
                      *       },
                      *       "drawnAt": "2026-03-14T16:00:00.000Z",
                      *       "cancelledAt": "2026-03-14T16:00:00.000Z",
@@ -10595,7 +10672,10 @@ export interface operations {
                      *       "settings": {
                      *         "autoDraw": false,
                      *         "autoFinalize": false,
-                     *         "excludeFlaggedDuplicates": false
+                     *         "excludeFlaggedDuplicates": false,
+                     *         "allowlistQuantity": 3,
+                     *         "allowlistPublic": false,
+                     *         "walletDeadline": "2026-03-14T16:00:00.000Z"
                      *       },
                      *       "drawnAt": "2026-03-14T16:00:00.000Z",
                      *       "cancelledAt": "2026-03-14T16:00:00.000Z",
@@ -10848,7 +10928,10 @@ export interface operations {
                      *       "settings": {
                      *         "autoDraw": false,
                      *         "autoFinalize": false,
-                     *         "excludeFlaggedDuplicates": false
+                     *         "excludeFlaggedDuplicates": false,
+                     *         "allowlistQuantity": 3,
+                     *         "allowlistPublic": false,
+                     *         "walletDeadline": "2026-03-14T16:00:00.000Z"
                      *       },
                      *       "drawnAt": "2026-03-14T16:00:00.000Z",
                      *       "cancelledAt": "2026-03-14T16:00:00.000Z",
@@ -11101,7 +11184,10 @@ export interface operations {
                      *       "settings": {
                      *         "autoDraw": false,
                      *         "autoFinalize": false,
-                     *         "excludeFlaggedDuplicates": false
+                     *         "excludeFlaggedDuplicates": false,
+                     *         "allowlistQuantity": 3,
+                     *         "allowlistPublic": false,
+                     *         "walletDeadline": "2026-03-14T16:00:00.000Z"
                      *       },
                      *       "drawnAt": "2026-03-14T16:00:00.000Z",
                      *       "cancelledAt": "2026-03-14T16:00:00.000Z",
@@ -11354,7 +11440,10 @@ export interface operations {
                      *       "settings": {
                      *         "autoDraw": false,
                      *         "autoFinalize": false,
-                     *         "excludeFlaggedDuplicates": false
+                     *         "excludeFlaggedDuplicates": false,
+                     *         "allowlistQuantity": 3,
+                     *         "allowlistPublic": false,
+                     *         "walletDeadline": "2026-03-14T16:00:00.000Z"
                      *       },
                      *       "drawnAt": "2026-03-14T16:00:00.000Z",
                      *       "cancelledAt": "2026-03-14T16:00:00.000Z",
@@ -11607,7 +11696,10 @@ export interface operations {
                      *       "settings": {
                      *         "autoDraw": false,
                      *         "autoFinalize": false,
-                     *         "excludeFlaggedDuplicates": false
+                     *         "excludeFlaggedDuplicates": false,
+                     *         "allowlistQuantity": 3,
+                     *         "allowlistPublic": false,
+                     *         "walletDeadline": "2026-03-14T16:00:00.000Z"
                      *       },
                      *       "drawnAt": "2026-03-14T16:00:00.000Z",
                      *       "cancelledAt": "2026-03-14T16:00:00.000Z",
@@ -11865,7 +11957,10 @@ export interface operations {
                      *       "settings": {
                      *         "autoDraw": false,
                      *         "autoFinalize": false,
-                     *         "excludeFlaggedDuplicates": false
+                     *         "excludeFlaggedDuplicates": false,
+                     *         "allowlistQuantity": 3,
+                     *         "allowlistPublic": false,
+                     *         "walletDeadline": "2026-03-14T16:00:00.000Z"
                      *       },
                      *       "drawnAt": "2026-03-14T16:00:00.000Z",
                      *       "cancelledAt": "2026-03-14T16:00:00.000Z",
@@ -19013,6 +19108,37 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["RaffleCancelledEvent"];
+            };
+        };
+        responses: {
+            /** @description Acknowledged. Any other status, a redirect, or no answer within 15 s is retried 7 times, after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (±10%), each attempt signed afresh with the same `webhook-id`. 410 Gone disables the endpoint at once; 5 days of failures in a row disable it too. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onRaffleAllowlistPublishedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_…`): the same for every retry of the event, so receivers deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed. Refuse it when it is far from your clock (5 minutes is usual). */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: space-separated `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}">`, keyed with the base64-decoded part of the endpoint's `whsec_` secret. Two signatures while a rotated-out secret is still valid; accept the request if any matches. */
+                "webhook-signature": string;
+                /** @description W3C Trace Context of this delivery attempt, sent when the platform runs with tracing on: the trace of the request that caused the event. Not part of the signature. */
+                traceparent?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RaffleAllowlistPublishedEvent"];
             };
         };
         responses: {
