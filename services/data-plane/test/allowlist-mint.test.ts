@@ -1,21 +1,24 @@
 import { StandardMerkleTree } from '@openzeppelin/merkle-tree';
 import { deployAllowlistMint, startAnvil, type LocalChain } from '@raffle/chain/local';
-import { findAllowlistRaffle } from '@raffle/db';
-import { allowlistProofOf, allowlistView, disqualifyWin, enterRaffle, liveWinsOf, publishDueAllowlists, rerollWin, systemClock, userPrincipal } from '@raffle/domain';
-import type { AllowlistProof } from '@raffle/contracts';
+import { disqualifyWin, enterRaffle, liveWinsOf, publishDueAllowlists, rerollWin, systemClock, userPrincipal } from '@raffle/domain';
+import type { Allowlist, AllowlistProof } from '@raffle/contracts';
+import type { FastifyInstance } from 'fastify';
 import { getAddress, keccak256, toHex, type Address, type LocalAccount } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allowlistMintChain } from './support/allowlist-mint-chain.js';
+import { buildTestApp } from './support/app.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 import { createLifecycleWorld, type LifecycleWorld } from './support/lifecycle.js';
 
 /**
  * Issue 35 end to end: a finalized allowlist raffle of 300 winners among 320 entrants, each entrant
  * a wallet whose key this file derives, published by the builder and deployed as the root of an
- * AllowlistMint on anvil. Every winner mints with the proof the platform serves; the contract
- * refuses what is not on the list; a reroll after finalize publishes version 2, whose root the
- * owner sets on the contract, and then the newcomer mints while the replaced winner's proof fails.
+ * AllowlistMint on anvil with the root the keyless public route shows. Every winner mints with the
+ * proof the data plane serves them (GET /api/v1/raffles/{slug}/allowlist/proof, their personal
+ * key); the contract refuses what is not on the list; a reroll after finalize publishes version 2,
+ * whose root the owner sets on the contract, and then the newcomer mints while the replaced
+ * winner's proof fails.
  */
 
 const SPOTS = 300;
@@ -24,17 +27,34 @@ const QUANTITY = 2n;
 
 let db: TestDatabase;
 let world: LifecycleWorld;
+let app: FastifyInstance;
 let chain: LocalChain;
 let mint: ReturnType<typeof allowlistMintChain>;
 let raffleId: string;
-/** Every entrant: their user id and the account of their one verified wallet on the raffle's chain. */
-let entrants: { userId: string; account: LocalAccount }[];
+let slug: string;
+/** Every entrant: their user id, their personal key's headers and the account of their one verified wallet on the raffle's chain. */
+let entrants: { userId: string; headers: Record<string, string>; account: LocalAccount }[];
 let firstRoot: string;
 
 /** A private key fixed by the entrant's index: the test can sign as any of them. */
 const entrantAccount = (i: number) => privateKeyToAccount(keccak256(toHex(`allowlist-mint e2e entrant ${i}`)));
-const allowlistRaffle = async () => (await findAllowlistRaffle(world.db, raffleId))!;
-const proofOf = async (userId: string): Promise<AllowlistProof> => allowlistProofOf(world.db, await allowlistRaffle(), userId);
+/** The keyless public view of the raffle's allowlist. */
+async function publicAllowlist(): Promise<Allowlist> {
+  const res = await app.inject({ url: `/public/v1/raffles/${slug}/allowlist` });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json();
+}
+/** What the data plane answers the entrant for their own proof: the proof, or 404 NOT_ON_ALLOWLIST. */
+const askProof = (userId: string) => app.inject({ url: `/api/v1/raffles/${slug}/allowlist/proof`, headers: entrantOf(userId).headers });
+async function proofOf(userId: string): Promise<AllowlistProof> {
+  const res = await askProof(userId);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json();
+}
+async function expectNotOnAllowlist(userId: string): Promise<void> {
+  const res = await askProof(userId);
+  expect({ status: res.statusCode, code: res.json().code }).toEqual({ status: 404, code: 'NOT_ON_ALLOWLIST' });
+}
 const entrantOf = (userId: string) => entrants.find((e) => e.userId === userId)!;
 const finalizedWinners = async () => (await liveWinsOf(world.db, raffleId, ['finalized'])).map((win) => ({ win, ...entrantOf(win.userId) }));
 
@@ -45,16 +65,18 @@ beforeAll(async () => {
   chain = await startAnvil({ blockTime: 0 });
   db = await createTestDatabase();
   world = await createLifecycleWorld(db.database);
+  app = await buildTestApp(db.database, db.url);
 
   const raffle = await world.open({ spots: SPOTS, chain: 'anvil', allocationType: 'allowlist_gtd', settings: { allowlistQuantity: Number(QUANTITY) } });
   raffleId = raffle.id;
+  slug = raffle.slug;
   // All at once: each entry locks only its own wallet's and IP's signals, so none waits on another.
   entrants = await Promise.all(
     Array.from({ length: ENTRANTS }, async (_, i) => {
       const account = entrantAccount(i);
-      const { user } = await world.entrant({ wallets: [{ chain: 'anvil', address: account.address, verified: true }] });
+      const { user, headers } = await world.entrant({ wallets: [{ chain: 'anvil', address: account.address, verified: true }] });
       await enterRaffle(world.db, { raffle: { raffleId }, actor: userPrincipal(user.id), source: 'api' });
-      return { userId: user.id, account };
+      return { userId: user.id, headers, account };
     }),
   );
   await world.close(raffleId);
@@ -62,7 +84,8 @@ beforeAll(async () => {
   await world.finalize(raffleId);
   expect(await publishDueAllowlists(world.db, { clock: systemClock })).toBe(1);
 
-  const view = await allowlistView(world.db, await allowlistRaffle(), new Date());
+  const view = await publicAllowlist();
+  expect(view).toMatchObject({ status: 'published', quantityPerWinner: Number(QUANTITY), leafEncoding: ['address', 'uint256'] });
   expect(view.current).toMatchObject({ version: 1, count: SPOTS, unlistedWinners: 0 });
   firstRoot = view.current!.root;
   mint = allowlistMintChain(chain, await deployAllowlistMint(chain, { name: 'Allowlist e2e', symbol: 'ALE2E', root: firstRoot as `0x${string}` }));
@@ -70,6 +93,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
+  await app?.close();
   await chain?.stop();
   await db?.drop();
 });
@@ -91,7 +115,7 @@ describe('a finalized allowlist raffle of 300 winners, minted on anvil', () => {
     const served = await proofOf(winner!.userId);
     const othersProof = await proofOf(other!.userId);
     expect(served).toMatchObject({ address: winner!.account.address, quantity: QUANTITY.toString(), version: 1, root: firstRoot });
-    await expect(proofOf(nonWinner.userId)).rejects.toMatchObject({ code: 'NOT_ON_ALLOWLIST' });
+    await expectNotOnAllowlist(nonWinner.userId);
 
     expect(await mint.refusal(nonWinner.account, QUANTITY, served.proof)).toBe('NotOnAllowlist');
     expect(await mint.refusal(nonWinner.account, QUANTITY, [])).toBe('NotOnAllowlist');
@@ -125,13 +149,14 @@ describe('a finalized allowlist raffle of 300 winners, minted on anvil', () => {
     const { replacement } = await rerollWin(world.db, { ...target, winId: replaced!.win.id });
     expect(await publishDueAllowlists(world.db, { clock: systemClock })).toBe(1);
 
-    const view = await allowlistView(world.db, await allowlistRaffle(), new Date());
+    const view = await publicAllowlist();
     expect(view.current).toMatchObject({ version: 2, count: SPOTS, reason: 'winners_changed' });
+    expect(view.versions.map((v) => v.root)).toEqual([view.current!.root, firstRoot]);
     const winners = await finalizedWinners();
     expect(independentTree(winners.map((w) => w.account.address)).root).toBe(view.current!.root);
     expect(await mint.setRoot(view.current!.root)).toBe(2n);
 
-    await expect(proofOf(replaced!.userId)).rejects.toMatchObject({ code: 'NOT_ON_ALLOWLIST' });
+    await expectNotOnAllowlist(replaced!.userId);
     expect(await mint.isAllowed(replaced!.account.address, QUANTITY, oldProof.proof)).toBe(false);
     expect(await mint.refusal(replaced!.account, QUANTITY, oldProof.proof)).toBe('NotOnAllowlist');
 
