@@ -23,12 +23,7 @@ export type DemoAllowlistMint = {
 export async function deployDemoAllowlistMint(chain: LocalChain, databaseUrl: string, demo: DemoKeys, say: (message: string) => void = () => {}): Promise<DemoAllowlistMint | null> {
   const raffle = demo.raffles.finalizedDraw!;
   const database = createDatabase({ url: databaseUrl, max: 1, applicationName: 'start-platform' });
-  let latest;
-  try {
-    [latest] = await listAllowlistVersions(database.db, raffle.id);
-  } finally {
-    await database.close();
-  }
+  const [latest] = await listAllowlistVersions(database.db, raffle.id).finally(() => database.close());
   if (!latest) {
     say(`${raffle.slug} has no published allowlist (its demo data predates allowlists): no AllowlistMint deployed`);
     return null;
