@@ -228,6 +228,12 @@ describe('who may export', () => {
     expectJsonError(await get(exportUrl(hostile.id, file, tenant.otherWorkspace.id), bearer(tenant.keys.otherWorkspace)), 404, 'RAFFLE_NOT_FOUND');
   });
 
+  it('has no HEAD (which would read a whole export to discard it): 405, allowing GET', async () => {
+    const res = await app.inject({ method: 'HEAD', url: exportUrl(hostile.id, 'entries.csv'), headers: bearer(tenant.keys.workspace) });
+    expect(res.statusCode).toBe(405);
+    expect(res.headers.allow).toBe('GET');
+  });
+
   it('asks each file for its own scope only: a key without entries:read still exports the winners', async () => {
     const res = await app.inject({ url: exportUrl(hostile.id, 'winners.csv'), headers: bearer(tenant.keys.workspaceWithout['entries:read']!) });
     expect(res.statusCode).toBe(200);

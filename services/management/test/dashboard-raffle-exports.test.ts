@@ -108,13 +108,15 @@ describe('the dashboard exports', () => {
     expect(JSON.parse(rows[1]!.identitySnapshot!)).toEqual({ handle: 'wïnner-0', displayName: '+Zoë', wallets: [] });
   });
 
-  it.each(['entries.csv', 'winners.csv'] as const)('%s: 401 without a session, 403 for a non-member, 404 for a raffle the workspace does not have', async (file) => {
+  it.each(['entries.csv', 'winners.csv'] as const)('%s: 401 without a session, 403 for a non-member, 404 for a raffle the workspace does not have, 405 for HEAD', async (file) => {
     expect(expectManagementError(await app.inject({ url: exportUrl(file) }), 401).message).toMatch(/^SESSION_TOKEN_MISSING: /);
     expect(expectManagementError(await app.inject({ url: exportUrl(file), headers: as(tenant.outsider.id) }), 403).message).toMatch(/^FORBIDDEN: /);
     const foreignRes = await app.inject({ url: exportUrl(file, foreign.id), headers: as(tenant.owner.id) });
     expect(expectManagementError(foreignRes, 404).message).toMatch(/^RAFFLE_NOT_FOUND: /);
     expect(foreignRes.headers['content-disposition']).toBeUndefined();
     expect(expectManagementError(await app.inject({ url: exportUrl(file, 'raf_nope'), headers: as(tenant.owner.id) }), 404).message).toMatch(/^RAFFLE_NOT_FOUND: /);
+    // No HEAD: it would read the whole export to discard it.
+    expect((await app.inject({ method: 'HEAD', url: exportUrl(file), headers: as(tenant.owner.id) })).statusCode).toBe(405);
     // The outsider owns the other workspace: its raffle is theirs to export there, not here.
     const theirs = await app.inject({ url: exportUrl(file, foreign.id, tenant.otherWorkspace.id), headers: as(tenant.outsider.id) });
     expect(theirs.statusCode).toBe(200);

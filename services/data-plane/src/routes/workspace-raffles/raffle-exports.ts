@@ -11,7 +11,8 @@ const EXPORTS = '/workspaces/:workspaceId/raffles/:raffleId/exports';
  * A raffle's entries and finalized winners as CSV files, each the whole list in one response.
  * Same key type and scopes as the JSON lists they export. The raffle is checked and the first
  * batch read (on the replica when the routing allows) before the answer starts, so a refusal or
- * an outage is a JSON error body; the later batches go to the same database as the first.
+ * an outage is a JSON error body; the later batches go to the same database as the first. No HEAD
+ * (405): Fastify's HEAD of a streamed GET reads the whole stream to discard it, a full export each.
  */
 const raffleExportRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const reads = readRoutingOf(app);
@@ -19,6 +20,7 @@ const raffleExportRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     `${EXPORTS}/entries.csv`,
     {
+      exposeHeadRoute: false,
       config: { access: { keyType: 'workspace', scope: 'entries:read' } },
       schema: {
         operationId: 'exportRaffleEntriesCsv',
@@ -46,6 +48,7 @@ const raffleExportRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     `${EXPORTS}/winners.csv`,
     {
+      exposeHeadRoute: false,
       config: { access: { keyType: 'workspace', scope: 'winners:read' } },
       schema: {
         operationId: 'exportRaffleWinnersCsv',

@@ -11,12 +11,14 @@ const EXPORTS = `${RAFFLES_BASE}/:raffleId/exports`;
 /**
  * A raffle's entries and finalized winners as CSV files, for any member (who reads the entries
  * and wins pages already). The same files as the data plane's exports: the raffle is checked and
- * the first batch read before the answer starts, so a refusal is the usual error body.
+ * the first batch read before the answer starts, so a refusal is the usual error body. No HEAD, as
+ * there (a HEAD of a streamed GET would read the whole export to discard it).
  */
 const raffleExportRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     `${EXPORTS}/entries.csv`,
     {
+      exposeHeadRoute: false,
       schema: {
         operationId: 'exportRaffleEntriesCsv',
         tags: RAFFLE_TAGS,
@@ -41,6 +43,7 @@ const raffleExportRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     `${EXPORTS}/winners.csv`,
     {
+      exposeHeadRoute: false,
       schema: {
         operationId: 'exportRaffleWinnersCsv',
         tags: RAFFLE_TAGS,
