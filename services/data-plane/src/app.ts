@@ -59,8 +59,8 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
     openApi: {
       title: 'Raffle Developer API — data plane',
       description:
-        'Programmatic access to raffle data with API keys. Personal keys (`svc_u_`) reach the owner\'s profile, published raffles, the owner\'s entries and wins, entering (with `Idempotency-Key`) and withdrawing, and draw proofs; workspace keys (`svc_w_`) reach one workspace\'s raffles, entries, winners and projects. ' +
-        'The proof of a drawn public raffle is also served without a key, cacheable, under `/public/v1`. Lists page with opaque keyset cursors; every error is one JSON body whose `code` each operation enumerates; every key is rate-limited (the `RateLimit` headers).',
+        'Programmatic access to raffle data with API keys. Personal keys (`svc_u_`) reach the owner\'s profile, published raffles, the owner\'s entries and wins, entering (with `Idempotency-Key`) and withdrawing, draw proofs, and a winner\'s allowlist leaf and proof; workspace keys (`svc_w_`) reach one workspace\'s raffles, entries, winners, allowlists and projects. ' +
+        'The proof of a drawn public raffle and its allowlist are also served without a key, cacheable, under `/public/v1`. Lists page with opaque keyset cursors; every error is one JSON body whose `code` each operation enumerates; every key is rate-limited (the `RateLimit` headers).',
       version: API_VERSION,
       securitySchemes: {
         bearerAuth: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API key> (preferred)' },

@@ -54,9 +54,9 @@ export const DATA_PLANE_OPENAPI: OpenApiFinish = {
     },
   ],
   tags: [
-    { name: 'Personal', description: "Personal API keys (`svc_u_…`): the key owner's profile, published raffles, entering and withdrawing, entries and wins, draw proofs." },
-    { name: 'Workspace', description: "Workspace API keys (`svc_w_…`): one workspace's raffles, their entries and winners, and its projects." },
-    { name: 'Public', description: 'No credentials: what anyone may read, such as the proof of a public raffle\'s draw, also from a browser page on any origin (CORS).' },
+    { name: 'Personal', description: "Personal API keys (`svc_u_…`): the key owner's profile, published raffles, entering and withdrawing, entries and wins, draw proofs, and a winner's allowlist proof and wallet." },
+    { name: 'Workspace', description: "Workspace API keys (`svc_w_…`): one workspace's raffles, their entries, winners and allowlists, and its projects." },
+    { name: 'Public', description: 'No credentials: what anyone may read, such as the proof of a public raffle\'s draw and its allowlist, also from a browser page on any origin (CORS).' },
     { name: 'Operations', description: 'For operators and orchestrators: liveness and readiness probes, Prometheus metrics and this document.' },
   ],
   errorCodes: { statusOf: ERROR_CODES, commonCodes, carrier: 'code-field', errorBody: 'ErrorBody' },
