@@ -122,7 +122,8 @@ describe('wrong methods', () => {
     for (const row of app.routeAccessTable) {
       const methods = methodsByPath.get(row.url) ?? new Set<string>();
       methods.add(row.method);
-      if (row.method === 'GET') methods.add('HEAD');
+      // Every GET answers HEAD too, except the streamed CSV exports: a HEAD there would read the whole export to throw it away.
+      if (row.method === 'GET' && !row.url.endsWith('.csv')) methods.add('HEAD');
       methodsByPath.set(row.url, methods);
     }
     let checked = 0;
