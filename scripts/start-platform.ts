@@ -3,8 +3,9 @@ import { fileURLToPath } from 'node:url';
 import { ensureDatabase, ensureDatabaseOfUrl } from './platform/database.js';
 import { DEMO_CONTRACTS, type DemoKeys } from './platform/db.js';
 import { ensureConsoleBuilt } from './platform/console-build.js';
+import { deployDemoAllowlistMint } from './platform/demo-allowlist-mint.js';
 import { prepareDemoDatabase } from './platform/demo-database.js';
-import { printDemoKeys, writeDemoKeysFile } from './platform/demo-keys-output.js';
+import { printDemoKeys, writeDemoKeysFile, type DemoLocalChain } from './platform/demo-keys-output.js';
 import { startEmbeddedPostgres, type RunningPostgres } from './platform/embedded-postgres.js';
 import { beaconServiceEnv, startPlatformBeacon, type PlatformBeacon } from './platform/local-beacon.js';
 import { startPlatformChain } from './platform/local-chain.js';
@@ -109,7 +110,8 @@ async function startBeacon(): Promise<Record<string, string>> {
 /**
  * The local EVM chain, unless CHAIN_RPC_URLS names the chains to read: anvil on 127.0.0.1:8545
  * (LOCAL_CHAIN_PORT), a block a second, the demo's contracts deployed and its Nebula Passes minted
- * (to alice and carol, not bob), fresh on every start. The services read it as `anvil`.
+ * (to alice and carol, not bob), fresh on every start. The services read it as `anvil`. Once the
+ * demo data is loaded, the demo allowlist raffle's AllowlistMint is deployed there too.
  */
 async function startChain(): Promise<Record<string, string>> {
   if (env.CHAIN_RPC_URLS) {
@@ -120,6 +122,19 @@ async function startChain(): Promise<Record<string, string>> {
   say(`local chain (anvil, chain id ${chain.chainId}) on ${chain.rpcUrl}; Nebula Pass (ERC-721) at ${DEMO_CONTRACTS.erc721}, passes minted to alice and carol`);
   say(`CHAIN_RPC_URLS=${chain.env.CHAIN_RPC_URLS}`);
   return chain.env;
+}
+
+/**
+ * The demo's allowlist raffle on the local chain: an AllowlistMint deployed with its published
+ * root, whose winners (alice among them: anvil's test account 1) mint with their proof.
+ */
+async function deployAllowlistMint(databaseUrl: string, demo: DemoKeys): Promise<DemoLocalChain | null> {
+  if (!chain) return null;
+  const mint = await deployDemoAllowlistMint(chain, databaseUrl, demo, say);
+  if (mint) {
+    say(`AllowlistMint (ERC-721 "Kite Genesis") at ${mint.address} on the local chain, with the root of ${mint.raffle.slug}'s allowlist version ${mint.version}: ${mint.root}`);
+  }
+  return { rpcUrl: chain.rpcUrl, chainId: chain.chainId, allowlistMint: mint };
 }
 
 const DEV_TOKEN_TTL_SECONDS = 12 * 3600;
@@ -176,8 +191,10 @@ async function start(): Promise<void> {
   // The demo's draws are signed with the local beacon's key, so their proofs name the chain the services pin.
   const demo = await prepareDemoDatabase(databaseUrl, say, beacon?.demoBeacon);
 
+  const localChain = await deployAllowlistMint(databaseUrl, demo);
+
   const urls = Object.fromEntries(SERVICES.map((s) => [s.name, `http://${host}:${servicePort(s, env)}`]));
-  await writeDemoKeysFile(path.join(repoRoot, '.demo-keys.json'), demo, urls);
+  await writeDemoKeysFile(path.join(repoRoot, '.demo-keys.json'), demo, urls, localChain);
   printDemoKeys(demo, urls['data-plane']!);
   printDevTokens(demo.users, urls.management!, urls.console!);
 

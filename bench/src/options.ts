@@ -56,6 +56,17 @@ export type DrawOptions = DatasetOptions & {
   profile: boolean;
 };
 
+export type ExportOptions = DatasetOptions & {
+  /** Entries of the raffle the run creates and exports. */
+  exportEntries: number;
+  /** Each scenario is measured this many times, alternating; the median round is reported. */
+  rounds: number;
+  mode: 'dist' | 'tsx';
+  databasePoolSize: number;
+  /** NODE_OPTIONS of the data plane, e.g. a capped old generation, to see what the reads need rather than what V8 lets the heap grow to. */
+  serverNodeOptions: string | null;
+};
+
 const DATASET_USAGE = `  --reseed             drop and seed the benchmark database even if it holds the dataset
   --postgres-url=postgres://postgres@127.0.0.1:5432
   --database=raffle_bench
@@ -98,6 +109,15 @@ const DRAW_USAGE = `pnpm bench:draw [-- options]   (each option also reads BENCH
   --rounds=3           draws measured (each in a fresh child process, rolled back); medians reported
   --spots=100          winners drawn
   --profile            one more draw under node --cpu-prof, summarised (results/profiles/)
+${DATASET_USAGE}`;
+
+
+const EXPORT_USAGE = `pnpm bench:export [-- options]   (each option also reads BENCH_<NAME> from the environment)
+  --export-entries=100000  entries of the raffle exported (created for the run, removed after it)
+  --rounds=3           each scenario measured this many times, alternating, each on a fresh data plane; medians reported
+  --mode=dist|tsx      run the built data plane (default; falls back to tsx if the build fails) or its sources
+  --pool-size=16       DATABASE_POOL_SIZE of the data plane
+  --server-node-options="--max-old-space-size=96"   NODE_OPTIONS of the data plane (none by default)
 ${DATASET_USAGE}`;
 
 const DATASET_FLAGS = {
@@ -220,5 +240,28 @@ export function readDrawOptions(argv: string[], env: NodeJS.ProcessEnv): DrawOpt
     rounds: read.integer('rounds', 'ROUNDS', 3),
     spots: read.integer('spots', 'SPOTS', 100),
     profile: read.flag('profile', 'PROFILE'),
+  };
+}
+
+/** `pnpm bench:export`: a raffle's entries as one CSV download, against paging the JSON list. */
+export function readExportOptions(argv: string[], env: NodeJS.ProcessEnv): ExportOptions {
+  const flags = {
+    ...DATASET_FLAGS,
+    'export-entries': { type: 'string' },
+    rounds: { type: 'string' },
+    mode: { type: 'string' },
+    'pool-size': { type: 'string' },
+    'server-node-options': { type: 'string' },
+  } as const;
+  const read = reader(parse(argv, flags, EXPORT_USAGE), env, EXPORT_USAGE);
+  const mode = read.string('mode', 'MODE') ?? 'dist';
+  if (mode !== 'dist' && mode !== 'tsx') throw new Error(`--mode must be dist or tsx, got "${mode}"`);
+  return {
+    ...datasetOptions(read),
+    exportEntries: read.integer('export-entries', 'EXPORT_ENTRIES', 100_000),
+    rounds: read.integer('rounds', 'ROUNDS', 3),
+    mode,
+    databasePoolSize: read.integer('pool-size', 'POOL_SIZE', 16),
+    serverNodeOptions: read.string('server-node-options', 'SERVER_NODE_OPTIONS') || null,
   };
 }

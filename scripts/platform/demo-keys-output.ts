@@ -1,5 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { formatDemoKeys, type DemoKeys } from './db.js';
+import type { DemoAllowlistMint } from './demo-allowlist-mint.js';
 
 const keyFor = (demo: DemoKeys, predicate: (k: DemoKeys['keys'][number]) => boolean): string => {
   const key = demo.keys.find(predicate);
@@ -38,6 +39,9 @@ export function printDemoKeys(demo: DemoKeys, dataPlaneUrl: string): void {
   console.log(`Try:\n\n${curlExamples(demo, dataPlaneUrl)}\n`);
 }
 
-export async function writeDemoKeysFile(file: string, demo: DemoKeys, services: Record<string, string>): Promise<void> {
-  await writeFile(file, `${JSON.stringify({ services, ...demo }, null, 2)}\n`);
+/** The local chain, when one runs: where a script reaches it, and the demo's AllowlistMint (null when none was deployed). */
+export type DemoLocalChain = { rpcUrl: string; chainId: number; allowlistMint: DemoAllowlistMint | null };
+
+export async function writeDemoKeysFile(file: string, demo: DemoKeys, services: Record<string, string>, localChain: DemoLocalChain | null = null): Promise<void> {
+  await writeFile(file, `${JSON.stringify({ services, localChain, ...demo }, null, 2)}\n`);
 }

@@ -8,6 +8,7 @@ import { createTestDatabase } from '@raffle/service-kit/testing';
 import { freePort, startPrivateNats } from '@raffle/service-kit/testing/faults';
 import { captureLogLine } from '@raffle/service-kit/testing/log-scan';
 import type { DemoKeys } from './db.js';
+import { deployDemoAllowlistMint } from './demo-allowlist-mint.js';
 import { prepareDemoDatabase } from './demo-database.js';
 import { writeDemoKeysFile } from './demo-keys-output.js';
 import { beaconServiceEnv, startPlatformBeacon } from './local-beacon.js';
@@ -27,7 +28,7 @@ export type TestPlatform = {
   databaseUrl: string;
   /** The platform's local beacon (as `start` runs one): the chain the services pin, and its URL. */
   beacon: { chain: BeaconChain; url: string };
-  /** The platform's local EVM chain (as `start` runs one, on a free port): the demo contracts deployed, its passes minted. */
+  /** The platform's local EVM chain (as `start` runs one, on a free port): the demo contracts deployed, its passes minted, the demo's AllowlistMint deployed. */
   chain: { rpcUrl: string; CHAIN_RPC_URLS: string };
   /** Every log line of one service so far (for assertions on what was, or was not, logged). */
   logLines: (serviceName: string) => string[];
@@ -89,7 +90,8 @@ export async function startTestPlatform(options: { serviceEnv?: Record<string, s
     for (const service of PLATFORM_SERVICES) ports[service.name] = await freePort();
     const urls = Object.fromEntries(PLATFORM_SERVICES.map((s) => [s.name, `http://127.0.0.1:${ports[s.name]}`]));
     const demoKeysFile = path.join(workDir, '.demo-keys.json');
-    await writeDemoKeysFile(demoKeysFile, demo, urls);
+    const allowlistMint = await deployDemoAllowlistMint(chain, database.url, demo);
+    await writeDemoKeysFile(demoKeysFile, demo, urls, { rpcUrl: chain.rpcUrl, chainId: chain.chainId, allowlistMint });
 
     // NODE_ENV as a newcomer's shell has it (unset: the services' development default), not vitest's "test".
     const env = {

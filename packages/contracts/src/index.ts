@@ -98,6 +98,7 @@ export * from './resources/raffle-list-filters.js';
 export * from './resources/dashboard-project.js';
 export * from './resources/dashboard-workspace.js';
 export * from './resources/webhook-endpoint.js';
+export * from './resources/raffle-exports.js';
 export * from './webhook-event-payloads.js';
 export * from './webhook-event-catalog.js';
 export * from './inline-schema-refs.js';

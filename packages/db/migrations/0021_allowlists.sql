@@ -40,3 +40,7 @@ CREATE INDEX "raffle_allowlist_builds_due_idx" ON "raffle_allowlist_builds" USIN
 -- fetches only the TOAST chunks that hold it.
 ALTER TABLE "raffle_allowlists" ALTER COLUMN "tree" SET STORAGE EXTERNAL;--> statement-breakpoint
 UPDATE "raffles" SET "settings" = '{"allowlistQuantity": 1, "allowlistPublic": false, "walletDeadline": null}'::jsonb || "settings";
+--> statement-breakpoint
+-- Allowlist raffles finalized before this migration get their first version from the builder too.
+INSERT INTO "raffle_allowlist_builds" ("raffle_id", "requested_at", "not_before")
+  SELECT "id", now(), now() FROM "raffles" WHERE "status" = 'finalized' AND "allocation_type" IN ('allowlist_gtd', 'allowlist_fcfs');

@@ -45,14 +45,20 @@ export async function requestAllowlistBuild(tx: DbOrTx, args: { raffleId: string
 /**
  * Takes the next due build for `leaseMs` (one builder per raffle at a time, any number of
  * builders), in its own short transaction: the build itself runs with no lock held. Null when
- * nothing is due.
+ * nothing is due. `raffleId` takes only that raffle's build.
  */
-export async function claimAllowlistBuild(db: Db, args: { now: Date; leaseMs: number }): Promise<AllowlistBuildRow | null> {
+export async function claimAllowlistBuild(db: Db, args: { now: Date; leaseMs: number; raffleId?: string }): Promise<AllowlistBuildRow | null> {
   return db.transaction(async (tx) => {
     const [due] = await tx
       .select()
       .from(raffleAllowlistBuilds)
-      .where(and(lte(raffleAllowlistBuilds.notBefore, args.now), or(isNull(raffleAllowlistBuilds.claimedUntil), lte(raffleAllowlistBuilds.claimedUntil, args.now))))
+      .where(
+        and(
+          lte(raffleAllowlistBuilds.notBefore, args.now),
+          or(isNull(raffleAllowlistBuilds.claimedUntil), lte(raffleAllowlistBuilds.claimedUntil, args.now)),
+          args.raffleId === undefined ? undefined : eq(raffleAllowlistBuilds.raffleId, args.raffleId),
+        ),
+      )
       .orderBy(asc(raffleAllowlistBuilds.notBefore))
       .limit(1)
       .for('update', { skipLocked: true });

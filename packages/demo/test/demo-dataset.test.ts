@@ -12,8 +12,9 @@ import {
   SHARED_SCHEMAS,
   WIN_STATUSES,
 } from '@raffle/contracts';
-import { findDrawProofSource, hashApiKey, isIdOf, listDrawWinnerPositions, renderDrawProof, type Database } from '@raffle/db';
-import { beaconMixedSeed, drawCommitment, rankEntries, type DrawProof } from '@raffle/sdk';
+import { findAllowlistRaffle, findDrawProofSource, hashApiKey, isIdOf, listDrawWinnerPositions, renderDrawProof, type Database } from '@raffle/db';
+import { beaconMixedSeed, drawCommitment, rankEntries, verifyAllowlistProof, type DrawProof } from '@raffle/sdk';
+import { allowlistProofOf, allowlistView } from '@raffle/domain';
 import { beaconDrawProblems } from '@raffle/service-kit/testing';
 import {
   DEMO_CHAIN_ACCOUNTS,
@@ -38,6 +39,9 @@ const TABLES = [
   'community_roles',
   'wins',
   'raffle_draw_snapshots',
+  'raffle_allowlists',
+  'raffle_allowlist_leaves',
+  'raffle_allowlist_builds',
   'api_keys',
   'event_outbox',
 ] as const;
@@ -199,6 +203,19 @@ describe('the finalized draw', () => {
     expect(beaconDrawProblems(proof)).toEqual([]);
     const [reroll] = await database.sql<{ entryId: string }[]>`select entry_id as "entryId" from wins where raffle_id = ${id} and source = 'reroll'`;
     if (reroll) expect(reroll.entryId).toBe(rankEntries(beaconMixedSeed(Buffer.from(proof.seed, 'hex'), proof.beacon!), proof.entries)[proof.winners.length]!.id);
+  });
+
+  it("publishes its allowlist at finalize (version 1, its time), with alice's leaf for her anvil test account and none for bob", async () => {
+    const { id } = firstLoad.raffles.finalizedDraw!;
+    const raffle = (await findAllowlistRaffle(database.db, id))!;
+    const view = await allowlistView(database.db, raffle, new Date());
+    expect(view).toMatchObject({ status: 'published', quantityPerWinner: 1 });
+    expect(view.versions).toHaveLength(1);
+    expect(view.current).toMatchObject({ version: 1, count: 25, unlistedWinners: 0, reason: 'finalized', publishedAt: planned('finalizedDraw').timeline.finalizedAt!.toISOString() });
+    const alice = await allowlistProofOf(database.db, raffle, firstLoad.users.alice.id);
+    expect(alice).toMatchObject({ address: DEMO_CHAIN_ACCOUNTS.alice, quantity: '1', root: view.current!.root });
+    expect(verifyAllowlistProof({ root: alice.root, address: alice.address, quantity: 1n, proof: alice.proof })).toBe(true);
+    await expect(allowlistProofOf(database.db, raffle, firstLoad.users.bob.id)).rejects.toMatchObject({ code: 'NOT_ON_ALLOWLIST' });
   });
 
   it('flags shared wallets and IPs and leaves the flagged out of the draw', async () => {

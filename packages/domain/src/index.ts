@@ -16,6 +16,7 @@ export { fetchDrawBeacon, type BeaconRounds } from './raffles/draw-beacon.js';
 export * from './raffles/beacon-round.js';
 export * from './raffles/lifecycle.js';
 export * from './raffles/raffle-locks.js';
+export * from './raffles/raffle-exports.js';
 export * from './raffles/transitions.js';
 export * from './requirements/evaluate.js';
 export * from './requirements/chain-requirements.js';

@@ -39,7 +39,7 @@ export type {
 
 // Errors, paging and the HTTP seam shared by both clients.
 export { RaffleApiError, RaffleConnectionError, RaffleError, RaffleTimeoutError, MAX_RETRY_AFTER_SECONDS } from './http/index.js';
-export type { Page, PagedList, RateLimitState, RequestOptions, ResponseInfo, WithResponse } from './http/index.js';
+export type { CsvDownload, Page, PagedList, RateLimitState, RequestOptions, ResponseInfo, WithResponse } from './http/index.js';
 export { clientIdentity } from './http/index.js';
 export { SDK_VERSION } from './version.js';
 

@@ -130,6 +130,27 @@ describe('every RaffleClient method against the data plane', () => {
     expect(winners.map((w) => w.position)).toEqual([1, 2]);
   });
 
+  it('workspaces.raffles.exportEntriesCsv and exportWinnersCsv stream the files, and their refusals are RaffleApiErrors', async () => {
+    const { workspace: ws, finalized } = tenant;
+    // The bytes as sent (TextDecoder, and so Response.text(), would drop the BOM).
+    const fileOf = async (stream: ReadableStream<Uint8Array>) => Buffer.from(await new Response(stream).arrayBuffer()).toString('utf8');
+
+    const entries = await workspace.workspaces.raffles.exportEntriesCsv(ws.id, finalized.id);
+    expect(entries.lastResponse.status).toBe(200);
+    expect(entries.lastResponse.headers.get('content-disposition')).toBe(`attachment; filename="${finalized.slug}-entries.csv"`);
+    const entryLines = (await fileOf(entries)).split('\r\n');
+    expect(entryLines[0]).toBe('\uFEFFid,userId,status,source,entryWeight,walletSnapshot,statusReason,duplicateFlags,createdAt,updatedAt');
+    expect(entryLines).toHaveLength(1 + 300 + 1); // the header, every entry, and the empty rest after the last CRLF
+
+    const winners = await workspace.workspaces.raffles.exportWinnersCsv(ws.id, finalized.id);
+    const winnerLines = (await fileOf(winners)).split('\r\n');
+    expect(winnerLines.slice(1, -1).map((line) => line.split(',')[0])).toEqual(tenant.wins.filter((w) => w.status === 'finalized').map((w) => w.id));
+
+    const refused = await workspace.workspaces.raffles.exportEntriesCsv(ws.id, tenant.foreignRaffle.id).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(RaffleApiError);
+    expect((refused as RaffleApiError).code).toBe('RAFFLE_NOT_FOUND');
+  });
+
   it('workspaces.projects.list and get', async () => {
     const projects = await collectAll(workspace.workspaces.projects.list(tenant.workspace.id, { limit: 2 }));
     expect(projects.map((p) => p.id).sort()).toEqual(tenant.projects.map((p) => p.id).sort());

@@ -47,3 +47,6 @@ export {
 } from './idempotency/plugin.js';
 export { createIdempotencyStore, type HeldIdempotencyKey, type IdempotencyStore } from './idempotency/idempotency-store.js';
 export { requestFingerprint } from './idempotency/request-fingerprint.js';
+export { csvCell, csvLine } from './csv/csv-cell.js';
+export { csvLines, csvStream, UTF8_BOM, type CsvColumns } from './csv/csv-stream.js';
+export { csvAttachmentResponse, CSV_CONTENT_TYPE, CSV_FORMAT_DESCRIPTION, sendCsvAttachment, type CsvAttachment, type CsvAttachmentResponse } from './csv/csv-attachment.js';

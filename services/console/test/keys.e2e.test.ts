@@ -47,10 +47,7 @@ afterAll(async () => {
 
 /** Signs a demo user in through the printed link, then opens a console path. */
 async function openAs(user: 'alice' | 'bob' | 'carol', path: string, viewport?: { width: number; height: number }): Promise<Page> {
-  const page = await platform.newPage(viewport ? { viewport } : undefined);
-  await page.goto(platform.signInUrl(user));
-  await page.waitForURL((url) => !url.pathname.startsWith('/sign-in'));
-  await page.goto(`${platform.consoleUrl}${path}`);
+  const page = await platform.openAs(user, path, viewport ? { viewport } : undefined);
   await page.getByRole('heading', { level: 1, name: 'API keys' }).waitFor();
   return page;
 }

@@ -1,4 +1,3 @@
-import { RaffleManagementClient } from '@raffle/sdk';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startConsolePlatform } from './support/console-platform.js';
@@ -16,15 +15,6 @@ afterAll(async () => {
   await platform?.stop();
 });
 
-/** Signs a demo user in through the printed link, then opens a console path. */
-async function openAs(user: 'alice' | 'bob' | 'carol', path: string): Promise<Page> {
-  const page = await platform.newPage();
-  await page.goto(platform.signInUrl(user));
-  await page.waitForURL((url) => !url.pathname.startsWith('/sign-in'));
-  await page.goto(`${platform.consoleUrl}${path}`);
-  return page;
-}
-
 /** Presses a lifecycle (or any confirmed) button, then confirms in its dialog and waits for the toast. */
 async function confirmAction(page: Page, button: string, toast: string, within: Locator = page.locator('body')): Promise<void> {
   await within.getByRole('button', { name: button, exact: true }).click();
@@ -35,8 +25,6 @@ async function confirmAction(page: Page, button: string, toast: string, within: 
   await page.getByText(toast).first().waitFor();
 }
 
-const managementAs = (user: 'alice' | 'bob' | 'carol') => new RaffleManagementClient({ token: platform.tokenFor(user), baseUrl: platform.managementUrl });
-
 /** The browser logs each 409 a draw meets before its beacon round exists: expected there. */
 const DRAW_409 = /status of 409 \(Conflict\) \(http:[^)]*\/raffles\/raf_[0-9A-Z]+\/draw\)$/;
 
@@ -46,7 +34,7 @@ const DRAW_409 = /status of 409 \(Conflict\) \(http:[^)]*\/raffles\/raf_[0-9A-Z]
  * and a countdown, a cancel stops it sending, and left alone it sends the draw once the round is due.
  */
 async function drawWaitingForTheBeacon(page: Page, workspaceId: string, raffleId: string): Promise<void> {
-  const { beaconRound } = await managementAs('alice').workspaces.raffles.get(workspaceId, raffleId);
+  const { beaconRound } = await platform.managementAs('alice').workspaces.raffles.get(workspaceId, raffleId);
   expect(beaconRound).toEqual(expect.any(Number));
   const drawPath = `/raffles/${raffleId}/draw`;
   const draws: string[] = [];
@@ -104,7 +92,7 @@ describe('raffles in the console', () => {
     const suffix = Date.now().toString(36);
     const title = `Console Journey ${suffix}`;
     const slug = `console-journey-${suffix}`;
-    const page = await openAs('alice', `/w/${nebula.id}/raffles`);
+    const page = await platform.openAs('alice', `/w/${nebula.id}/raffles`);
 
     await page.getByRole('heading', { level: 1, name: 'Raffles' }).waitFor();
     // The demo's Nebula raffles are listed; the status filter narrows the loaded page.
@@ -174,9 +162,9 @@ describe('raffles in the console', () => {
 
     // Two other demo users enter through the management API, as the dashboard's own entry form would.
     const raffleId = new URL(page.url()).pathname.split('/').at(-1)!;
-    await managementAs('bob').personal.entries.create(slug);
-    await managementAs('carol').personal.entries.create(slug);
-    const listed = await managementAs('alice').workspaces.raffles.entries.list(nebula.id, raffleId).page();
+    await platform.managementAs('bob').personal.entries.create(slug);
+    await platform.managementAs('carol').personal.entries.create(slug);
+    const listed = await platform.managementAs('alice').workspaces.raffles.entries.list(nebula.id, raffleId).page();
     expect(listed.data).toHaveLength(2);
 
     await page.reload();
@@ -193,7 +181,7 @@ describe('raffles in the console', () => {
 
     const winners = page.getByRole('region', { name: 'Winners', exact: true });
     await expect.poll(() => winners.locator('tbody tr').count()).toBe(1);
-    const [win] = (await managementAs('alice').workspaces.raffles.wins.list(nebula.id, raffleId).page()).data;
+    const [win] = (await platform.managementAs('alice').workspaces.raffles.wins.list(nebula.id, raffleId).page()).data;
     expect(win?.status).toBe('finalized');
     await winners.getByText(win!.entryId, { exact: true }).waitFor();
 
@@ -208,7 +196,7 @@ describe('raffles in the console', () => {
     await winners.getByLabel('Delivery status of position 1').selectOption('processing');
     await winners.getByRole('button', { name: 'Save delivery' }).click();
     await page.getByText('Delivery of position 1 recorded').waitFor();
-    const [updated] = (await managementAs('alice').workspaces.raffles.wins.list(nebula.id, raffleId).page()).data;
+    const [updated] = (await platform.managementAs('alice').workspaces.raffles.wins.list(nebula.id, raffleId).page()).data;
     expect(updated?.deliveryStatus).toBe('processing');
 
     // Disqualify the win, then reroll its position: the other entrant takes it.
@@ -224,7 +212,7 @@ describe('raffles in the console', () => {
     const kite = platform.demo.workspaces.kite;
     const drawn = platform.demo.raffles.drawnPrivate!;
     // alice is a member of Kite: the drawn raffle could be finalized by its owner, not by her.
-    const page = await openAs('alice', `/w/${kite.id}/raffles/${drawn.id}`);
+    const page = await platform.openAs('alice', `/w/${kite.id}/raffles/${drawn.id}`);
     await page.getByRole('heading', { level: 1, name: 'Kite members merch drop' }).waitFor();
     const lifecycle = page.getByRole('region', { name: 'Lifecycle', exact: true });
     await lifecycle.getByText('Only owners and admins').waitFor();

@@ -1,5 +1,3 @@
-import { RaffleManagementClient } from '@raffle/sdk';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_CONTRACTS } from '../../../packages/demo/src/index.js';
 import { startConsolePlatform } from './support/console-platform.js';
@@ -17,16 +15,6 @@ afterAll(async () => {
   await platform?.stop();
 });
 
-async function openAs(user: 'alice' | 'bob' | 'carol', path: string): Promise<Page> {
-  const page = await platform.newPage();
-  await page.goto(platform.signInUrl(user));
-  await page.waitForURL((url) => !url.pathname.startsWith('/sign-in'));
-  await page.goto(`${platform.consoleUrl}${path}`);
-  return page;
-}
-
-const managementAs = (user: 'alice' | 'bob' | 'carol') => new RaffleManagementClient({ token: platform.tokenFor(user), baseUrl: platform.managementUrl });
-
 /** The Nebula Pass's address with one letter's case flipped: still 0x + 40 hex, but its EIP-55 checksum fails. */
 const MISTYPED_PASS = `0x${DEMO_CONTRACTS.erc721.slice(2).replace(/[a-f]/, (c) => c.toUpperCase())}`;
 
@@ -41,7 +29,7 @@ describe('a token-gated raffle in the console', () => {
     const suffix = Date.now().toString(36);
     const title = `Pass Holders ${suffix}`;
     const slug = `pass-holders-${suffix}`;
-    const page = await openAs('alice', `/w/${nebula.id}/raffles/new`);
+    const page = await platform.openAs('alice', `/w/${nebula.id}/raffles/new`);
     await page.getByRole('heading', { level: 1, name: 'Create a raffle' }).waitFor();
     await page.getByLabel('Title', { exact: true }).fill(title);
     await page.getByLabel('Slug', { exact: true }).fill(slug);
@@ -83,7 +71,7 @@ describe('a token-gated raffle in the console', () => {
     await page.getByRole('button', { name: 'Create draft' }).click();
     await page.locator('.hints').getByText(/Requirement 1: .*EIP-55 checksum/).waitFor();
     await page.getByRole('heading', { level: 1, name: 'Create a raffle' }).waitFor();
-    const before = await managementAs('alice').workspaces.raffles.list(nebula.id, { q: slug }).page();
+    const before = await platform.managementAs('alice').workspaces.raffles.list(nebula.id, { q: slug }).page();
     expect(before.data).toEqual([]);
 
     await contract.fill(DEMO_CONTRACTS.erc721);
@@ -111,7 +99,7 @@ describe('a token-gated raffle in the console', () => {
     await page.getByRole('button', { name: 'Create draft' }).click();
     await page.getByRole('heading', { level: 1, name: title }).waitFor();
     const raffleId = new URL(page.url()).pathname.split('/').at(-1)!;
-    const saved = await managementAs('alice').workspaces.raffles.get(nebula.id, raffleId);
+    const saved = await platform.managementAs('alice').workspaces.raffles.get(nebula.id, raffleId);
     expect(saved.requirements.map((r) => [r.id, r.type, r.params])).toEqual([
       ['token_balance-1', 'token_balance', { chain: 'anvil', contract: DEMO_CONTRACTS.erc721, standard: 'erc721', min: '1' }],
       ['nebula-token', 'token_balance', { chain: 'anvil', contract: DEMO_CONTRACTS.erc20.toLowerCase(), standard: 'erc20', min: '1000000000000000000', optional: true, multiplier: 2 }],
@@ -125,9 +113,9 @@ describe('a token-gated raffle in the console', () => {
     const { raffleId, slug } = created!;
     const nebula = platform.demo.workspaces.nebula;
     // Published and entered by alice, who holds a pass (start minted it to her demo wallet).
-    await managementAs('alice').workspaces.raffles.publish(nebula.id, raffleId);
-    const page = await openAs('alice', `/w/${nebula.id}/raffles/${raffleId}`);
-    const entry = await managementAs('alice').personal.entries.create(slug);
+    await platform.managementAs('alice').workspaces.raffles.publish(nebula.id, raffleId);
+    const page = await platform.openAs('alice', `/w/${nebula.id}/raffles/${raffleId}`);
+    const entry = await platform.managementAs('alice').personal.entries.create(slug);
     await page.reload();
     await page.getByRole('heading', { level: 1 }).waitFor();
     const entries = page.getByRole('region', { name: 'Entries', exact: true });

@@ -59,6 +59,8 @@ describe('the route table', () => {
         'GET /api/v1/workspaces/:workspaceId/raffles/:raffleId workspace raffles:read',
         'GET /api/v1/workspaces/:workspaceId/raffles/:raffleId/entries workspace entries:read',
         'GET /api/v1/workspaces/:workspaceId/raffles/:raffleId/winners workspace winners:read',
+        'GET /api/v1/workspaces/:workspaceId/raffles/:raffleId/exports/entries.csv workspace entries:read',
+        'GET /api/v1/workspaces/:workspaceId/raffles/:raffleId/exports/winners.csv workspace winners:read',
       ].sort(),
     );
   });

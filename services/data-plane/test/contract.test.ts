@@ -326,9 +326,21 @@ const MUTATIONS: Record<string, MutationCase> = {
   },
 };
 
+/**
+ * The CSV downloads (raffle-exports.test.ts checks their files): their 200 is `text/csv`, not
+ * JSON, so the JSON checks below leave them out and the OpenAPI checks read them here.
+ */
+const CSV_EXPORTS: Record<string, { url: () => string }> = {
+  '/api/v1/workspaces/:workspaceId/raffles/:raffleId/exports/entries.csv': { url: () => `/api/v1/workspaces/${ws()}/raffles/${tenant.finalized.id}/exports/entries.csv` },
+  '/api/v1/workspaces/:workspaceId/raffles/:raffleId/exports/winners.csv': { url: () => `/api/v1/workspaces/${ws()}/raffles/${tenant.finalized.id}/exports/winners.csv` },
+};
+
 const isRead = (row: { method: string }) => row.method === 'GET';
-/** The GET routes: each has a CASES entry by its url. */
-const readRows = () => app.routeAccessTable.filter(isRead);
+const isCsvExport = (row: { url: string }) => row.url in CSV_EXPORTS;
+/** The GET routes answering JSON: each has a CASES entry by its url. */
+const readRows = () => app.routeAccessTable.filter((row) => isRead(row) && !isCsvExport(row));
+/** Every route answering JSON, reads and writes. */
+const jsonRows = () => app.routeAccessTable.filter((row) => !isCsvExport(row));
 const successStatus = (row: { method: string; url: string }) => (isRead(row) ? 200 : MUTATIONS[`${row.method} ${row.url}`]!.status);
 const expectedOpenApi = (row: { method: string; url: string }) => (isRead(row) ? CASES[row.url]!.openApi : MUTATIONS[`${row.method} ${row.url}`]!.openApi);
 
@@ -388,7 +400,7 @@ const rowsByUrl = () => new Map(app.routeAccessTable.map((r) => [r.url, r]));
 describe('200 responses against the declared schemas', () => {
   it('has a contract case for every route of the access table, and no case for a route that is gone', () => {
     const table = app.routeAccessTable.map((r) => `${r.method} ${r.url}`).sort();
-    expect(table).toEqual([...Object.keys(CASES).map((u) => `GET ${u}`), ...Object.keys(MUTATIONS)].sort());
+    expect(table).toEqual([...[...Object.keys(CASES), ...Object.keys(CSV_EXPORTS)].map((u) => `GET ${u}`), ...Object.keys(MUTATIONS)].sort());
   });
 
   it('validates every 200 of every route against its schema (JSON Schema 2020-12, formats on)', async () => {
@@ -579,8 +591,21 @@ describe('the OpenAPI document', () => {
     }
   });
 
+  it('documents each CSV export\'s 200 as a text/csv string with its Content-Disposition, and the route answers that', async () => {
+    for (const [url, c] of Object.entries(CSV_EXPORTS)) {
+      const ok = operation({ method: 'GET', url })!.responses!['200'] as { content?: Record<string, { schema?: unknown }>; headers?: Record<string, unknown> };
+      expect(Object.keys(ok.content ?? {}), url).toEqual(['text/csv']);
+      expect(ok.content!['text/csv']!.schema, url).toMatchObject({ type: 'string' });
+      expect(Object.keys(ok.headers ?? {}), url).toEqual(expect.arrayContaining(['Content-Disposition', 'Raffle-Staleness-Ms']));
+      const res = await app.inject({ url: c.url(), headers: { authorization: `Bearer ${keyFor('workspace')}` } });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+      expect(res.headers['content-disposition']).toMatch(/^attachment; filename="[a-z0-9-]+-(entries|winners)\.csv"$/);
+    }
+  });
+
   it('documents for each route the same success schema the route declares', () => {
-    for (const row of app.routeAccessTable) {
+    for (const row of jsonRows()) {
       const schema = operation(row)!.responses![String(successStatus(row))]!.content?.['application/json']?.schema;
       const expected = expectedOpenApi(row);
       if ('ref' in expected) expect(schema, row.url).toEqual({ $ref: `#/components/schemas/${expected.ref}` });
@@ -625,7 +650,7 @@ describe('the OpenAPI document', () => {
     const base = 'https://openapi.test/data-plane.json';
     ajv.addSchema({ $id: base, components: doc.components });
     const rebase = (schema: unknown): unknown => JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', `"${base}#/components/`));
-    for (const row of app.routeAccessTable) {
+    for (const row of jsonRows()) {
       const schema = operation(row)!.responses![String(successStatus(row))]!.content!['application/json']!.schema!;
       const validate = ajv.compile(rebase(schema) as object);
       const bodies = isRead(row)

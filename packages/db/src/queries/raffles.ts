@@ -39,6 +39,13 @@ export async function findRaffleWorkspaceId(sql: Sql, raffleId: string): Promise
   return row?.workspaceId ?? null;
 }
 
+/** The slug of the workspace's raffle, or null when the workspace has no raffle of that id (an export names its file after it). */
+export async function findWorkspaceRaffleSlug(sql: Sql, args: { workspaceId: string; raffleId: string }): Promise<string | null> {
+  const [row] = await sql<{ slug: string }[]>`
+    select slug from raffles where id = ${args.raffleId} and workspace_id = ${args.workspaceId}`;
+  return row?.slug ?? null;
+}
+
 export type RaffleVisibilityRow = { id: string; workspaceId: string; visibility: string; status: string };
 
 /**

@@ -1,6 +1,6 @@
 import type { LocalRoundSigner } from '@raffle/beacon';
 import type { Db } from '@raffle/db';
-import { disqualifyWin, drawRaffle, finalizeRaffle, liveWinsOf, rerollWin, SEED, setWinDelivery } from '@raffle/domain';
+import { disqualifyWin, drawRaffle, finalizeRaffle, hasAllowlist, liveWinsOf, publishDueAllowlists, rerollWin, SEED, setWinDelivery } from '@raffle/domain';
 import type { PlannedRaffle } from '../plan/demo-plan.js';
 import { deliveryFor } from '../plan/demo-wins.js';
 import { demoStep, expectPlanned, type DemoClock } from './demo-step.js';
@@ -33,12 +33,23 @@ export async function playDraw(db: Db, raffle: PlannedRaffle, clock: DemoClock, 
   expectPlanned(raffle, 'the reroll', replacement.entryId, review.reroll.entryId);
 }
 
-/** finalize at finalizedAt, then each finalized win's delivery as the spread in deliveryFor says. */
+/**
+ * finalize at finalizedAt; for an allowlist raffle, the builder publishing the list finalize
+ * queued, as the scheduler's next pass would; then each finalized win's delivery as the spread in
+ * deliveryFor says.
+ */
 export async function playFinalize(db: Db, raffle: PlannedRaffle, clock: DemoClock): Promise<void> {
   const finalizedAt = raffle.timeline.finalizedAt!;
   const target = { actor: SEED, workspaceId: raffle.spec.workspace.id, raffleId: raffle.id, clock };
   clock.set(finalizedAt);
   await demoStep(raffle, 'finalize', () => finalizeRaffle(db, target));
+  if (hasAllowlist(raffle.spec)) {
+    const onError = (_raffleId: string, error: unknown) => {
+      throw error;
+    };
+    const published = await demoStep(raffle, 'publishing its allowlist', () => publishDueAllowlists(db, { clock, raffleId: raffle.id, onError }));
+    expectPlanned(raffle, 'the allowlist versions published at finalize', published, 1);
+  }
   for (const win of await liveWinsOf(db, raffle.id)) {
     const delivery = deliveryFor(raffle.spec, win, finalizedAt);
     if (!delivery) continue;

@@ -50,29 +50,35 @@ function person(handle: string, displayName: string, createdAt: Date, facts: Par
   };
 }
 
-/** A persona's wallet on the demo's local chain: a public anvil test account, stored verified as seeded. */
-const anvilWallet = (address: string): WalletRow => ({ chain: DEMO_CHAIN_NAME, address, verified: true });
+/**
+ * A persona's EVM wallet, stored verified as seeded: a public anvil test account, the same address
+ * on ethereum as on the demo's local chain (one key is one address on every EVM chain). So the
+ * README can sign as the persona: alice mints on the local chain with the allowlist proof of her
+ * win of the finalized ethereum draw, and bob, who lost it, is refused.
+ */
+const evmWallet = (chain: string, address: string): WalletRow => ({ chain, address, verified: true });
+const anvilWallet = (address: string): WalletRow => evmWallet(DEMO_CHAIN_NAME, address);
 
 /** The three named personas the docs and curl examples talk about. */
 export function namedPeople() {
   const alice = person('alice', 'Alice Moreau', daysBeforeDemoNow(400), {
     avatarUrl: 'https://avatars.example.com/alice.png',
     wallets: [
-      { chain: 'ethereum', address: demoEvmAddress('alice'), verified: true },
+      evmWallet('ethereum', DEMO_CHAIN_ACCOUNTS.alice),
       { chain: 'solana', address: demoBase58Address('alice:solana', 44), verified: true },
       anvilWallet(DEMO_CHAIN_ACCOUNTS.alice),
     ],
   });
   const bob = person('bob', 'Bob Okafor', daysBeforeDemoNow(380), {
     roles: ['og'],
-    wallets: [{ chain: 'ethereum', address: demoEvmAddress('bob'), verified: true }, anvilWallet(DEMO_CHAIN_ACCOUNTS.bob)],
+    wallets: [evmWallet('ethereum', DEMO_CHAIN_ACCOUNTS.bob), anvilWallet(DEMO_CHAIN_ACCOUNTS.bob)],
   });
   // Carol is a Nebula OG too, so she can enter the hoodie drop that requires the role.
   const carol = person('carol', 'Carol Lindqvist', daysBeforeDemoNow(360), {
     roles: ['og'],
     avatarUrl: 'https://avatars.example.com/carol.png',
     wallets: [
-      { chain: 'ethereum', address: demoEvmAddress('carol'), verified: true },
+      evmWallet('ethereum', DEMO_CHAIN_ACCOUNTS.carol),
       { chain: 'solana', address: demoBase58Address('carol:solana', 44), verified: true },
       anvilWallet(DEMO_CHAIN_ACCOUNTS.carol),
     ],

@@ -106,16 +106,22 @@ async function publishClaimed(db: Db, build: AllowlistBuildRow, now: Date): Prom
 /**
  * Publishes every allowlist that is due (queued by queueAllowlistBuild, its wallet deadline
  * passed), one raffle at a time. Any number of processes may run it: a build is claimed for a
- * lease first. A failed build is logged and tried again later, never in a hot loop.
+ * lease first. A failed build is logged and tried again later, never in a hot loop. `raffleId`
+ * publishes that raffle's list only (the demo loader's own raffle, at its story's time).
  */
 export async function publishDueAllowlists(
   db: Db,
-  options: { clock: Clock; onError?: (raffleId: string, error: unknown) => void; onPublished?: (raffleId: string, version: AllowlistVersionRow) => void },
+  options: {
+    clock: Clock;
+    raffleId?: string;
+    onError?: (raffleId: string, error: unknown) => void;
+    onPublished?: (raffleId: string, version: AllowlistVersionRow) => void;
+  },
 ): Promise<number> {
   let published = 0;
   for (;;) {
     const now = options.clock.now();
-    const build = await claimAllowlistBuild(db, { now, leaseMs: BUILD_LEASE_MS });
+    const build = await claimAllowlistBuild(db, { now, leaseMs: BUILD_LEASE_MS, raffleId: options.raffleId });
     if (!build) return published;
     try {
       const version = await publishClaimed(db, build, now);

@@ -365,6 +365,50 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/workspaces/{workspaceId}/raffles/{raffleId}/exports/entries.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every entry of a raffle as one CSV file, in arrival order
+         * @description The rows of `listRaffleEntries`, one column per WorkspaceEntry field in the spec's order. RFC 4180 CSV in UTF-8, opening with a byte order mark (so spreadsheets read it as UTF-8), with CRLF line endings and a header line of the field names. An absent field is an empty cell; a JSON-valued field is its compact JSON in one cell; a number is written as it is. A text cell that begins with `=`, `+`, `-`, `@`, a tab or a carriage return is prefixed with `'`, so a spreadsheet shows it instead of running it as a formula (OWASP, CSV injection). The whole list comes in one response with no page limit, streamed as it is read in batches: a row that changes meanwhile shows as it was when its batch was read.
+         *
+         *     Requires a **workspace** key with the `entries:read` scope.
+         */
+        get: operations["exportRaffleEntriesCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspaceId}/raffles/{raffleId}/exports/winners.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The finalized winners of a raffle as one CSV file, by position
+         * @description The winners of `listRaffleWinners`, one column per Winner field in the spec's order (`identitySnapshot` as JSON). RFC 4180 CSV in UTF-8, opening with a byte order mark (so spreadsheets read it as UTF-8), with CRLF line endings and a header line of the field names. An absent field is an empty cell; a JSON-valued field is its compact JSON in one cell; a number is written as it is. A text cell that begins with `=`, `+`, `-`, `@`, a tab or a carriage return is prefixed with `'`, so a spreadsheet shows it instead of running it as a formula (OWASP, CSV injection). The whole list comes in one response with no page limit, streamed as it is read in batches: a row that changes meanwhile shows as it was when its batch was read.
+         *
+         *     Requires a **workspace** key with the `winners:read` scope.
+         */
+        get: operations["exportRaffleWinnersCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/workspaces/{workspaceId}/raffles/{raffleId}/allowlist": {
         parameters: {
             query?: never;
@@ -5738,6 +5782,560 @@ export interface operations {
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/winners",
+                     *       "code": "SERVICE_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    exportRaffleEntriesCsv: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The `Raffle-Read-After` token of an earlier write (entering, withdrawing): this read then sees that write, whichever instance answers it. The key owner's own writes are seen without it on the instance that took them. `@raffle/sdk` sends the latest token it saw.
+                 * @example 0/16B3748
+                 */
+                "raffle-read-after"?: string;
+            };
+            path: {
+                /**
+                 * @description Workspace id
+                 * @example wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C
+                 */
+                workspaceId: string;
+                /**
+                 * @description Raffle id
+                 * @example raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y
+                 */
+                raffleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file, saved as `<raffle slug>-entries.csv`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Always `attachment`, with the name to save the file under. */
+                    "Content-Disposition"?: string;
+                    "Raffle-Staleness-Ms": components["headers"]["Raffle-Staleness-Ms"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example id,userId,status,source,entryWeight,walletSnapshot,statusReason,duplicateFlags,createdAt,updatedAt
+                     *     ent_01JR3C5F8H2K6N9Q4T7W1Z5B8D,usr_01JM4Q8Z3V7T2K9R5X6W1B8N4D,valid,api,1,0x52908400098527886E0F7030069857D2E4169EE7,,"{""ipReuse"":[""ent_01JR3C9K2M5P8S1V4X7Z0C3F6J""]}",2026-03-14T16:00:00.000Z,2026-03-14T16:00:00.000Z
+                     */
+                    "text/csv": string;
+                };
+            };
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `code`: `VALIDATION_FAILED`, `MALFORMED_URL`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "validation failed",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/exports/entries.csv",
+                     *       "code": "VALIDATION_FAILED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "VALIDATION_FAILED" | "MALFORMED_URL";
+                    };
+                };
+            };
+            /** @description The credentials are missing, unknown, expired or revoked. `code`: `API_KEY_MISSING`, `API_KEY_INVALID`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "api key missing",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/exports/entries.csv",
+                     *       "code": "API_KEY_MISSING"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "API_KEY_MISSING" | "API_KEY_INVALID" | "API_KEY_EXPIRED" | "API_KEY_REVOKED";
+                    };
+                };
+            };
+            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). `code`: `WRONG_KEY_TYPE`, `INSUFFICIENT_SCOPE`, `WORKSPACE_MISMATCH`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "wrong key type",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/exports/entries.csv",
+                     *       "code": "WRONG_KEY_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "WRONG_KEY_TYPE" | "INSUFFICIENT_SCOPE" | "WORKSPACE_MISMATCH";
+                    };
+                };
+            };
+            /** @description The resource does not exist, or is not visible to these credentials. `code`: `ROUTE_NOT_FOUND`, `RAFFLE_NOT_FOUND`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "route not found",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/exports/entries.csv",
+                     *       "code": "ROUTE_NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "ROUTE_NOT_FOUND" | "RAFFLE_NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Listed on every route by the spec; this operation does not answer it today. The request conflicts with the current state of the resource; nothing was done. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "Conflict",
+                     *       "message": "already entered",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/exports/entries.csv",
+                     *       "code": "ALREADY_ENTERED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Listed on every route by the spec; this operation does not answer it today. The request is well formed but a business rule refuses it (for example unmet entry requirements). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 422,
+                     *       "error": "Unprocessable Entity",
+                     *       "message": "requirements not met",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/exports/entries.csv",
+                     *       "code": "REQUIREMENTS_NOT_MET"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: a rate-limit policy of this route (`default`) is exhausted; retry after `Retry-After` seconds. `code`: `RATE_LIMITED`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "rate limited",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/exports/entries.csv",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `code`: `INTERNAL_ERROR`. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "internal error",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/exports/entries.csv",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description A dependency is unavailable or did not answer in time, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `code`: `SERVICE_UNAVAILABLE`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "service unavailable",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/exports/entries.csv",
+                     *       "code": "SERVICE_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    exportRaffleWinnersCsv: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The `Raffle-Read-After` token of an earlier write (entering, withdrawing): this read then sees that write, whichever instance answers it. The key owner's own writes are seen without it on the instance that took them. `@raffle/sdk` sends the latest token it saw.
+                 * @example 0/16B3748
+                 */
+                "raffle-read-after"?: string;
+            };
+            path: {
+                /**
+                 * @description Workspace id
+                 * @example wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C
+                 */
+                workspaceId: string;
+                /**
+                 * @description Raffle id
+                 * @example raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y
+                 */
+                raffleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file, saved as `<raffle slug>-winners.csv`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Always `attachment`, with the name to save the file under. */
+                    "Content-Disposition"?: string;
+                    "Raffle-Staleness-Ms": components["headers"]["Raffle-Staleness-Ms"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example id,userId,source,status,position,walletSnapshot,identitySnapshot,deliveryStatus,deliveryNote,finalizedAt,deliveredAt
+                     *     win_01JR3D7G2J5M8Q1S4V7Y9B3E6H,usr_01JM4Q8Z3V7T2K9R5X6W1B8N4D,draw,finalized,1,0x52908400098527886E0F7030069857D2E4169EE7,"{""handle"":""ada"",""displayName"":""Ada"",""wallets"":[{""chain"":""ethereum"",""address"":""0x52908400098527886E0F7030069857D2E4169EE7""}]}",pending,,2026-03-14T16:00:00.000Z,
+                     */
+                    "text/csv": string;
+                };
+            };
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `code`: `VALIDATION_FAILED`, `MALFORMED_URL`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "validation failed",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/exports/winners.csv",
+                     *       "code": "VALIDATION_FAILED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "VALIDATION_FAILED" | "MALFORMED_URL";
+                    };
+                };
+            };
+            /** @description The credentials are missing, unknown, expired or revoked. `code`: `API_KEY_MISSING`, `API_KEY_INVALID`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "api key missing",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/exports/winners.csv",
+                     *       "code": "API_KEY_MISSING"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "API_KEY_MISSING" | "API_KEY_INVALID" | "API_KEY_EXPIRED" | "API_KEY_REVOKED";
+                    };
+                };
+            };
+            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). `code`: `WRONG_KEY_TYPE`, `INSUFFICIENT_SCOPE`, `WORKSPACE_MISMATCH`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "wrong key type",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/exports/winners.csv",
+                     *       "code": "WRONG_KEY_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "WRONG_KEY_TYPE" | "INSUFFICIENT_SCOPE" | "WORKSPACE_MISMATCH";
+                    };
+                };
+            };
+            /** @description The resource does not exist, or is not visible to these credentials. `code`: `ROUTE_NOT_FOUND`, `RAFFLE_NOT_FOUND`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "route not found",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/exports/winners.csv",
+                     *       "code": "ROUTE_NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "ROUTE_NOT_FOUND" | "RAFFLE_NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Listed on every route by the spec; this operation does not answer it today. The request conflicts with the current state of the resource; nothing was done. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "Conflict",
+                     *       "message": "already entered",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/exports/winners.csv",
+                     *       "code": "ALREADY_ENTERED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Listed on every route by the spec; this operation does not answer it today. The request is well formed but a business rule refuses it (for example unmet entry requirements). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 422,
+                     *       "error": "Unprocessable Entity",
+                     *       "message": "requirements not met",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/exports/winners.csv",
+                     *       "code": "REQUIREMENTS_NOT_MET"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: a rate-limit policy of this route (`default`) is exhausted; retry after `Retry-After` seconds. `code`: `RATE_LIMITED`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "rate limited",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/exports/winners.csv",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `code`: `INTERNAL_ERROR`. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "internal error",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/exports/winners.csv",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description A dependency is unavailable or did not answer in time, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `code`: `SERVICE_UNAVAILABLE`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "service unavailable",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/exports/winners.csv",
                      *       "code": "SERVICE_UNAVAILABLE"
                      *     }
                      */

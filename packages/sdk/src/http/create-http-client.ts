@@ -45,11 +45,15 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   });
 }
 
-type Answer = { status: number; headers: Headers; body: unknown; ok: boolean };
+/** An answer, its body parsed; or, for a successful download, left unread in `stream`. */
+type Answer = { status: number; headers: Headers; body: unknown; ok: boolean; stream?: ReadableStream<Uint8Array> };
+
+/** How an attempt treats a successful answer's body: read and parsed, or handed over unread (a download). */
+type BodyUse = 'parse' | 'stream';
 
 const retriesOf = (value: number | undefined) => Math.max(0, Math.floor(value ?? DEFAULT_MAX_RETRIES));
 
-/** The one HttpClient both API clients are built on: JSON in and out, typed errors, retries and paging. */
+/** The one HttpClient both API clients are built on: JSON in and out (or a download's bytes), typed errors, retries and paging. */
 export function createHttpClient(options: HttpClientOptions): HttpClient {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const identityHeaders = clientIdentityHeaders();
@@ -85,10 +89,11 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   }
 
   /** One attempt: an answer (any status), the caller's abort reason, or a RaffleConnectionError when no answer arrived in time. */
-  async function attempt(url: string, init: RequestInit, timeoutMs: number, signal: AbortSignal | undefined): Promise<Answer> {
+  async function attempt(url: string, init: RequestInit, timeoutMs: number, signal: AbortSignal | undefined, use: BodyUse): Promise<Answer> {
     if (signal?.aborted) throw signal.reason;
     const controller = new AbortController();
     let timedOut = false;
+    let handedOver = false;
     const timer = setTimeout(() => {
       timedOut = true;
       controller.abort();
@@ -97,6 +102,11 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
       const response = await fetchFn(url, { ...init, signal: controller.signal });
+      if (use === 'stream' && response.ok) {
+        // The caller reads the body at its own pace: the timeout is over, their signal still aborts it.
+        handedOver = true;
+        return { status: response.status, headers: response.headers, body: undefined, ok: true, stream: response.body ?? emptyBody() };
+      }
       const text = await response.text();
       return { status: response.status, headers: response.headers, body: parseBody(text), ok: response.ok };
     } catch (error) {
@@ -106,11 +116,11 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       throw new RaffleConnectionError(`${init.method} ${url} failed: ${(error as Error)?.message ?? String(error)}`, { cause: error });
     } finally {
       clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
+      if (!handedOver) signal?.removeEventListener('abort', onAbort);
     }
   }
 
-  async function request<T>(spec: RequestSpec): Promise<WithResponse<T>> {
+  async function send<T>(spec: RequestSpec, use: BodyUse): Promise<WithResponse<T>> {
     const callOptions: RequestOptions = spec.options ?? {};
     const idempotencyKey = callOptions.idempotencyKey ?? spec.idempotencyKey;
     const maxRetries = retriesOf(callOptions.maxRetries ?? options.maxRetries);
@@ -128,14 +138,14 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       const canRetry = retryable && retry < maxRetries;
       let answer: Answer;
       try {
-        answer = await attempt(url, init, timeoutMs, signal);
+        answer = await attempt(url, init, timeoutMs, signal, use);
       } catch (error) {
         if (!canRetry || signal?.aborted) throw error;
         await sleep(backoffDelayMs(retry), signal);
         continue;
       }
       readAfter.saw(answer.headers.get('raffle-read-after'));
-      if (answer.ok) return attachResponse(answer.body as T, responseInfoOf(answer.status, answer.headers));
+      if (answer.ok) return attachResponse((answer.stream ?? answer.body) as T, responseInfoOf(answer.status, answer.headers));
       const error = errorFromResponse(answer.status, answer.headers, answer.body, options.errorCodeSource);
       // Refused before anything ran (a 429, a draw waiting for its beacon round): any request may be sent again.
       const mayRetry = retry < maxRetries && (retryable || isRefusedBeforeActing(answer.status, error.code)) && isRetryableAnswer(answer.status, error.code);
@@ -144,6 +154,9 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       await sleep(delay, signal);
     }
   }
+
+  const request = <T>(spec: RequestSpec) => send<T>(spec, 'parse');
+  const download = (spec: RequestSpec) => send<ReadableStream<Uint8Array>>(spec, 'stream');
 
   function list<T>(spec: RequestSpec): PagedList<T> {
     const page = (pageOptions: { cursor?: string } = {}, callOptions: RequestOptions | undefined = spec.options) =>
@@ -162,8 +175,11 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     };
   }
 
-  return { request, list };
+  return { request, list, download };
 }
+
+/** The body of a successful answer that has none (a 204 where a download was expected): no bytes. */
+const emptyBody = () => new ReadableStream<Uint8Array>({ start: (controller) => controller.close() });
 
 /** JSON when it parses, the text when it does not (an HTML error page from a proxy), `undefined` when empty (204). */
 function parseBody(text: string): unknown {

@@ -42,4 +42,10 @@ export interface HttpClient {
   request<T>(spec: RequestSpec): Promise<WithResponse<T>>;
   /** A lazily fetched list: `spec.query` carries the filters and `limit`; the cursor is added per page, `spec.options` go with every page. */
   list<T>(spec: RequestSpec): PagedList<T>;
+  /**
+   * Sends the request as `request` does (retries and errors alike, until a 2xx answer starts) and
+   * resolves to that answer's body unread, as a stream of bytes: a download of any length. The
+   * timeout covers the wait for the answer to start; `options.signal` aborts the download too.
+   */
+  download(spec: RequestSpec): Promise<WithResponse<ReadableStream<Uint8Array>>>;
 }

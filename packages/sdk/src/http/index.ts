@@ -6,3 +6,4 @@ export { RaffleApiError, RaffleConnectionError, RaffleError, RaffleTimeoutError 
 export { newIdempotencyKey, type RequestOptions } from './request-options.js';
 export { rateLimitOf, type RateLimitState, type ResponseInfo, type WithResponse } from './response-info.js';
 export { MAX_RETRY_AFTER_SECONDS } from './retry-policy.js';
+export type { CsvDownload } from './csv-download.js';

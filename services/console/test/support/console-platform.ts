@@ -1,5 +1,6 @@
 import { inject } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { RaffleManagementClient } from '@raffle/sdk';
 import { signDevToken } from '../../../management/src/cli/dev-token.js';
 import { DEV_JWT_SECRET } from '../../../management/src/config.js';
 import { planDemoDataset, type DemoKeys } from '../../../../scripts/platform/db.js';
@@ -23,6 +24,10 @@ export type ConsolePlatform = {
   userWithoutWorkspace: { id: string; handle: string; displayName: string; signInUrl: string };
   /** A page in a fresh browser context (its own sessionStorage), recording console errors for checkPage. */
   newPage(options?: { viewport?: { width: number; height: number } }): Promise<Page>;
+  /** A new page signed in as the demo user through the printed link, then at a console path. */
+  openAs(user: DemoUserHandle, path: string, options?: { viewport?: { width: number; height: number } }): Promise<Page>;
+  /** The management API as the demo user, outside the browser (as another client of the team would call it). */
+  managementAs(user: DemoUserHandle): RaffleManagementClient;
   /** The console server's log lines so far. */
   consoleLogLines(): string[];
   platform: TestPlatform;
@@ -87,6 +92,15 @@ export async function startConsolePlatform(): Promise<ConsolePlatform> {
     signInUrl: `${consoleUrl}/sign-in#token=${signDevToken(process.env.JWT_SECRET ?? DEV_JWT_SECRET, { sub: withoutWorkspace.id, ttlSeconds: TOKEN_TTL_SECONDS })}`,
   };
 
+  const signInUrl = (user: DemoUserHandle) => `${consoleUrl}/sign-in#token=${tokenFor(user)}`;
+  const newPage = async (options: { viewport?: { width: number; height: number } } = {}) => {
+    const context = await browser.newContext({ viewport: options.viewport ?? DESKTOP_VIEWPORT, baseURL: consoleUrl });
+    contexts.push(context);
+    const page = await context.newPage();
+    recordPageProblems(page);
+    return page;
+  };
+
   return {
     consoleUrl,
     dataPlaneUrl: platform.urls['data-plane']!,
@@ -94,14 +108,16 @@ export async function startConsolePlatform(): Promise<ConsolePlatform> {
     demo: platform.demo,
     tokenFor,
     userWithoutWorkspace,
-    signInUrl: (user) => `${consoleUrl}/sign-in#token=${tokenFor(user)}`,
-    async newPage(options = {}) {
-      const context = await browser.newContext({ viewport: options.viewport ?? DESKTOP_VIEWPORT, baseURL: consoleUrl });
-      contexts.push(context);
-      const page = await context.newPage();
-      recordPageProblems(page);
+    signInUrl,
+    newPage,
+    async openAs(user, path, options) {
+      const page = await newPage(options);
+      await page.goto(signInUrl(user));
+      await page.waitForURL((url) => !url.pathname.startsWith('/sign-in'));
+      await page.goto(`${consoleUrl}${path}`);
       return page;
     },
+    managementAs: (user) => new RaffleManagementClient({ token: tokenFor(user), baseUrl: platform.urls.management! }),
     consoleLogLines: () => platform.logLines('console'),
     platform,
     async stop() {

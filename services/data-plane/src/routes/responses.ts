@@ -1,5 +1,5 @@
 import { DATA_PLANE_ROUTE_ERROR_STATUSES, ErrorBodySchema } from '@raffle/contracts';
-import { pathString, unavailableResponse } from '@raffle/service-kit';
+import { pathString, unavailableResponse, type CsvAttachmentResponse } from '@raffle/service-kit';
 import { Type, type TSchema } from '@sinclair/typebox';
 
 type ErrorResponses = Record<(typeof DATA_PLANE_ROUTE_ERROR_STATUSES)[number] | 503, TSchema>;
@@ -19,8 +19,8 @@ export function dataPlaneResponses<T extends TSchema>(ok: T) {
  * The same for a read that may run on the read replica: its 200 says how stale it may be
  * (`Raffle-Staleness-Ms`, plugins/read-routing.ts).
  */
-export function dataPlaneReadResponses<T extends TSchema>(ok: T) {
-  return { 200: { ...ok, headers: ROUTED_READ_RESPONSE_HEADERS }, ...errorResponses() } as { 200: T } & ErrorResponses;
+export function dataPlaneReadResponses<T extends TSchema | CsvAttachmentResponse>(ok: T) {
+  return { 200: { ...ok, headers: { ...ok.headers, ...ROUTED_READ_RESPONSE_HEADERS } }, ...errorResponses() } as { 200: T } & ErrorResponses;
 }
 
 /** The same for a write whose answer carries its `Raffle-Read-After` token (when reads may go to a replica). */

@@ -1,3 +1,4 @@
+import { downloadCsv, type CsvDownload } from '../../http/csv-download.js';
 import type { RequestOptions } from '../../http/request-options.js';
 import type { WithResponse } from '../../http/response-info.js';
 import type { HttpClient, PagedList } from '../../http/http-client.js';
@@ -25,5 +26,19 @@ export class WorkspaceRafflesResource {
   /** The finalized winners, in position order (one array, not paged). */
   winners(workspaceId: string, raffleId: string, options?: RequestOptions): Promise<WithResponse<Winner[]>> {
     return this.http.request({ method: 'GET', path: `${rafflePath(workspaceId, raffleId)}/winners`, options });
+  }
+
+  /**
+   * Every entry as one CSV file (`entries:read`), the bytes as they arrive: `entries`' rows, one
+   * column per field, in one response whatever the raffle's size. `lastResponse.headers` has
+   * the file name (`Content-Disposition`); refusals throw RaffleApiError before any byte.
+   */
+  exportEntriesCsv(workspaceId: string, raffleId: string, options?: RequestOptions): Promise<CsvDownload> {
+    return downloadCsv(this.http, `${rafflePath(workspaceId, raffleId)}/exports/entries.csv`, options);
+  }
+
+  /** The finalized winners as one CSV file (`winners:read`), by position, as `exportEntriesCsv` sends the entries. */
+  exportWinnersCsv(workspaceId: string, raffleId: string, options?: RequestOptions): Promise<CsvDownload> {
+    return downloadCsv(this.http, `${rafflePath(workspaceId, raffleId)}/exports/winners.csv`, options);
   }
 }

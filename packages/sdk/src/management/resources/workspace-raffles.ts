@@ -1,3 +1,4 @@
+import { downloadCsv, type CsvDownload } from '../../http/csv-download.js';
 import { newIdempotencyKey, type RequestOptions } from '../../http/request-options.js';
 import type { WithResponse } from '../../http/response-info.js';
 import type { HttpClient, PagedList } from '../../http/http-client.js';
@@ -86,6 +87,20 @@ export class WorkspaceRaffles {
   /** Cancels a raffle that has not closed; wins already handed out are disqualified. */
   cancel(workspaceId: string, raffleId: string, options?: RequestOptions): Promise<WithResponse<Raffle>> {
     return this.act(workspaceId, raffleId, 'cancel', undefined, options);
+  }
+
+  /**
+   * Every entry as one CSV file (any member), the bytes as they arrive: `entries.list`'s rows, one
+   * column per field, in one response whatever the raffle's size. `lastResponse.headers` has the
+   * file name (`Content-Disposition`); refusals throw RaffleApiError before any byte.
+   */
+  exportEntriesCsv(workspaceId: string, raffleId: string, options?: RequestOptions): Promise<CsvDownload> {
+    return downloadCsv(this.http, `${rafflePath(workspaceId, raffleId)}/exports/entries.csv`, options);
+  }
+
+  /** The finalized winners as one CSV file (any member), by position, as `exportEntriesCsv` sends the entries. */
+  exportWinnersCsv(workspaceId: string, raffleId: string, options?: RequestOptions): Promise<CsvDownload> {
+    return downloadCsv(this.http, `${rafflePath(workspaceId, raffleId)}/exports/winners.csv`, options);
   }
 
   /** An action without options sends no body (the API takes none as `{}`). */

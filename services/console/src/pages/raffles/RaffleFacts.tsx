@@ -2,9 +2,21 @@ import type { Raffle } from '@raffle/sdk';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { DateTime } from '../../ui/DateTime';
-import { humanize } from './raffle-rules';
+import { FactList } from './FactList';
+import { humanize, isAllowlistAllocation } from './raffle-rules';
 
 const when = (iso: string | null | undefined) => (iso ? <DateTime value={iso} /> : '—');
+
+/** An allowlist raffle's own settings; none for other allocations. */
+function allowlistRows(raffle: Raffle): Array<[string, ReactNode]> {
+  if (!isAllowlistAllocation(raffle.allocationType)) return [];
+  const { allowlistQuantity, allowlistPublic, walletDeadline } = raffle.settings;
+  return [
+    ['Quantity per winner', allowlistQuantity],
+    ['Allowlist leaves', allowlistPublic ? 'every leaf on the public page' : 'root and versions public, leaves not'],
+    ['Wallet deadline', walletDeadline ? <DateTime value={walletDeadline} /> : "none: each winning entry's wallet"],
+  ];
+}
 
 /** The raffle's settings and lifecycle times as a description list. */
 export function RaffleFacts({ raffle }: { raffle: Raffle }) {
@@ -19,6 +31,7 @@ export function RaffleFacts({ raffle }: { raffle: Raffle }) {
     ['Auto-draw', raffle.settings.autoDraw ? 'on' : 'off'],
     ['Auto-finalize', raffle.settings.autoFinalize ? 'on' : 'off'],
     ['Flagged duplicates', raffle.settings.excludeFlaggedDuplicates ? 'left out of the draw' : 'included'],
+    ...allowlistRows(raffle),
     ['Requirements', raffle.requirements.length === 0 ? 'none' : raffle.requirements.map((r) => r.label).join('; ')],
     ['Starts', when(raffle.startsAt)],
     ['Ends', when(raffle.endsAt)],
@@ -37,14 +50,7 @@ export function RaffleFacts({ raffle }: { raffle: Raffle }) {
     <section aria-labelledby="raffle-facts-heading">
       <h2 id="raffle-facts-heading">Details</h2>
       {raffle.description ? <p>{raffle.description}</p> : null}
-      <dl className="facts">
-        {rows.map(([term, value]) => (
-          <div key={term}>
-            <dt>{term}</dt>
-            <dd>{value}</dd>
-          </div>
-        ))}
-      </dl>
+      <FactList rows={rows} />
     </section>
   );
 }

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { ALLOCATION_TYPES, humanize, RAFFLE_MECHANICS, RAFFLE_VISIBILITIES, type EditableField } from './raffle-rules';
+import { ALLOCATION_TYPES, humanize, isAllowlistAllocation, RAFFLE_MECHANICS, RAFFLE_VISIBILITIES, type EditableField } from './raffle-rules';
 import type { RaffleFormValues } from './raffle-form-values';
 import { RequirementsEditor } from './RequirementsEditor';
 
@@ -40,7 +40,8 @@ export function RaffleFormFields({ values, onChange, editable, idPrefix, showAll
     'aria-invalid': problemOf(name) ? true : undefined,
   });
 
-  const field = (name: EditableField, label: string, input: ReactNode, hint?: string) => (
+  /** One labelled input; `name` is its id (and the field its lock follows, unless it is a setting). */
+  const field = (name: EditableField | 'allowlistQuantity' | 'walletDeadline', label: string, input: ReactNode, hint?: string) => (
     <div className="form-field">
       <label className="form-label" htmlFor={id(name)}>{label}</label>
       {input}
@@ -50,11 +51,11 @@ export function RaffleFormFields({ values, onChange, editable, idPrefix, showAll
           {problemOf(name)}
         </p>
       ) : null}
-      {lockNote(name)}
+      {name === 'allowlistQuantity' || name === 'walletDeadline' ? null : lockNote(name)}
     </div>
   );
 
-  const checkbox = (key: 'allowAutoEntry' | 'autoDraw' | 'autoFinalize' | 'excludeFlaggedDuplicates', label: string, lockField: EditableField) => (
+  const checkbox = (key: 'allowAutoEntry' | 'autoDraw' | 'autoFinalize' | 'excludeFlaggedDuplicates' | 'allowlistPublic', label: string, lockField: EditableField) => (
     <div className="form-field form-field-checkbox">
       <input id={id(key)} type="checkbox" checked={values[key]} disabled={locked(lockField)} onChange={(e) => set(key, e.target.checked)} />
       <label htmlFor={id(key)}>{label}</label>
@@ -155,6 +156,41 @@ export function RaffleFormFields({ values, onChange, editable, idPrefix, showAll
         {checkbox('excludeFlaggedDuplicates', 'Leave entries flagged as duplicates out of the draw', 'settings')}
         {lockNote('settings')}
       </fieldset>
+      {isAllowlistAllocation(values.allocationType) ? (
+        <fieldset>
+          <legend>Allowlist</legend>
+          <p className="form-hint">Once finalized, the winners' wallets become a Merkle root your mint contract checks.</p>
+          {field(
+            'allowlistQuantity',
+            'Quantity per winner',
+            <input
+              id={id('allowlistQuantity')}
+              inputMode="numeric"
+              required
+              value={values.allowlistQuantity}
+              disabled={locked('settings')}
+              aria-describedby={id('allowlistQuantity-hint')}
+              onChange={(e) => set('allowlistQuantity', e.target.value)}
+            />,
+            "What each winner's leaf lets them mint (its uint256): 1 to 1,000,000.",
+          )}
+          {checkbox('allowlistPublic', 'Publish every leaf of the allowlist on the public page', 'settings')}
+          {field(
+            'walletDeadline',
+            'Wallet deadline (optional, your time zone)',
+            <input
+              id={id('walletDeadline')}
+              type="datetime-local"
+              value={values.walletDeadline}
+              disabled={locked('settings')}
+              aria-describedby={id('walletDeadline-hint')}
+              onChange={(e) => set('walletDeadline', e.target.value)}
+            />,
+            'Until then winners may name the wallet their leaf is for, and the allowlist is built after it. Empty: the wallet each winning entry recorded, built at finalize.',
+          )}
+          {lockNote('settings')}
+        </fieldset>
+      ) : null}
       <RequirementsEditor rows={values.requirements} disabled={locked('requirements')} idPrefix={id('req')} showAllErrors={showAllErrors} onChange={(update) => onChange((current) => ({ ...current, requirements: update(current.requirements) }))} />
     </>
   );

@@ -1,6 +1,6 @@
 import type { CreateRaffleParams, Raffle, UpdateRaffleParams } from '@raffle/sdk';
 import { RAFFLE_SLUG } from '@raffle/contracts/domain-values';
-import type { EditableField } from './raffle-rules.js';
+import { isAllowlistAllocation, type EditableField } from './raffle-rules.js';
 import { paramsBody, REQUIREMENT_FIELDS, requirementFieldProblems } from './requirement-fields.js';
 
 const SLUG = new RegExp(RAFFLE_SLUG.pattern);
@@ -61,6 +61,10 @@ export type RaffleFormValues = {
   autoDraw: boolean;
   autoFinalize: boolean;
   excludeFlaggedDuplicates: boolean;
+  /** Allowlist allocations only: each winner's leaf quantity, whether every leaf is public, the wallet deadline. */
+  allowlistQuantity: string;
+  allowlistPublic: boolean;
+  walletDeadline: string;
   requirements: RequirementRow[];
 };
 
@@ -79,6 +83,9 @@ export const EMPTY_FORM: RaffleFormValues = {
   autoDraw: false,
   autoFinalize: false,
   excludeFlaggedDuplicates: false,
+  allowlistQuantity: '1',
+  allowlistPublic: false,
+  walletDeadline: '',
   requirements: [],
 };
 
@@ -114,6 +121,9 @@ export function formValuesOf(raffle: Raffle): RaffleFormValues {
     autoDraw: raffle.settings.autoDraw,
     autoFinalize: raffle.settings.autoFinalize,
     excludeFlaggedDuplicates: raffle.settings.excludeFlaggedDuplicates,
+    allowlistQuantity: String(raffle.settings.allowlistQuantity),
+    allowlistPublic: raffle.settings.allowlistPublic,
+    walletDeadline: isoToLocalInput(raffle.settings.walletDeadline),
     requirements: raffle.requirements.map((r) => {
       const params = r.params as Record<string, unknown>;
       const typed: Record<string, string> = {};
@@ -141,7 +151,10 @@ function requirementsBody(rows: RequirementRow[]): NonNullable<CreateRaffleParam
   });
 }
 
-/** Every field as the API's body shapes it. Spots go as typed when not an integer: the API says why. */
+/** A whole number as a number; anything else as typed, for the API's validation to say why. */
+const wholeOrTyped = (typed: string): number => (/^\d+$/.test(typed) ? Number(typed) : (typed as unknown as number));
+
+/** Every field as the API's body shapes it. Spots and the allowlist quantity go as typed when not an integer: the API says why. */
 function fieldsOf(v: RaffleFormValues) {
   return {
     slug: v.slug.trim(),
@@ -150,11 +163,21 @@ function fieldsOf(v: RaffleFormValues) {
     description: v.description.trim() === '' ? null : v.description,
     allocationType: v.allocationType,
     visibility: v.visibility,
-    spots: /^\d+$/.test(v.spots) ? Number(v.spots) : (v.spots as unknown as number),
+    spots: wholeOrTyped(v.spots),
     chain: v.chain.trim() === '' ? null : v.chain.trim(),
     allowAutoEntry: v.allowAutoEntry,
     requirements: requirementsBody(v.requirements),
-    settings: { autoDraw: v.autoDraw, autoFinalize: v.autoFinalize, excludeFlaggedDuplicates: v.excludeFlaggedDuplicates },
+    settings: {
+      autoDraw: v.autoDraw,
+      autoFinalize: v.autoFinalize,
+      excludeFlaggedDuplicates: v.excludeFlaggedDuplicates,
+      // Quantity and publicity go whatever the allocation (their defaults when never shown): the
+      // raffle keeps them for when it becomes an allowlist. A wallet deadline only on an allowlist
+      // allocation, which the API insists on: one typed before switching to another is dropped.
+      allowlistQuantity: wholeOrTyped(v.allowlistQuantity.trim()),
+      allowlistPublic: v.allowlistPublic,
+      walletDeadline: isAllowlistAllocation(v.allocationType) ? localInputToIso(v.walletDeadline) : null,
+    },
     startsAt: localInputToIso(v.startsAt),
     endsAt: localInputToIso(v.endsAt),
   } as const;
@@ -175,6 +198,18 @@ export function updateBodyOf(v: RaffleFormValues, saved: RaffleFormValues, edita
   return body as UpdateRaffleParams;
 }
 
+const MAX_ALLOWLIST_QUANTITY = 1_000_000;
+
+function allowlistHints(v: RaffleFormValues, ends: string | null): string[] {
+  const hints: string[] = [];
+  const quantity = v.allowlistQuantity.trim();
+  if (!/^\d+$/.test(quantity) || Number(quantity) < 1 || Number(quantity) > MAX_ALLOWLIST_QUANTITY) hints.push('The quantity per winner must be a whole number from 1 to 1,000,000.');
+  const deadline = localInputToIso(v.walletDeadline);
+  // Winners name their wallet after they win: a deadline before the end leaves them no time.
+  if (deadline && ends && deadline <= ends) hints.push('The wallet deadline must come after the end: winners name their wallet once they have won.');
+  return hints;
+}
+
 /** Hints shown before sending; the API's own validation still decides and its message is shown. */
 export function formHints(v: RaffleFormValues): string[] {
   const hints: string[] = [];
@@ -184,6 +219,7 @@ export function formHints(v: RaffleFormValues): string[] {
   const ends = localInputToIso(v.endsAt);
   if (starts && ends && ends <= starts) hints.push('The end must come after the start.');
   if (v.mechanic === 'application' && v.autoDraw) hints.push('Auto-draw does not apply to application raffles: the team picks the winners.');
+  if (isAllowlistAllocation(v.allocationType)) hints.push(...allowlistHints(v, ends));
   return hints;
 }
 

@@ -3,3 +3,5 @@ export const raffleKey = (workspaceId: string, raffleId: string) => ['raffle', w
 export const entriesKey = (workspaceId: string, raffleId: string, status: string) => [...raffleKey(workspaceId, raffleId), 'entries', status] as const;
 export const winsKey = (workspaceId: string, raffleId: string) => [...raffleKey(workspaceId, raffleId), 'wins'] as const;
 export const proofKey = (workspaceId: string, raffleId: string) => [...raffleKey(workspaceId, raffleId), 'proof'] as const;
+export const allowlistKey = (workspaceId: string, raffleId: string) => [...raffleKey(workspaceId, raffleId), 'allowlist'] as const;
+export const allowlistLeafKey = (workspaceId: string, raffleId: string, address: string) => [...allowlistKey(workspaceId, raffleId), 'leaf', address.toLowerCase()] as const;

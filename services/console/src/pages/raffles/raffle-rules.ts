@@ -86,4 +86,8 @@ export function publicProofAvailability(raffle: { mechanic: string; status: stri
   return { available: true };
 }
 
+/** The allocations whose finalized winners get an allowlist (a Merkle root a mint contract checks): the domain's hasAllowlist. */
+export const ALLOWLIST_ALLOCATIONS: readonly string[] = ['allowlist_gtd', 'allowlist_fcfs'];
+export const isAllowlistAllocation = (allocationType: string) => ALLOWLIST_ALLOCATIONS.includes(allocationType);
+
 export const humanize = (value: string) => value.replace(/_/g, ' ');

@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { useManagement } from '../../api/clients';
 import { useScope } from '../../scope/scope';
+import { AllowlistPanel } from './allowlist/AllowlistPanel';
 import { ApiErrorNotice } from '../../ui/ApiErrorNotice';
 import { DrawProofPanel } from './DrawProofPanel';
 import { EntriesPanel } from './EntriesPanel';
@@ -10,10 +11,11 @@ import { LifecycleActions } from './LifecycleActions';
 import { RaffleEditor } from './RaffleEditor';
 import { RaffleFacts } from './RaffleFacts';
 import { raffleKey } from './raffle-keys';
+import { isAllowlistAllocation } from './raffle-rules';
 import { StatusBadge } from './StatusBadge';
 import { WinnersPanel } from './WinnersPanel';
 
-/** One raffle: its settings (editable while the status allows), lifecycle actions, entries, winners and draw proof. */
+/** One raffle: its settings (editable while the status allows), lifecycle actions, entries, winners, allowlist (allowlist allocations) and draw proof. */
 export default function RafflePage() {
   const { raffleId = '' } = useParams();
   const { scope, basePath, can } = useScope();
@@ -55,6 +57,7 @@ export default function RafflePage() {
           <RaffleEditor raffle={raffle} workspaceId={workspaceId} manage={manage} />
           <EntriesPanel raffle={raffle} workspaceId={workspaceId} manage={manage} />
           <WinnersPanel raffle={raffle} workspaceId={workspaceId} manage={manage} />
+          {isAllowlistAllocation(raffle.allocationType) ? <AllowlistPanel raffle={raffle} workspaceId={workspaceId} /> : null}
           <DrawProofPanel raffle={raffle} workspaceId={workspaceId} />
         </>
       ) : null}

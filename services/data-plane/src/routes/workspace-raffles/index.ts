@@ -16,6 +16,7 @@ import { cursorsOf, readRoutingOf } from '../../decorations.js';
 import { dataPlaneReadResponses, RoutedReadHeaders, WorkspaceParams, WorkspaceRaffleParams } from '../responses.js';
 import { sendRenderedJson } from '@raffle/service-kit';
 import { createRaffleOwnership } from './raffle-ownership.js';
+import raffleExportRoutes from './raffle-exports.js';
 
 export const WorkspaceRafflePageSchema = PageOf(Type.Ref(WorkspaceRaffleItemSchema), 'WorkspaceRafflePage');
 export const WorkspaceEntryPageSchema = PageOf(Type.Ref(WorkspaceEntrySchema), 'WorkspaceEntryPage');
@@ -136,6 +137,8 @@ const workspaceRaffleRoutes: FastifyPluginAsyncTypebox = async (app) => {
       return sendRenderedJson(reply, `[${winners.join(',')}]`);
     },
   );
+
+  await app.register(raffleExportRoutes);
 };
 
 export default workspaceRaffleRoutes;

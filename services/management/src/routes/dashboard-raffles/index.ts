@@ -16,6 +16,7 @@ import { managementResponses } from '../responses.js';
 import { getDashboardRaffle, listDashboardRaffles } from './dashboard-raffle-reads.js';
 import raffleAllowlistRoutes from './allowlist.js';
 import raffleEntryRoutes from './entries.js';
+import raffleExportRoutes from './exports.js';
 import raffleLifecycleRoutes from './lifecycle.js';
 import raffleWinRoutes from './wins.js';
 import webEntryRoutes from './web-entries.js';
@@ -23,8 +24,8 @@ import { pageRequestOf } from '../shared/page-request.js';
 import { RAFFLE_TAGS, RAFFLES_BASE, WorkspaceRaffleParams } from './params.js';
 
 /**
- * The dashboard's raffle routes: drafts and their edits here, lifecycle actions, entries and wins
- * in their own files, and the signed-in user's own web entry. Any member of the workspace reads;
+ * The dashboard's raffle routes: drafts and their edits here, lifecycle actions, entries, wins and
+ * their CSV exports in their own files, and the signed-in user's own web entry. Any member of the workspace reads;
  * only owners and admins change anything (checked before the body is read, so a caller without
  * the role learns nothing from validation).
  */
@@ -126,6 +127,7 @@ const dashboardRaffleRoutes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(raffleEntryRoutes);
   await app.register(raffleWinRoutes);
   await app.register(raffleAllowlistRoutes);
+  await app.register(raffleExportRoutes);
   await app.register(webEntryRoutes);
 };
 
