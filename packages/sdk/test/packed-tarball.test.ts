@@ -143,6 +143,15 @@ console.log(JSON.stringify({ me: (await client.me.get()).handle, slugs, keyedVal
     expect(failure).toMatchObject({ code: 2 });
     expect((failure as { stderr: string }).stderr).toContain('404 RAFFLE_NOT_FOUND');
   });
+
+  it('ships the raffle-verify-allowlist command', async () => {
+    const bin = join(appDir, 'node_modules/.bin/raffle-verify-allowlist');
+    const { stdout } = await run(bin, ['--help'], { cwd: appDir, timeout: 60_000 });
+    expect(stdout).toMatch(/^Usage:\n {2}raffle-verify-allowlist <slug>/);
+    const failure = await run(bin, ['no-such-raffle', '--base-url', dataPlane.baseUrl], { cwd: appDir, timeout: 60_000 }).catch((e: { code: number; stderr: string }) => e);
+    expect(failure).toMatchObject({ code: 2 });
+    expect((failure as { stderr: string }).stderr).toContain('404 RAFFLE_NOT_FOUND');
+  });
 });
 
 const TSC = createRequire(import.meta.url).resolve('typescript/bin/tsc');

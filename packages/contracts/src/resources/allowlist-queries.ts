@@ -15,6 +15,8 @@ const VERSION_DESCRIPTION = 'The version to list (`versions[].version` of the al
 const address = Type.Optional(
   Type.String({
     pattern: ADDRESS,
+    minLength: 42,
+    maxLength: 42,
     description: "Only this wallet's leaf (any case): a page of one leaf, or an empty page when the wallet is not on this version.",
     examples: ['0x8ba1f109551bD432803012645Ac136ddd64DBA72'],
   }),

@@ -5,10 +5,11 @@ import { DateTime, Nullable, StringEnum } from '../primitives.js';
 // A raffle's allowlist (issue 35): its winners as a Merkle root a mint contract checks, in
 // OpenZeppelin's StandardMerkleTree format, with every version on the public record.
 
+// Lengths beside the patterns: a client (or the schema fuzzer) that reads only the length knows it too.
 const Hash = (description: string) =>
-  Type.String({ pattern: '^0x[0-9a-f]{64}$', description, examples: ['0x1dd0e8b7e3c2f0a4b6d8e9f1a2c3b4d5e6f708192a3b4c5d6e7f8091a2b3c4d5'] });
-const Address = (description: string) => Type.String({ pattern: '^0x[0-9a-fA-F]{40}$', description, examples: ['0x8ba1f109551bD432803012645Ac136ddd64DBA72'] });
-const Quantity = Type.String({ pattern: '^[1-9][0-9]{0,77}$', description: 'The uint256 the leaf allows its wallet to mint, as a decimal string.', examples: ['1'] });
+  Type.String({ pattern: '^0x[0-9a-f]{64}$', minLength: 66, maxLength: 66, description, examples: ['0x1dd0e8b7e3c2f0a4b6d8e9f1a2c3b4d5e6f708192a3b4c5d6e7f8091a2b3c4d5'] });
+const Address = (description: string) => Type.String({ pattern: '^0x[0-9a-fA-F]{40}$', minLength: 42, maxLength: 42, description, examples: ['0x8ba1f109551bD432803012645Ac136ddd64DBA72'] });
+const Quantity = Type.String({ pattern: '^[1-9][0-9]{0,77}$', minLength: 1, maxLength: 78, description: 'The uint256 the leaf allows its wallet to mint, as a decimal string.', examples: ['1'] });
 
 /** How each leaf is encoded: what MerkleProof.verify in a contract must hash. */
 export const ALLOWLIST_LEAF_ENCODING_VALUE = ['address', 'uint256'] as const;
