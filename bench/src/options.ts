@@ -56,6 +56,15 @@ export type DrawOptions = DatasetOptions & {
   profile: boolean;
 };
 
+export type AllowlistOptions = LoadOptions & {
+  /** Finalized winners of the allowlist raffle, each with a wallet of its own (one leaf each). */
+  winners: number;
+  /** Finalize and publish rounds of allowlist-build (each step in a fresh process); medians reported. */
+  buildRounds: number;
+  /** Winners whose personal keys the proof load rotates through. */
+  proofKeys: number;
+};
+
 const DATASET_USAGE = `  --reseed             drop and seed the benchmark database even if it holds the dataset
   --postgres-url=postgres://postgres@127.0.0.1:5432
   --database=raffle_bench
@@ -99,6 +108,16 @@ const DRAW_USAGE = `pnpm bench:draw [-- options]   (each option also reads BENCH
   --spots=100          winners drawn
   --profile            one more draw under node --cpu-prof, summarised (results/profiles/)
 ${DATASET_USAGE}`;
+
+const ALLOWLIST_USAGE = `pnpm bench:allowlist [-- options]   (each option also reads BENCH_<NAME> from the environment)
+  --only=allowlist-build,allowlist-proofs   run only these scenarios (both by default)
+  --winners=100000     finalized winners of the allowlist raffle, each with a wallet of its own
+  --build-rounds=3     rounds of finalize (the allowlist raffle and a same-size airdrop) and of the
+                       build (publishDueAllowlists, then its parts one by one), each step in a fresh process
+  --proof-keys=20000   winners whose personal keys the proof load sends, each request the next one
+${LOAD_USAGE}
+${DATASET_USAGE}
+  --profile            CPU-profile the data plane (results/profiles/) and print where its time went`;
 
 const DATASET_FLAGS = {
   reseed: { type: 'boolean' },
@@ -220,5 +239,17 @@ export function readDrawOptions(argv: string[], env: NodeJS.ProcessEnv): DrawOpt
     rounds: read.integer('rounds', 'ROUNDS', 3),
     spots: read.integer('spots', 'SPOTS', 100),
     profile: read.flag('profile', 'PROFILE'),
+  };
+}
+
+/** `pnpm bench:allowlist`: building a 100,000-winner allowlist, and serving its proofs. */
+export function readAllowlistOptions(argv: string[], env: NodeJS.ProcessEnv): AllowlistOptions {
+  const flags = { ...LOAD_FLAGS, winners: { type: 'string' }, 'build-rounds': { type: 'string' }, 'proof-keys': { type: 'string' } } as const;
+  const read = reader(parse(argv, flags, ALLOWLIST_USAGE), env, ALLOWLIST_USAGE);
+  return {
+    ...loadOptions(read),
+    winners: read.integer('winners', 'WINNERS', 100_000),
+    buildRounds: read.integer('build-rounds', 'BUILD_ROUNDS', 3),
+    proofKeys: read.integer('proof-keys', 'PROOF_KEYS', 20_000),
   };
 }

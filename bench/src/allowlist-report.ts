@@ -1,0 +1,133 @@
+import type { AllowlistChildResult } from './allowlist-child.js';
+import type { ProofLoadResult } from './allowlist-proofs.js';
+
+/** allowlist-build: every round of each step (each in a fresh process), and their medians. */
+export type BuildResults = {
+  finalize: { allowlist: AllowlistChildResult[]; airdrop: AllowlistChildResult[] };
+  publish: AllowlistChildResult[];
+  pieces: AllowlistChildResult[];
+};
+
+export type BuildMedians = {
+  finalizeAllowlistSeconds: number;
+  finalizeAirdropSeconds: number;
+  /** Finalizing the allowlist raffle ÷ finalizing the same raffle as an airdrop (no allowlist). */
+  finalizeRatio: number;
+  /** The queue upsert alone: what finalize adds for an allowlist. */
+  queueMs: number;
+  publishSeconds: number;
+  readSeconds: number;
+  hashSeconds: number;
+  writeSeconds: number;
+  publishMaxRssMb: number;
+  publishBaselineRssMb: number;
+  publishHeapPeakMb: number;
+  piecesMaxRssMb: number;
+  finalizeMaxRssMb: number;
+};
+
+export type AllowlistReport = {
+  startedAt: string;
+  environment: Record<string, string | number>;
+  winners: number;
+  seedSeconds: number;
+  build?: BuildResults & { medians: BuildMedians; root: string; leaves: number };
+  proofs?: ProofLoadResult[];
+  warnings: string[];
+};
+
+export const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+/** The medians the report states, from every round of each step. */
+export function buildMedians(results: BuildResults): BuildMedians {
+  const of = (rounds: AllowlistChildResult[], pick: (r: AllowlistChildResult) => number) => median(rounds.map(pick));
+  const finalizeAllowlistSeconds = of(results.finalize.allowlist, (r) => r.seconds);
+  const finalizeAirdropSeconds = of(results.finalize.airdrop, (r) => r.seconds);
+  return {
+    finalizeAllowlistSeconds,
+    finalizeAirdropSeconds,
+    finalizeRatio: finalizeAllowlistSeconds / finalizeAirdropSeconds,
+    queueMs: of(results.finalize.allowlist, (r) => (r.queueSeconds ?? 0) * 1000),
+    publishSeconds: of(results.publish, (r) => r.seconds),
+    readSeconds: of(results.pieces, (r) => r.pieces!.readSeconds),
+    hashSeconds: of(results.pieces, (r) => r.pieces!.hashSeconds),
+    writeSeconds: of(results.pieces, (r) => r.pieces!.writeSeconds),
+    publishMaxRssMb: of(results.publish, (r) => r.maxRssMb),
+    publishBaselineRssMb: of(results.publish, (r) => r.baselineRssMb),
+    publishHeapPeakMb: of(results.publish, (r) => r.sampled.heapUsedMb),
+    piecesMaxRssMb: of(results.pieces, (r) => r.maxRssMb),
+    finalizeMaxRssMb: of([...results.finalize.allowlist, ...results.finalize.airdrop], (r) => r.maxRssMb),
+  };
+}
+
+const count = (n: number) => n.toLocaleString('en-US');
+const s = (seconds: number) => seconds.toFixed(2);
+const pct = (ratio: number) => `${(ratio * 100).toFixed(1)}%`;
+
+function buildSection(report: AllowlistReport): string[] {
+  const build = report.build;
+  if (!build) return [];
+  const m = build.medians;
+  const rounds = build.publish.map((publish, i) => {
+    const pieces = build.pieces[i]?.pieces;
+    const finalize = build.finalize.allowlist[i];
+    const airdrop = build.finalize.airdrop[i];
+    return `| ${i + 1} | ${finalize ? s(finalize.seconds) : '–'} | ${airdrop ? s(airdrop.seconds) : '–'} | ${s(publish.seconds)} | ${pieces ? `${s(pieces.readSeconds)} / ${s(pieces.hashSeconds)} / ${s(pieces.writeSeconds)}` : '–'} | ${publish.maxRssMb} (${publish.baselineRssMb}) | ${publish.sampled.heapUsedMb} | ${publish.cpuSeconds.node} / ${publish.cpuSeconds.postgres ?? '–'} |`;
+  });
+  const total = m.readSeconds + m.hashSeconds + m.writeSeconds;
+  return [
+    '## allowlist-build',
+    '',
+    `A drawn raffle with ${count(report.winners)} selected winners, each with a wallet of its own; finalize makes them finalized winners and queues the allowlist; publishDueAllowlists builds it: ${count(build.leaves)} leaves, root \`${build.root}\`.`,
+    '',
+    '| Round | finalize allowlist s | finalize airdrop s | publishDueAllowlists s | parts: read / hash / write s | publish peak RSS MB (before) | publish heap peak MB | publish CPU s node / pg |',
+    '|---:|---:|---:|---:|---|---:|---:|---|',
+    ...rounds,
+    `| median | ${s(m.finalizeAllowlistSeconds)} | ${s(m.finalizeAirdropSeconds)} | ${s(m.publishSeconds)} | ${s(m.readSeconds)} / ${s(m.hashSeconds)} / ${s(m.writeSeconds)} | ${m.publishMaxRssMb} (${m.publishBaselineRssMb}) | ${m.publishHeapPeakMb} | |`,
+    '',
+    `- **Finalize is not held up by the build**: finalizing the allowlist raffle took ${s(m.finalizeAllowlistSeconds)} s, ${m.finalizeRatio.toFixed(2)}× finalizing the same raffle as an airdrop (${s(m.finalizeAirdropSeconds)} s, no allowlist), in the same run. What finalize adds for an allowlist is one upsert into the build queue: ${m.queueMs.toFixed(1)} ms alone. The rest of either finalize is its ${count(report.winners)} wins (peak RSS of a finalize process ${m.finalizeMaxRssMb} MB).`,
+    `- **The build** (publishDueAllowlists, one process per round): ${s(m.publishSeconds)} s. Called one by one: reading the winners ${s(m.readSeconds)} s (${pct(m.readSeconds / total)}), hashing the tree (allowlistFromWinners) ${s(m.hashSeconds)} s (${pct(m.hashSeconds / total)}), writing the version and its leaves ${s(m.writeSeconds)} s (${pct(m.writeSeconds / total)}).`,
+    `- **Memory**: peak RSS of the build's process ${m.publishMaxRssMb} MB, ${(m.publishMaxRssMb - m.publishBaselineRssMb).toFixed(1)} MB over its RSS before the build (${m.publishBaselineRssMb} MB: Node, tsx and the workspace's modules); heap peak (sampled every 20 ms) ${m.publishHeapPeakMb} MB.`,
+    '',
+  ];
+}
+
+function proofSection(report: AllowlistReport): string[] {
+  const proofs = report.proofs;
+  if (!proofs) return [];
+  const bare = proofs.find((r) => r.id === 'bare');
+  const rows = proofs.map((r) => {
+    const share = bare ? pct(r.wrk.requestsPerSecond / bare.wrk.requestsPerSecond) : '–';
+    const statuses = r.wrk.statuses ? Object.entries(r.wrk.statuses).map(([status, n]) => `${status}: ${count(n)}`).join(', ') : `${count(r.wrk.requests - r.wrk.errors.status)} < 400`;
+    return `| ${r.label} | ${count(Math.round(r.wrk.requestsPerSecond))} | ${share} | ${r.wrk.latencyMs.p50} | ${r.wrk.latencyMs.p99} | ${count(r.wrk.bytesPerRequest)} | ${statuses} | ${r.cpu.server} / ${r.cpu.postgres} / ${r.cpu.wrk} / ${r.cpu.other} |`;
+  });
+  return [
+    '## allowlist-proofs',
+    '',
+    '| Scenario | req/s | share of bare | p50 ms | p99 ms | bytes/resp | statuses | CPU % of a core: server / postgres / wrk / other |',
+    '|---|---:|---:|---:|---:|---:|---|---|',
+    ...rows,
+    '',
+  ];
+}
+
+export function renderAllowlistMarkdown(report: AllowlistReport): string {
+  const env = Object.entries(report.environment)
+    .map(([k, v]) => `${k}: ${v}`)
+    .join(' · ');
+  return [
+    `# Allowlist benchmark, ${report.startedAt}`,
+    '',
+    env,
+    '',
+    `Seeded two drawn raffles of ${count(report.winners)} winners each (COPY) in ${report.seedSeconds} s.`,
+    '',
+    ...buildSection(report),
+    ...proofSection(report),
+    ...(report.warnings.length ? ['## Warnings', '', ...report.warnings.map((w) => `- ${w}`), ''] : []),
+  ].join('\n');
+}
