@@ -68,6 +68,10 @@ const count = (n: number) => n.toLocaleString('en-US');
 const s = (seconds: number) => seconds.toFixed(2);
 const pct = (ratio: number) => `${(ratio * 100).toFixed(1)}%`;
 
+/** A finalize's time; when its transition bound cancelled it, how long until then and the time with the bound raised. */
+const finalizeCell = (r: AllowlistChildResult | undefined) =>
+  !r ? '–' : r.timedOutAfterSeconds === undefined ? s(r.seconds) : `${s(r.seconds)} (bound hit after ${s(r.timedOutAfterSeconds)})`;
+
 function buildSection(report: AllowlistReport): string[] {
   const build = report.build;
   if (!build) return [];
@@ -76,7 +80,7 @@ function buildSection(report: AllowlistReport): string[] {
     const pieces = build.pieces[i]?.pieces;
     const finalize = build.finalize.allowlist[i];
     const airdrop = build.finalize.airdrop[i];
-    return `| ${i + 1} | ${finalize ? s(finalize.seconds) : '–'} | ${airdrop ? s(airdrop.seconds) : '–'} | ${s(publish.seconds)} | ${pieces ? `${s(pieces.readSeconds)} / ${s(pieces.hashSeconds)} / ${s(pieces.writeSeconds)}` : '–'} | ${publish.maxRssMb} (${publish.baselineRssMb}) | ${publish.sampled.heapUsedMb} | ${publish.cpuSeconds.node} / ${publish.cpuSeconds.postgres ?? '–'} |`;
+    return `| ${i + 1} | ${finalizeCell(finalize)} | ${finalizeCell(airdrop)} | ${s(publish.seconds)} | ${pieces ? `${s(pieces.readSeconds)} / ${s(pieces.hashSeconds)} / ${s(pieces.writeSeconds)}` : '–'} | ${publish.maxRssMb} (${publish.baselineRssMb}) | ${publish.sampled.heapUsedMb} | ${publish.cpuSeconds.node} / ${publish.cpuSeconds.postgres ?? '–'} |`;
   });
   const total = m.readSeconds + m.hashSeconds + m.writeSeconds;
   return [

@@ -69,9 +69,17 @@ async function measureBuild(database: Database, manifest: Manifest, raffles: All
       await resetToDrawn(database, raffles.airdrop.id);
       await resetToDrawn(database, raffles.allowlist.id);
     }
+    const describe = (r: AllowlistChildResult) =>
+      r.timedOutAfterSeconds === undefined ? `${r.seconds} s` : `cancelled by its statement bound after ${r.timedOutAfterSeconds} s; with the bound raised ${r.seconds} s`;
     const airdrop = await step(raffles.airdrop.id, 'finalize');
+    log(`finalize round ${round}/${options.buildRounds}: airdrop ${describe(airdrop)}, peak RSS ${airdrop.maxRssMb} MB`);
     const allowlist = await step(raffles.allowlist.id, 'finalize');
-    log(`finalize round ${round}/${options.buildRounds}: allowlist ${allowlist.seconds} s (queue upsert alone ${((allowlist.queueSeconds ?? 0) * 1000).toFixed(1)} ms), airdrop ${airdrop.seconds} s`);
+    log(`finalize round ${round}/${options.buildRounds}: allowlist ${describe(allowlist)} (queue upsert alone ${((allowlist.queueSeconds ?? 0) * 1000).toFixed(1)} ms), peak RSS ${allowlist.maxRssMb} MB`);
+    for (const [name, r] of [['allowlist', allowlist], ['airdrop', airdrop]] as const) {
+      if (r.timedOutAfterSeconds !== undefined) {
+        warnings.push(`round ${round}: finalizeRaffle of the ${name} raffle ran past its transition bound (15 s a statement) and was cancelled after ${r.timedOutAfterSeconds} s; its time is finalizeRaffleIn's with the bound raised`);
+      }
+    }
     for (const [name, r, queued] of [['allowlist', allowlist, true], ['airdrop', airdrop, false]] as const) {
       if (r.finalizedWins !== raffles.winners) throw new Error(`finalizing the ${name} raffle left ${r.finalizedWins} finalized wins, not ${raffles.winners}`);
       if (r.buildQueued !== queued) throw new Error(`finalizing the ${name} raffle ${queued ? 'queued no' : 'queued an'} allowlist build`);

@@ -18,8 +18,7 @@ import { isAddress } from 'viem';
 import type { Clock } from '../clock.js';
 import { isDomainError } from '../errors.js';
 import { allowlistSettingsOf, hasAllowlist } from './allowlist-settings.js';
-import { buildAllowlistTree } from './build-allowlist.js';
-import { leafRowsOf, treeNodeBytes } from './tree-layout.js';
+import { hashAllowlistTree } from './hash-allowlist-tree.js';
 
 /** The root of a version with no leaves: no proof folds to it, so it admits nobody. */
 export const EMPTY_ALLOWLIST_ROOT = `0x${'0'.repeat(64)}`;
@@ -48,8 +47,12 @@ export function allowlistFromWinners(winners: readonly AllowlistWinnerRow[], qua
     quantities.set(key, (quantities.get(key) ?? 0n) + BigInt(quantityPerWinner));
   }
   if (quantities.size === 0) return { root: EMPTY_ALLOWLIST_ROOT, nodes: Buffer.alloc(0), leaves: [], unlistedWinners };
-  const tree = buildAllowlistTree([...quantities].map(([address, quantity]) => ({ address, quantity })));
-  return { root: tree.root, nodes: treeNodeBytes(tree.dump), leaves: leafRowsOf(tree.dump), unlistedWinners };
+  // Lowercase addresses in address order (the leaves' stored order); the tree is buildAllowlistTree's,
+  // straight to the stored node bytes, without the checksums and hex strings of its dump.
+  const listed = [...quantities].sort(([a], [b]) => (a < b ? -1 : 1)).map(([address, quantity]) => ({ address, quantity }));
+  const { root, nodes, treeIndexes } = hashAllowlistTree(listed);
+  const leaves = listed.map(({ address, quantity }, i) => ({ address, quantity: quantity.toString(), treeIndex: treeIndexes[i]! }));
+  return { root, nodes, leaves, unlistedWinners };
 }
 
 export const allowlistPublishedOf = (raffle: { id: string; slug: string }, version: AllowlistVersionRow): AllowlistPublished => ({
