@@ -59,7 +59,9 @@ export type DrawOptions = DatasetOptions & {
 export type AllowlistOptions = LoadOptions & {
   /** Finalized winners of the allowlist raffle, each with a wallet of its own (one leaf each). */
   winners: number;
-  /** Finalize and publish rounds of allowlist-build (each step in a fresh process); medians reported. */
+  /** Rounds of finalizing the allowlist raffle and the airdrop (each in a fresh process); medians reported. */
+  finalizeRounds: number;
+  /** Rounds of the build: publishDueAllowlists, then its parts one by one (each in a fresh process); medians reported. */
   buildRounds: number;
   /** Winners whose personal keys the proof load rotates through. */
   proofKeys: number;
@@ -112,8 +114,9 @@ ${DATASET_USAGE}`;
 const ALLOWLIST_USAGE = `pnpm bench:allowlist [-- options]   (each option also reads BENCH_<NAME> from the environment)
   --only=allowlist-build,allowlist-proofs   run only these scenarios (both by default)
   --winners=100000     finalized winners of the allowlist raffle, each with a wallet of its own
-  --build-rounds=3     rounds of finalize (the allowlist raffle and a same-size airdrop) and of the
-                       build (publishDueAllowlists, then its parts one by one), each step in a fresh process
+  --finalize-rounds=1  rounds of finalizing the allowlist raffle and a same-size airdrop (minutes each
+                       at 100,000 winners), each in a fresh process
+  --build-rounds=3     rounds of the build: publishDueAllowlists, then its parts one by one, each in a fresh process
   --proof-keys=20000   winners whose personal keys the proof load sends, each request the next one
 ${LOAD_USAGE}
 ${DATASET_USAGE}
@@ -244,11 +247,12 @@ export function readDrawOptions(argv: string[], env: NodeJS.ProcessEnv): DrawOpt
 
 /** `pnpm bench:allowlist`: building a 100,000-winner allowlist, and serving its proofs. */
 export function readAllowlistOptions(argv: string[], env: NodeJS.ProcessEnv): AllowlistOptions {
-  const flags = { ...LOAD_FLAGS, winners: { type: 'string' }, 'build-rounds': { type: 'string' }, 'proof-keys': { type: 'string' } } as const;
+  const flags = { ...LOAD_FLAGS, winners: { type: 'string' }, 'finalize-rounds': { type: 'string' }, 'build-rounds': { type: 'string' }, 'proof-keys': { type: 'string' } } as const;
   const read = reader(parse(argv, flags, ALLOWLIST_USAGE), env, ALLOWLIST_USAGE);
   return {
     ...loadOptions(read),
     winners: read.integer('winners', 'WINNERS', 100_000),
+    finalizeRounds: read.integer('finalize-rounds', 'FINALIZE_ROUNDS', 1),
     buildRounds: read.integer('build-rounds', 'BUILD_ROUNDS', 3),
     proofKeys: read.integer('proof-keys', 'PROOF_KEYS', 20_000),
   };

@@ -38,7 +38,7 @@ const unknown = only.filter((id) => !SCENARIOS.includes(id));
 if (unknown.length) throw new Error(`unknown scenario ${unknown.join(', ')}; known: ${SCENARIOS.join(', ')}`);
 
 const perWrkSeconds = options.warmupSeconds + options.durationSeconds + 15;
-const budgetSeconds = 20 * 60 + options.buildRounds * 5 * CHILD_TIMEOUT_SECONDS + options.rounds * 3 * perWrkSeconds;
+const budgetSeconds = 20 * 60 + (options.finalizeRounds * 2 + options.buildRounds * 2) * CHILD_TIMEOUT_SECONDS + options.rounds * 3 * perWrkSeconds;
 const watchdog = setTimeout(() => {
   console.error(`[bench:allowlist] watchdog: still running after ${budgetSeconds} s, stopping`);
   process.exit(3);
@@ -57,14 +57,15 @@ function runStep(raffleId: string, workspaceId: string, phase: AllowlistChildInp
 }
 
 /**
- * allowlist-build: each round finalizes the airdrop and then the allowlist raffle (the two put
- * back to drawn between rounds), then publishes the allowlist (its versions dropped and its build
- * queued again between rounds), then calls the build's parts one by one. Every step is checked.
+ * allowlist-build: each finalize round finalizes the airdrop and then the allowlist raffle (the
+ * two put back to drawn between rounds); each build round publishes the allowlist (its versions
+ * dropped and its build queued again between rounds), then calls the build's parts one by one.
+ * Every step is checked.
  */
 async function measureBuild(database: Database, manifest: Manifest, raffles: AllowlistRaffles, warnings: string[]): Promise<NonNullable<AllowlistReport['build']>> {
   const results: BuildResults = { finalize: { allowlist: [], airdrop: [] }, publish: [], pieces: [] };
   const step = (raffleId: string, phase: AllowlistChildInput['phase']) => runStep(raffleId, manifest.workspaceId, phase);
-  for (let round = 1; round <= options.buildRounds; round++) {
+  for (let round = 1; round <= options.finalizeRounds; round++) {
     if (round > 1) {
       await resetToDrawn(database, raffles.airdrop.id);
       await resetToDrawn(database, raffles.allowlist.id);
@@ -72,9 +73,9 @@ async function measureBuild(database: Database, manifest: Manifest, raffles: All
     const describe = (r: AllowlistChildResult) =>
       r.timedOutAfterSeconds === undefined ? `${r.seconds} s` : `cancelled by its statement bound after ${r.timedOutAfterSeconds} s; with the bound raised ${r.seconds} s`;
     const airdrop = await step(raffles.airdrop.id, 'finalize');
-    log(`finalize round ${round}/${options.buildRounds}: airdrop ${describe(airdrop)}, peak RSS ${airdrop.maxRssMb} MB`);
+    log(`finalize round ${round}/${options.finalizeRounds}: airdrop ${describe(airdrop)}, peak RSS ${airdrop.maxRssMb} MB`);
     const allowlist = await step(raffles.allowlist.id, 'finalize');
-    log(`finalize round ${round}/${options.buildRounds}: allowlist ${describe(allowlist)} (queue upsert alone ${((allowlist.queueSeconds ?? 0) * 1000).toFixed(1)} ms), peak RSS ${allowlist.maxRssMb} MB`);
+    log(`finalize round ${round}/${options.finalizeRounds}: allowlist ${describe(allowlist)} (queue upsert alone ${((allowlist.queueSeconds ?? 0) * 1000).toFixed(1)} ms), peak RSS ${allowlist.maxRssMb} MB`);
     for (const [name, r] of [['allowlist', allowlist], ['airdrop', airdrop]] as const) {
       if (r.timedOutAfterSeconds !== undefined) {
         warnings.push(`round ${round}: finalizeRaffle of the ${name} raffle ran past its transition bound (15 s a statement) and was cancelled after ${r.timedOutAfterSeconds} s; its time is finalizeRaffleIn's with the bound raised`);
