@@ -88,6 +88,7 @@ export * from './resources/win.js';
 export * from './resources/draw-proof.js';
 export * from './resources/draw-commitment.js';
 export * from './resources/allowlist.js';
+export * from './resources/allowlist-queries.js';
 export * from './resources/dashboard-raffle.js';
 export * from './resources/dashboard-win.js';
 export * from './resources/dashboard-raffle-lists.js';

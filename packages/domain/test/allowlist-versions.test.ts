@@ -135,4 +135,15 @@ describe('allowlist versions', () => {
     const proof = await allowlistProofOf(world.db, row, win!.userId);
     expect(proof.address).toBe(other);
   });
+
+  it('refuses a wallet deadline on a raffle that is no allowlist, or one before entries close', async () => {
+    const endsAt = new Date(Date.now() + 86_400_000).toISOString();
+    await expect(world.raffle({ allocationType: 'airdrop', settings: { walletDeadline: new Date(Date.now() + 2 * 86_400_000).toISOString() } })).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: expect.stringContaining('settings.walletDeadline is for allowlist raffles'),
+    });
+    await expect(world.raffle({ endsAt, settings: { walletDeadline: endsAt } })).rejects.toMatchObject({ code: 'VALIDATION_FAILED', message: expect.stringContaining('after endsAt') });
+    const kept = await world.raffle({ endsAt, settings: { walletDeadline: '2099-01-01T01:00:00+01:00' } });
+    expect(kept.settings.walletDeadline).toBe('2099-01-01T00:00:00.000Z');
+  });
 });

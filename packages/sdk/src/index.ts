@@ -7,7 +7,15 @@
 // The data plane (/api/v1) with an API key.
 export { RaffleClient, DEFAULT_DATA_PLANE_URL, type RaffleClientOptions } from './client/raffle-client.js';
 export type { EnterOptions } from './client/resources/raffles.js';
+export type { AllowlistLeafList } from './client/resources/allowlist.js';
 export type {
+  Allowlist,
+  AllowlistLeaf,
+  AllowlistLeafListParams,
+  AllowlistLeafPage,
+  AllowlistProof,
+  AllowlistVersion,
+  AllowlistWallet,
   DrawProof,
   Entry,
   EntryListParams,
@@ -72,7 +80,8 @@ export {
 export { fetchPlatformBeaconChain, PLATFORM_BEACON_NAME, type FetchPlatformBeaconOptions, type PlatformBeaconChain } from './draw/platform-beacon.js';
 export { fetchAndVerifyDraw, type FetchAndVerifyDrawOptions, type FetchedDrawVerification } from './draw/fetch-and-verify-draw.js';
 
-// Allowlists: the offline check of an address's place in an allowlist's Merkle tree.
+// Allowlists: the offline check of an address's place in an allowlist's Merkle tree, the root
+// rebuilt from public leaves, the checks of raffle-verify-allowlist, and the keyless public routes.
 export * from './allowlist/index.js';
 
 // The management API (/api/developer, /api/dashboard) with a session token.

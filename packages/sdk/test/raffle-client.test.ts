@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RaffleApiError, RaffleClient, verifyDraw } from '../src/index.js';
+import { fetchPublicAllowlist, publicAllowlistLeaves, RaffleApiError, RaffleClient, verifyAllowlistProof, verifyDraw } from '../src/index.js';
 import { collectAll, newTestDatabase, recordingFetch, seedDataPlaneTenant, startDataPlane, type DataPlane, type Tenant } from './support/data-plane-service.js';
 
 let dataPlane: DataPlane;
@@ -87,7 +87,31 @@ describe('every RaffleClient method against the data plane', () => {
 
   it('wins.list', async () => {
     const wins = await collectAll(personal.wins.list({ limit: 1 }));
-    expect(wins.map((w) => w.position).sort()).toEqual([1]);
+    // The finalized raffle's and the one whose winners may still name a wallet.
+    expect(wins.map((w) => w.raffleId).sort()).toEqual([tenant.finalized.id, tenant.naming.id].sort());
+  });
+
+  it('allowlist.proof, nameWallet, get and leaves; the keyless fetchPublicAllowlist and publicAllowlistLeaves', async () => {
+    const proof = await personal.allowlist.proof(tenant.finalized.slug);
+    expect(proof.address.toLowerCase()).toBe(tenant.ownerWallet);
+    expect(verifyAllowlistProof(proof)).toBe(true);
+    const named = await personal.allowlist.nameWallet(tenant.naming.slug, tenant.ownerWallet);
+    expect(named).toMatchObject({ raffleId: tenant.naming.id });
+    expect(named.address.toLowerCase()).toBe(tenant.ownerWallet);
+
+    const allowlist = await workspace.allowlist.get(tenant.workspace.id, tenant.finalized.id);
+    expect(allowlist.current).toMatchObject({ version: 1, root: proof.root, count: 2 });
+    const leaves = await collectAll(workspace.allowlist.leaves(tenant.workspace.id, tenant.finalized.id, { limit: 1 }));
+    expect(leaves).toHaveLength(2);
+    expect(leaves.every((leaf) => verifyAllowlistProof({ root: proof.root, ...leaf }))).toBe(true);
+    const page = await workspace.allowlist.leaves(tenant.workspace.id, tenant.finalized.id, { address: proof.address, version: 1 }).page();
+    expect(page).toMatchObject({ version: 1, root: proof.root, data: [{ address: proof.address, quantity: proof.quantity, proof: proof.proof }] });
+
+    expect(await fetchPublicAllowlist(tenant.finalized.slug, { baseUrl: dataPlane.baseUrl })).toEqual(allowlist);
+    expect(await collectAll(publicAllowlistLeaves(tenant.finalized.slug, { limit: 1 }, { baseUrl: dataPlane.baseUrl }))).toEqual(leaves);
+    const refused = await publicAllowlistLeaves(tenant.naming.slug, {}, { baseUrl: dataPlane.baseUrl }).page().catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(RaffleApiError);
+    expect(refused).toMatchObject({ status: 404, code: 'NOT_FOUND' });
   });
 
   it('raffles.drawProof gives a proof verifyDraw can check', async () => {

@@ -15,6 +15,7 @@ import readRoutingPlugin from './plugins/read-routing.js';
 import revocationListenerPlugin from './plugins/revocation-listener.js';
 import apiV1Routes from './routes/api-v1.js';
 import { DATA_PLANE_OPENAPI } from './routes/openapi-document.js';
+import publicAllowlistRoutes from './routes/public-allowlist/index.js';
 import publicBeaconRoutes from './routes/public-beacon/index.js';
 import publicCommitmentRoutes from './routes/public-commitment/index.js';
 import publicDrawRoutes from './routes/public-draw/index.js';
@@ -86,6 +87,7 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   await app.register(publicDrawRoutes, { prefix: PUBLIC_PREFIX });
   await app.register(publicBeaconRoutes, { prefix: PUBLIC_PREFIX });
   await app.register(publicCommitmentRoutes, { prefix: PUBLIC_PREFIX });
+  await app.register(publicAllowlistRoutes, { prefix: PUBLIC_PREFIX });
 
   await app.ready();
   // The table is decorated by the auth plugin; the type says so for the app's callers.

@@ -5,7 +5,7 @@ import type { DataPlaneApp } from '../src/app.js';
 import { buildTestApp } from './support/app.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 import { capturedLogLines } from './support/log-scan.js';
-import { authorizedStatuses, concreteUrl } from './support/route-urls.js';
+import { authorizedStatuses, concreteBody, concreteUrl } from './support/route-urls.js';
 import { seedTenant, type Tenant } from './support/tenant.js';
 import { generateApiKey } from '@raffle/contracts';
 import authPlugin from '../src/plugins/auth.js';
@@ -24,8 +24,9 @@ afterAll(async () => {
   await db?.drop();
 });
 
+/** Sends the route's body too, where it takes one: what an authorized caller sends. */
 const call = (method: string, url: string, headers: Record<string, string> = {}) =>
-  app.inject({ method: method as 'GET', url, headers });
+  app.inject({ method: method as 'GET', url, headers, payload: concreteBody(method)?.(tenant) });
 
 const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
 
@@ -48,6 +49,10 @@ describe('the route table', () => {
         'POST /api/v1/raffles/:slug/entries personal entries:write',
         'DELETE /api/v1/raffles/:slug/entries/me personal entries:write',
         'GET /api/v1/wins personal wins:read',
+        'GET /api/v1/raffles/:slug/allowlist/proof personal wins:read',
+        'PUT /api/v1/raffles/:slug/allowlist/wallet personal entries:write',
+        'GET /api/v1/workspaces/:workspaceId/raffles/:raffleId/allowlist workspace winners:read',
+        'GET /api/v1/workspaces/:workspaceId/raffles/:raffleId/allowlist/leaves workspace winners:read',
         'GET /api/v1/workspaces/:workspaceId/projects workspace projects:read',
         'GET /api/v1/workspaces/:workspaceId/projects/:projectId workspace projects:read',
         'GET /api/v1/workspaces/:workspaceId/raffles workspace raffles:read',
@@ -172,6 +177,8 @@ describe('auth matrix, generated from the route table', () => {
     expectError(await call('GET', `/api/v1/workspaces/${ws}/raffles/${foreign}`, bearer(tenant.keys.workspace)), 404, 'RAFFLE_NOT_FOUND');
     expectError(await call('GET', `/api/v1/workspaces/${ws}/raffles/${foreign}/entries`, bearer(tenant.keys.workspace)), 404, 'RAFFLE_NOT_FOUND');
     expectError(await call('GET', `/api/v1/workspaces/${ws}/raffles/${foreign}/winners`, bearer(tenant.keys.workspace)), 404, 'RAFFLE_NOT_FOUND');
+    expectError(await call('GET', `/api/v1/workspaces/${ws}/raffles/${foreign}/allowlist`, bearer(tenant.keys.workspace)), 404, 'RAFFLE_NOT_FOUND');
+    expectError(await call('GET', `/api/v1/workspaces/${ws}/raffles/${foreign}/allowlist/leaves`, bearer(tenant.keys.workspace)), 404, 'RAFFLE_NOT_FOUND');
     expectError(await call('GET', `/api/v1/workspaces/${ws}/raffles/raf_nope`, bearer(tenant.keys.workspace)), 404, 'RAFFLE_NOT_FOUND');
     expectError(await call('GET', `/api/v1/workspaces/${ws}/projects/prj_nope`, bearer(tenant.keys.workspace)), 404, 'PROJECT_NOT_FOUND');
   });

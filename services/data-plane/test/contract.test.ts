@@ -158,6 +158,10 @@ type RouteCase = {
   paginated: boolean;
   /** Dotted paths (`*` = any array index) where the spec or the contract permits null. */
   nullable: readonly string[];
+  /** A page's keys beside `data` and `pagination` (an allowlist leaf page names its version and root). */
+  envelope?: readonly string[];
+  /** What identifies a row of a paginated list (`id`, unless the rows have none). */
+  rowKey?: string;
 };
 
 // beaconRound is not in the spec's table (an addition, decision 0022): null until the close, like closedAt beside it.
@@ -208,6 +212,30 @@ const CASES: Record<string, RouteCase> = {
     nullable: [],
   },
   '/api/v1/wins': { schema: 'WinPage', openApi: { ref: 'WinPage' }, urls: () => ['/api/v1/wins'], paginated: true, nullable: ['pagination.nextCursor'] },
+  '/api/v1/raffles/:slug/allowlist/proof': {
+    schema: 'AllowlistProof',
+    openApi: { ref: 'AllowlistProof' },
+    urls: () => [`/api/v1/raffles/${tenant.finalized.slug}/allowlist/proof`],
+    paginated: false,
+    nullable: [],
+  },
+  '/api/v1/workspaces/:workspaceId/raffles/:raffleId/allowlist': {
+    schema: 'Allowlist',
+    openApi: { ref: 'Allowlist' },
+    // published (allowlist_gtd, finalized), not yet finalized (allowlist_fcfs, closed), not an allowlist (the draft)
+    urls: () => [tenant.finalized.id, fullRaffle.id, tenant.draft.id].map((id) => `/api/v1/workspaces/${ws()}/raffles/${id}/allowlist`),
+    paginated: false,
+    nullable: ['current', 'walletDeadline'],
+  },
+  '/api/v1/workspaces/:workspaceId/raffles/:raffleId/allowlist/leaves': {
+    schema: 'AllowlistLeafPage',
+    openApi: { ref: 'AllowlistLeafPage' },
+    urls: () => [`/api/v1/workspaces/${ws()}/raffles/${tenant.finalized.id}/allowlist/leaves`],
+    paginated: true,
+    nullable: ['pagination.nextCursor'],
+    envelope: ['root', 'version'],
+    rowKey: 'address',
+  },
   '/api/v1/workspaces/:workspaceId/raffles': {
     schema: 'WorkspaceRafflePage',
     openApi: { ref: 'WorkspaceRafflePage' },
@@ -264,8 +292,8 @@ async function freshEntrantKey(): Promise<string> {
   return apiKey;
 }
 
-async function succeed(method: 'POST' | 'DELETE', url: string, key: string, status: number): Promise<unknown> {
-  const res = await app.inject({ method, url, headers: { authorization: `Bearer ${key}` } });
+async function succeed(method: 'POST' | 'PUT' | 'DELETE', url: string, key: string, status: number, payload?: object): Promise<unknown> {
+  const res = await app.inject({ method, url, headers: { authorization: `Bearer ${key}` }, payload });
   expect(res.statusCode, `${method} ${url}: ${res.body.slice(0, 300)}`).toBe(status);
   expect(res.headers['content-type']).toMatch(/^application\/json\b/);
   return res.json();
@@ -289,6 +317,12 @@ const MUTATIONS: Record<string, MutationCase> = {
       await succeed('POST', entriesUrl(), key, 201);
       return succeed('DELETE', `${entriesUrl()}/me`, key, 200);
     },
+  },
+  'PUT /api/v1/raffles/:slug/allowlist/wallet': {
+    status: 200,
+    schema: 'AllowlistWallet',
+    openApi: { ref: 'AllowlistWallet' },
+    run: () => succeed('PUT', `/api/v1/raffles/${tenant.naming.slug}/allowlist/wallet`, tenant.keys.personal, 200, { address: tenant.ownerWallet }),
   },
 };
 
@@ -317,16 +351,17 @@ function nullPaths(value: unknown, path: string[] = []): string[] {
 
 type Page = { data: unknown[]; pagination: { nextCursor: string | null; hasMore: boolean } };
 
-function expectPaginationShape(page: Page, where: string) {
-  expect(Object.keys(page).sort(), `${where}: page keys`).toEqual(['data', 'pagination']);
+function expectPaginationShape(page: Page, where: string, envelope: readonly string[] = []) {
+  expect(Object.keys(page).sort(), `${where}: page keys`).toEqual(['data', 'pagination', ...envelope].sort());
   expect(Object.keys(page.pagination).sort(), `${where}: pagination keys`).toEqual(['hasMore', 'nextCursor']);
   expect(typeof page.pagination.hasMore, where).toBe('boolean');
   if (page.pagination.hasMore) expect(typeof page.pagination.nextCursor, `${where}: hasMore true needs a cursor`).toBe('string');
   else expect(page.pagination.nextCursor, `${where}: hasMore false needs a null cursor`).toBeNull();
 }
 
-/** Walks a list one row per page, checking every page. Returns the ids in order. */
-async function walk(url: string, keyType: KeyType, schema: SchemaOrId): Promise<{ ids: string[]; pages: number; sawMore: boolean }> {
+/** Walks a list one row per page, checking every page. Returns the ids (or `rowKey`s) in order. */
+async function walk(url: string, keyType: KeyType, c: RouteCase): Promise<{ ids: string[]; pages: number; sawMore: boolean }> {
+  const rowKey = c.rowKey ?? 'id';
   const ids: string[] = [];
   let cursor: string | null = null;
   let pages = 0;
@@ -334,10 +369,10 @@ async function walk(url: string, keyType: KeyType, schema: SchemaOrId): Promise<
   do {
     const pageUrl: string = `${url}?limit=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
     const page = (await get200(pageUrl, keyType)) as Page;
-    expectMatchesSchema(schema, page, `GET ${pageUrl}`);
-    expectPaginationShape(page, `GET ${pageUrl}`);
+    expectMatchesSchema(c.schema, page, `GET ${pageUrl}`);
+    expectPaginationShape(page, `GET ${pageUrl}`, c.envelope);
     expect(page.data.length).toBeLessThanOrEqual(1);
-    ids.push(...page.data.map((d) => (d as { id: string }).id));
+    ids.push(...page.data.map((d) => (d as Record<string, string>)[rowKey]!));
     sawMore ||= page.pagination.hasMore;
     cursor = page.pagination.nextCursor;
     pages++;
@@ -394,12 +429,14 @@ describe('200 responses against the declared schemas', () => {
       const c = CASES[row.url]!;
       for (const url of c.urls()) {
         const whole = (await get200(url, row.access.keyType)) as Page;
-        expectPaginationShape(whole, `GET ${url}`);
+        expectPaginationShape(whole, `GET ${url}`, c.envelope);
         if (!whole.pagination.hasMore) sawEnd++;
-        const walked = await walk(url, row.access.keyType, c.schema);
+        const walked = await walk(url, row.access.keyType, c);
         if (walked.sawMore) sawMore++;
         // One row per page visits exactly the rows of the full page, in the same order.
-        expect(walked.ids, `GET ${url} walked at limit=1`).toEqual(whole.data.map((d) => (d as { id: string }).id));
+        const keys = whole.data.map((d) => (d as Record<string, string>)[c.rowKey ?? 'id']);
+        expect(keys.every((k) => typeof k === 'string')).toBe(true);
+        expect(walked.ids, `GET ${url} walked at limit=1`).toEqual(keys);
       }
     }
     // Both halves of the rule were exercised: pages with more to come and last pages.
@@ -576,7 +613,7 @@ describe('the OpenAPI document', () => {
     });
     expect(unresolved).toEqual([]);
     // Every component ref points into components.schemas, and every page envelope is there.
-    for (const name of ['ErrorBody', 'Pagination', 'PublicRafflePage', 'SanitizedEntryPage', 'WinPage', 'WorkspaceRafflePage', 'WorkspaceEntryPage', 'ProjectPage', 'DrawProof']) {
+    for (const name of ['ErrorBody', 'Pagination', 'PublicRafflePage', 'SanitizedEntryPage', 'WinPage', 'WorkspaceRafflePage', 'WorkspaceEntryPage', 'ProjectPage', 'DrawProof', 'Allowlist', 'AllowlistLeafPage', 'AllowlistProof']) {
       expect(doc.components.schemas, name).toHaveProperty(name);
     }
   });

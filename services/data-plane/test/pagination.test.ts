@@ -81,8 +81,8 @@ const lists = () => [
   { name: 'workspace raffles', url: `/api/v1/workspaces/${tenant.workspace.id}/raffles`, key: tenant.keys.workspace, expected: 16, max: 100, def: 50 },
   { name: 'workspace projects', url: `/api/v1/workspaces/${tenant.workspace.id}/projects`, key: tenant.keys.workspace, expected: 7, max: 100, def: 50 },
   { name: 'public raffles', url: '/api/v1/raffles', key: tenant.keys.personal, expected: 24 + 13 + 1, max: 100, def: 50 },
-  { name: 'my entries', url: '/api/v1/entries', key: tenant.keys.personal, expected: 14, max: 100, def: 50 },
-  { name: 'my wins', url: '/api/v1/wins', key: tenant.keys.personal, expected: 8, max: 100, def: 50 },
+  { name: 'my entries', url: '/api/v1/entries', key: tenant.keys.personal, expected: 15, max: 100, def: 50 },
+  { name: 'my wins', url: '/api/v1/wins', key: tenant.keys.personal, expected: 9, max: 100, def: 50 },
 ];
 
 describe('keyset pagination', () => {

@@ -9,7 +9,7 @@ import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fast
 import fp from 'fastify-plugin';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import authPlugin from '../src/plugins/auth.js';
-import { ifNoneMatchHits } from '../src/routes/public-draw/http-cache.js';
+import { ifNoneMatchHits } from '../src/routes/public-http-cache.js';
 import { buildTestApp } from './support/app.js';
 import { expectMatchesSchema } from './support/contract-validator.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';

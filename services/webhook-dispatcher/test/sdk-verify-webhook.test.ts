@@ -34,6 +34,8 @@ import {
   userPrincipal,
   withdrawEntry,
   type AllowedOrigin,
+  publishDueAllowlists,
+  systemClock,
 } from '@raffle/domain';
 import { createWalletLinkMessage, verifyWebhook, WebhookVerificationError, type WebhookEvent } from '@raffle/sdk';
 import { localChainReader } from '@raffle/service-kit/testing';
@@ -120,6 +122,7 @@ async function produceEveryEventType(db: Db, args: { entrantId: string; workspac
   await closeRaffle(db, { actor: team, raffleId: prize.id, beacon: beacon.chain });
   await drawRaffle(db, { actor: team, raffleId: prize.id, workspaceId, rounds: beacon });
   await finalizeRaffle(db, { actor: team, raffleId: prize.id }); // win.finalized
+  await publishDueAllowlists(db, { clock: systemClock }); // raffle.allowlist_published (both raffles are allowlist_gtd)
   const won = await winOf(prize.id, entrantId);
   await setWinDelivery(db, { actor: team, workspaceId, raffleId: prize.id, winId: won.id, deliveryStatus: 'processing' }); // (win|winner).delivery_updated
 
@@ -197,6 +200,8 @@ function subjectOf(event: WebhookEvent): string {
     case 'raffle.finalized':
     case 'raffle.cancelled':
       return `${event.data.slug} ${event.data.status}`;
+    case 'raffle.allowlist_published':
+      return `${event.data.slug} v${event.data.version} ${event.data.root}`;
     case 'entry.created':
     case 'entry.updated':
     case 'entry.withdrawn':

@@ -24,7 +24,8 @@ export type DashboardWinPage = { data: DashboardWin[]; pagination: Pagination };
 /** Entries and wins lists: up to 250 a page, 100 when `limit` is absent (the spec's entries limits). */
 export const DASHBOARD_RAFFLE_ITEMS_PAGE_SIZE = { default: 100, max: 250 } as const;
 
-const itemsPageFields = {
+/** `limit` and `cursor` of the dashboard's raffle item lists (entries, wins, allowlist leaves). */
+export const DashboardItemsPageFields = {
   // Matched as text: management validates query strings without coercion (see DashboardPageQuerySchema).
   limit: Type.Optional(
     Type.String({
@@ -37,11 +38,11 @@ const itemsPageFields = {
 };
 
 export const DashboardEntryQuerySchema = Type.Object(
-  { ...itemsPageFields, status: Type.Optional(StringEnum(ENTRY_STATUSES, 'Only entries in this status.')) },
+  { ...DashboardItemsPageFields, status: Type.Optional(StringEnum(ENTRY_STATUSES, 'Only entries in this status.')) },
   { additionalProperties: false },
 );
 
 export const DashboardWinQuerySchema = Type.Object(
-  { ...itemsPageFields, status: Type.Optional(StringEnum(WIN_STATUSES, 'Only wins in this status.')) },
+  { ...DashboardItemsPageFields, status: Type.Optional(StringEnum(WIN_STATUSES, 'Only wins in this status.')) },
   { additionalProperties: false },
 );

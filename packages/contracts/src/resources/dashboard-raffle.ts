@@ -41,8 +41,8 @@ export const RaffleSettingsSchema = Type.Object(
     autoDraw: Type.Boolean({ description: 'Draw as soon as the raffle closes (not for application raffles).' }),
     autoFinalize: Type.Boolean({ description: 'Finalize as soon as the raffle is drawn.' }),
     excludeFlaggedDuplicates: Type.Boolean({ description: 'Leave entries with duplicate flags out of the draw.' }),
-    allowlistQuantity: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1, description: 'Allowlist raffles: what each winner\'s leaf allows them to mint (the leaf\'s uint256). Default 1.' }),
-    allowlistPublic: Type.Boolean({ default: false, description: 'Allowlist raffles: the keyless public route lists every leaf with its proof, not only the root. Default false.' }),
+    allowlistQuantity: Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'Allowlist raffles: what each winner\'s leaf allows them to mint (the leaf\'s uint256). Default 1.' }),
+    allowlistPublic: Type.Boolean({ description: 'Allowlist raffles: the keyless public route lists every leaf with its proof, not only the root. Default false.' }),
     walletDeadline: Nullable(
       DateTime('Allowlist raffles: until when winners may name the wallet their leaf is for (one of their verified wallets on the raffle\'s chain); the allowlist is built after it. Null (default): the wallet their entry snapshotted.'),
     ),

@@ -8,6 +8,7 @@ import { requirementProblems } from '../requirements/evaluate.js';
 import { withRequirementIds } from '../requirements/requirement-ids.js';
 import { lockRaffleAs, type RaffleRecord } from './raffle-locks.js';
 import { assertRaffleCan } from './transitions.js';
+import { hasAllowlist } from '../allowlists/allowlist-settings.js';
 
 type Settings = schema.RaffleSettings;
 
@@ -26,7 +27,7 @@ const EDITABLE: Record<string, ReadonlySet<keyof UpdateRaffleBody> | 'all'> = {
 
 const date = (value: string | null | undefined) => (value === undefined ? undefined : value === null ? null : new Date(value));
 
-type Shape = { mechanic: string; requirements: schema.RaffleRequirement[]; settings: Settings; startsAt: Date | null; endsAt: Date | null };
+type Shape = { mechanic: string; allocationType: string; requirements: schema.RaffleRequirement[]; settings: Settings; startsAt: Date | null; endsAt: Date | null };
 
 async function problemsOf(
   tx: DbOrTx,
@@ -40,11 +41,24 @@ async function problemsOf(
     problems.push('settings.autoDraw cannot be set on an application raffle: its winners are selected by hand');
   }
   if (shape.startsAt && shape.endsAt && shape.endsAt <= shape.startsAt) problems.push('endsAt must be after startsAt');
+  problems.push(...allowlistSettingProblems(shape));
   if (canonicalProjectId && !(await isProjectOfWorkspace(tx, { projectId: canonicalProjectId, workspaceId }))) {
     problems.push(`canonicalProjectId ${canonicalProjectId} is not a project of this workspace`);
   }
   return problems;
 }
+
+/** The allowlist settings (issue 35) only mean something on an allowlist raffle, and winners name wallets after entries close. */
+function allowlistSettingProblems(shape: Shape): string[] {
+  const { walletDeadline } = shape.settings;
+  if (!walletDeadline) return [];
+  if (!hasAllowlist(shape)) return [`settings.walletDeadline is for allowlist raffles (allocationType allowlist_gtd or allowlist_fcfs), not ${shape.allocationType}`];
+  if (shape.endsAt && new Date(walletDeadline) <= shape.endsAt) return ['settings.walletDeadline must be after endsAt: winners name their wallets once they have won'];
+  return [];
+}
+
+/** Settings as stored: a wallet deadline in one ISO form, whatever offset it was sent with. */
+const normalisedSettings = (settings: Settings): Settings => ({ ...settings, walletDeadline: settings.walletDeadline ? new Date(settings.walletDeadline).toISOString() : null });
 
 function refuse(problems: string[]): void {
   if (problems.length > 0) throw new DomainError('VALIDATION_FAILED', problems.join('; '));
@@ -77,8 +91,9 @@ export function createRaffle(
       await requireWorkspaceAccess(tx, args.actor, args.workspaceId, 'manage');
       const shape: Shape = {
         mechanic: b.mechanic,
+        allocationType: b.allocationType,
         requirements: withRequirementIds(b.requirements ?? []),
-        settings: { ...DEFAULT_RAFFLE_SETTINGS, ...b.settings },
+        settings: normalisedSettings({ ...DEFAULT_RAFFLE_SETTINGS, ...b.settings }),
         startsAt: date(b.startsAt) ?? null,
         endsAt: date(b.endsAt) ?? null,
       };
@@ -89,7 +104,6 @@ export function createRaffle(
         workspaceId: args.workspaceId,
         slug: b.slug,
         title: b.title,
-        allocationType: b.allocationType,
         visibility: b.visibility,
         spots: b.spots,
         description: b.description ?? null,
@@ -119,8 +133,9 @@ export function editRaffle(
       if (frozen.length > 0) throw new DomainError('RAFFLE_CANNOT_UPDATE', `${frozen.join(', ')} cannot change once a raffle is ${raffle.status}`);
       const shape: Shape = {
         mechanic: b.mechanic ?? raffle.mechanic,
+        allocationType: b.allocationType ?? raffle.allocationType,
         requirements: b.requirements ? withRequirementIds(b.requirements) : raffle.requirements,
-        settings: { ...raffle.settings, ...b.settings },
+        settings: normalisedSettings({ ...DEFAULT_RAFFLE_SETTINGS, ...raffle.settings, ...b.settings }),
         startsAt: b.startsAt === undefined ? raffle.startsAt : date(b.startsAt)!,
         endsAt: b.endsAt === undefined ? raffle.endsAt : date(b.endsAt)!,
       };

@@ -33,7 +33,8 @@ function abiEncodeLeaf(address: Uint8Array, quantity: bigint): Uint8Array {
   return encoded;
 }
 
-function leafHashBytes(address: string, quantity: AllowlistQuantity): Uint8Array {
+/** The leaf hash of (address, quantity) as bytes (the tree's `leafHash`). */
+export function leafHashBytes(address: string, quantity: AllowlistQuantity): Uint8Array {
   return keccak256(keccak256(abiEncodeLeaf(addressBytes(address), quantityValue(quantity))));
 }
 
@@ -42,12 +43,14 @@ export function allowlistLeafHash(address: string, quantity: AllowlistQuantity):
   return `0x${toHex(leafHashBytes(address, quantity))}`;
 }
 
-function compareBytes(a: Uint8Array, b: Uint8Array): number {
+/** Byte order of two equal-length hashes: how StandardMerkleTree sorts its leaves and each pair. */
+export function compareBytes(a: Uint8Array, b: Uint8Array): number {
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
   return 0;
 }
 
-function hashPair(a: Uint8Array, b: Uint8Array): Uint8Array {
+/** An inner node: keccak256 of the two children, the smaller first (OpenZeppelin's `hashPair`). */
+export function hashPair(a: Uint8Array, b: Uint8Array): Uint8Array {
   const [first, second] = compareBytes(a, b) <= 0 ? [a, b] : [b, a];
   const joined = new Uint8Array(64);
   joined.set(first, 0);

@@ -21,6 +21,12 @@ export type WorkspaceRaffleListItem = Schemas['WorkspaceRaffleItem'];
 export type WorkspaceEntry = Schemas['WorkspaceEntry'];
 export type Winner = Schemas['Winner'];
 export type Project = Schemas['Project'];
+export type Allowlist = Schemas['Allowlist'];
+export type AllowlistVersion = Schemas['AllowlistVersion'];
+export type AllowlistLeaf = Schemas['AllowlistLeaf'];
+export type AllowlistLeafPage = Schemas['AllowlistLeafPage'];
+export type AllowlistProof = Schemas['AllowlistProof'];
+export type AllowlistWallet = Schemas['AllowlistWallet'];
 export type Pagination = Schemas['Pagination'];
 export type ErrorBody = Schemas['ErrorBody'];
 
@@ -30,3 +36,5 @@ export type WinListParams = ListQuery<'listMyWins'>;
 export type WorkspaceRaffleListParams = ListQuery<'listWorkspaceRaffles'>;
 export type WorkspaceEntryListParams = ListQuery<'listRaffleEntries'>;
 export type ProjectListParams = ListQuery<'listWorkspaceProjects'>;
+/** The version (the latest when absent), one wallet's leaf (`address`), and the page size. */
+export type AllowlistLeafListParams = ListQuery<'listWorkspaceAllowlistLeaves'>;

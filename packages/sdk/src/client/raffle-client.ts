@@ -1,4 +1,5 @@
 import { createHttpClient } from '../http/create-http-client.js';
+import { AllowlistResource } from './resources/allowlist.js';
 import { EntriesResource } from './resources/entries.js';
 import { MeResource } from './resources/me.js';
 import { RafflesResource } from './resources/raffles.js';
@@ -32,6 +33,8 @@ export class RaffleClient {
   readonly raffles: RafflesResource;
   readonly entries: EntriesResource;
   readonly wins: WinsResource;
+  /** Allowlists: a winner's proof and wallet (personal key), a raffle's allowlist and leaves (workspace key). */
+  readonly allowlist: AllowlistResource;
   readonly workspaces: { readonly raffles: WorkspaceRafflesResource; readonly projects: WorkspaceProjectsResource };
 
   constructor(options: RaffleClientOptions) {
@@ -49,6 +52,7 @@ export class RaffleClient {
     this.raffles = new RafflesResource(http);
     this.entries = new EntriesResource(http);
     this.wins = new WinsResource(http);
+    this.allowlist = new AllowlistResource(http);
     this.workspaces = { raffles: new WorkspaceRafflesResource(http), projects: new WorkspaceProjectsResource(http) };
   }
 }

@@ -239,6 +239,50 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/raffles/{slug}/allowlist/proof": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The key owner's leaf of a raffle's allowlist, with its Merkle proof: what a mint call takes
+         * @description For a finalized winner of an `allowlist_gtd` or `allowlist_fcfs` raffle: the wallet, the quantity and the proof of the current version, read from the stored tree. Pass `proof` and `quantity` to the mint contract (`MerkleProof.verify(proof, root, leaf)`); check it offline with `verifyAllowlistProof` from `@raffle/sdk`. 409 `ALLOWLIST_NOT_PUBLISHED` while no version is published (before finalize, until the wallet deadline, while the first version builds); 404 `NOT_ON_ALLOWLIST` for anyone who holds no leaf of it (not a finalized winner, no wallet on the raffle's chain, or not an allowlist raffle).
+         *
+         *     Requires a **personal** key with the `wins:read` scope.
+         */
+        get: operations["getMyAllowlistProof"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/raffles/{slug}/allowlist/wallet": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Name the wallet the key owner's allowlist leaf is for, before the raffle's wallet deadline
+         * @description For a winner (selected or finalized) of an allowlist raffle that sets `walletDeadline`: one of the owner's verified wallets (linked by signature) on the raffle's chain, else 400 `VALIDATION_FAILED`. The allowlist is built after the deadline, so no published version changes; naming again replaces the wallet. 409 `WALLET_NAMING_CLOSED` once the deadline passed, or when the raffle sets none (its leaves use each entry's wallet) or is not an allowlist raffle; 404 `WIN_NOT_FOUND` without a live win.
+         *
+         *     Requires a **personal** key with the `entries:write` scope.
+         */
+        put: operations["nameMyAllowlistWallet"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/workspaces/{workspaceId}/raffles": {
         parameters: {
             query?: never;
@@ -313,6 +357,50 @@ export type paths = {
          * @description Requires a **workspace** key with the `winners:read` scope.
          */
         get: operations["listRaffleWinners"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspaceId}/raffles/{raffleId}/allowlist": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A raffle's allowlist: its status, current Merkle root and every published version
+         * @description Any raffle of the workspace: `status` is `not_applicable` unless its allocation is `allowlist_gtd` or `allowlist_fcfs`, `awaiting_finalize` before it is finalized, `awaiting_wallets` until its `walletDeadline`, `building` while a version is built, then `published`. Set `current.root` in the mint contract; a new version follows each change of the finalized winners (the `raffle.allowlist_published` event).
+         *
+         *     Requires a **workspace** key with the `winners:read` scope.
+         */
+        get: operations["getWorkspaceRaffleAllowlist"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspaceId}/raffles/{raffleId}/allowlist/leaves": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A version's leaves, each with its Merkle proof, in address order
+         * @description The latest version unless `version` names another (404 `NOT_FOUND` for one it does not have); `address` narrows the page to that wallet's leaf. Every proof verifies against the page's `root`. 409 `ALLOWLIST_NOT_PUBLISHED` while no version is published.
+         *
+         *     Requires a **workspace** key with the `winners:read` scope.
+         */
+        get: operations["listWorkspaceAllowlistLeaves"];
         put?: never;
         post?: never;
         delete?: never;
@@ -422,6 +510,54 @@ export type paths = {
         delete?: never;
         options?: never;
         head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/v1/raffles/{slug}/allowlist": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A public or unlisted raffle's allowlist: status, current Merkle root, leaf encoding and every version, without an API key
+         * @description The same body as the workspace route: every published version with its root, leaf count and time, newest first; none is ever replaced or removed. `leavesPublic` says whether `GET /public/v1/raffles/{slug}/allowlist/leaves` lists the leaves. No key: an `Authorization` or `X-API-Key` header is ignored. Public and unlisted published raffles only (404 `RAFFLE_NOT_FOUND` for private, draft, cancelled and unknown ones alike). Rate-limited per client IP (the `public` policy); cacheable (a strong `ETag`, `If-None-Match` for a 304, `Cache-Control: public, max-age=60`); CORS as for the other public routes.
+         */
+        get: operations["getPublicAllowlist"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * A public or unlisted raffle's allowlist: status, current Merkle root, leaf encoding and every version, without an API key (HEAD: headers only)
+         * @description The `GET` operation's status and headers (`ETag`, `Cache-Control`, `RateLimit`…) without its body, as caches and CDNs use to revalidate. See `getPublicAllowlist`.
+         */
+        head: operations["headPublicAllowlist"];
+        patch?: never;
+        trace?: never;
+    };
+    "/public/v1/raffles/{slug}/allowlist/leaves": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A public allowlist's leaves, each with its Merkle proof, without an API key
+         * @description Only when the raffle's `allowlistPublic` setting is on (404 `NOT_FOUND` otherwise, and for a raffle that is not an allowlist raffle). Pages and filters as the workspace route: the latest version unless `version` names another (404 `NOT_FOUND` for one it does not have), `address` for one wallet's leaf; 409 `ALLOWLIST_NOT_PUBLISHED` while no version is published. With every leaf public, anyone can rebuild the root from them (`raffle-verify-allowlist` does, and holds the leaf count against the draw proof's winners). No key: an `Authorization` or `X-API-Key` header is ignored. Public and unlisted published raffles only (404 `RAFFLE_NOT_FOUND` for private, draft, cancelled and unknown ones alike). Rate-limited per client IP (the `public` policy); cacheable (a strong `ETag`, `If-None-Match` for a 304, `Cache-Control: public, max-age=60`); CORS as for the other public routes.
+         */
+        get: operations["listPublicAllowlistLeaves"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * A public allowlist's leaves, each with its Merkle proof, without an API key (HEAD: headers only)
+         * @description The `GET` operation's status and headers (`ETag`, `Cache-Control`, `RateLimit`…) without its body, as caches and CDNs use to revalidate. See `listPublicAllowlistLeaves`.
+         */
+        head: operations["listPublicAllowlistLeavesHead"];
         patch?: never;
         trace?: never;
     };
@@ -865,6 +1001,106 @@ export type components = {
             beaconRound?: number;
             /** @description The drand chain `beaconRound` belongs to (its chain hash). */
             beaconChainHash?: string;
+        };
+        AllowlistVersion: {
+            /** @description 1 for the list built at finalize, +1 each time the finalized winners change (a disqualification or reroll). */
+            version: number;
+            /** @description The Merkle root; 0x00…00 for a version with no leaves (no proof verifies against it). */
+            root: string;
+            /** @description Leaves in this version: one per winning wallet. */
+            count: number;
+            /** @description Finalized winners left off because they had no wallet on the raffle's chain. */
+            unlistedWinners: number;
+            /**
+             * @description Why the version was built.
+             * @enum {string}
+             */
+            reason: "finalized" | "winners_changed";
+            /** Format: date-time */
+            publishedAt: string;
+        };
+        Allowlist: {
+            raffleId: string;
+            slug: string;
+            /**
+             * @description `not_applicable`: the raffle's allocation is not an allowlist; `awaiting_finalize`: not finalized yet; `awaiting_wallets`: finalized, winners may name a wallet until `walletDeadline`, then it is built; `building`: a version is being built (the first, or after the winners changed; `current` is still the previous one); `published`: `current` is the list.
+             * @enum {string}
+             */
+            status: "not_applicable" | "awaiting_finalize" | "awaiting_wallets" | "building" | "published";
+            /** @description Always `["address","uint256"]`: a leaf is keccak256(bytes.concat(keccak256(abi.encode(address, quantity)))) (StandardMerkleTree, double-hashed), and pairs are hashed sorted. */
+            leafEncoding: ("address" | "uint256")[];
+            /** @description The raffle setting `allowlistQuantity`: each winner's leaf quantity. */
+            quantityPerWinner: number;
+            walletDeadline: string | null;
+            /** @description Whether the keyless public route lists every leaf (the raffle setting `allowlistPublic`). */
+            leavesPublic: boolean;
+            current: components["schemas"]["AllowlistVersion"] | null;
+            /** @description Every published version, newest first: none is ever replaced or removed. */
+            versions: components["schemas"]["AllowlistVersion"][];
+        };
+        AllowlistLeaf: {
+            /**
+             * @description The wallet, EIP-55 checksummed.
+             * @example 0x8ba1f109551bD432803012645Ac136ddd64DBA72
+             */
+            address: string;
+            /**
+             * @description The uint256 the leaf allows its wallet to mint, as a decimal string.
+             * @example 1
+             */
+            quantity: string;
+            /** @description The Merkle proof, leaf end first: what `MerkleProof.verify(proof, root, leaf)` takes. */
+            proof: string[];
+        };
+        AllowlistLeafPage: {
+            /** @description The version these leaves belong to. */
+            version: number;
+            /** @description That version's root. */
+            root: string;
+            /** @description In address order. */
+            data: components["schemas"]["AllowlistLeaf"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        AllowlistProof: {
+            raffleId: string;
+            slug: string;
+            version: number;
+            /** @description The current version's root. */
+            root: string;
+            /** @description Always `["address","uint256"]`: a leaf is keccak256(bytes.concat(keccak256(abi.encode(address, quantity)))) (StandardMerkleTree, double-hashed), and pairs are hashed sorted. */
+            leafEncoding: ("address" | "uint256")[];
+            /**
+             * @description The wallet the leaf is for.
+             * @example 0x8ba1f109551bD432803012645Ac136ddd64DBA72
+             */
+            address: string;
+            /**
+             * @description The uint256 the leaf allows its wallet to mint, as a decimal string.
+             * @example 1
+             */
+            quantity: string;
+            /** @description Leaf end first. */
+            proof: string[];
+        };
+        NameAllowlistWalletBody: {
+            /**
+             * @description One of your verified wallets (linked by signature) on the raffle's chain.
+             * @example 0x8ba1f109551bD432803012645Ac136ddd64DBA72
+             */
+            address: string;
+        };
+        AllowlistWallet: {
+            raffleId: string;
+            /**
+             * @description The wallet your leaf will be for.
+             * @example 0x8ba1f109551bD432803012645Ac136ddd64DBA72
+             */
+            address: string;
+            /**
+             * Format: date-time
+             * @description You may change it until then; the allowlist is built after it.
+             */
+            walletDeadline: string;
         };
         /**
          * @example {
@@ -3725,6 +3961,571 @@ export interface operations {
             };
         };
     };
+    getMyAllowlistProof: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The `Raffle-Read-After` token of an earlier write (entering, withdrawing): this read then sees that write, whichever instance answers it. The key owner's own writes are seen without it on the instance that took them. `@raffle/sdk` sends the latest token it saw.
+                 * @example 0/16B3748
+                 */
+                "raffle-read-after"?: string;
+            };
+            path: {
+                /**
+                 * @description Raffle slug
+                 * @example nebula-beta-testers
+                 */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The requested resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Raffle-Staleness-Ms": components["headers"]["Raffle-Staleness-Ms"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "raffleId": "raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y",
+                     *       "slug": "nebula-beta-testers",
+                     *       "version": 3,
+                     *       "root": "text",
+                     *       "leafEncoding": [
+                     *         "address",
+                     *         "address"
+                     *       ],
+                     *       "address": "0x8ba1f109551bD432803012645Ac136ddd64DBA72",
+                     *       "quantity": "1",
+                     *       "proof": [
+                     *         "text"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AllowlistProof"];
+                };
+            };
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `code`: `VALIDATION_FAILED`, `MALFORMED_URL`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "validation failed",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/raffles/nebula-beta-testers/allowlist/proof",
+                     *       "code": "VALIDATION_FAILED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "VALIDATION_FAILED" | "MALFORMED_URL";
+                    };
+                };
+            };
+            /** @description The credentials are missing, unknown, expired or revoked. `code`: `API_KEY_MISSING`, `API_KEY_INVALID`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "api key missing",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/raffles/nebula-beta-testers/allowlist/proof",
+                     *       "code": "API_KEY_MISSING"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "API_KEY_MISSING" | "API_KEY_INVALID" | "API_KEY_EXPIRED" | "API_KEY_REVOKED";
+                    };
+                };
+            };
+            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). `code`: `WRONG_KEY_TYPE`, `INSUFFICIENT_SCOPE`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "wrong key type",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/raffles/nebula-beta-testers/allowlist/proof",
+                     *       "code": "WRONG_KEY_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "WRONG_KEY_TYPE" | "INSUFFICIENT_SCOPE";
+                    };
+                };
+            };
+            /** @description The resource does not exist, or is not visible to these credentials. `code`: `ROUTE_NOT_FOUND`, `RAFFLE_NOT_FOUND`, `NOT_ON_ALLOWLIST`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "route not found",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/raffles/nebula-beta-testers/allowlist/proof",
+                     *       "code": "ROUTE_NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "ROUTE_NOT_FOUND" | "RAFFLE_NOT_FOUND" | "NOT_ON_ALLOWLIST";
+                    };
+                };
+            };
+            /** @description The request conflicts with the current state of the resource; nothing was done. `code`: `ALLOWLIST_NOT_PUBLISHED`. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "Conflict",
+                     *       "message": "allowlist not published",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/raffles/nebula-beta-testers/allowlist/proof",
+                     *       "code": "ALLOWLIST_NOT_PUBLISHED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "ALLOWLIST_NOT_PUBLISHED";
+                    };
+                };
+            };
+            /** @description Listed on every route by the spec; this operation does not answer it today. The request is well formed but a business rule refuses it (for example unmet entry requirements). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 422,
+                     *       "error": "Unprocessable Entity",
+                     *       "message": "requirements not met",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/raffles/nebula-beta-testers/allowlist/proof",
+                     *       "code": "REQUIREMENTS_NOT_MET"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: a rate-limit policy of this route (`default`) is exhausted; retry after `Retry-After` seconds. `code`: `RATE_LIMITED`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "rate limited",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/raffles/nebula-beta-testers/allowlist/proof",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `code`: `INTERNAL_ERROR`. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "internal error",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/raffles/nebula-beta-testers/allowlist/proof",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description A dependency is unavailable or did not answer in time, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `code`: `SERVICE_UNAVAILABLE`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "service unavailable",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/raffles/nebula-beta-testers/allowlist/proof",
+                     *       "code": "SERVICE_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    nameMyAllowlistWallet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Raffle slug
+                 * @example nebula-beta-testers
+                 */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "address": "0x8ba1f109551bD432803012645Ac136ddd64DBA72"
+                 *     }
+                 */
+                "application/json": components["schemas"]["NameAllowlistWalletBody"];
+            };
+        };
+        responses: {
+            /** @description The requested resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Raffle-Read-After": components["headers"]["Raffle-Read-After"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "raffleId": "raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y",
+                     *       "address": "0x8ba1f109551bD432803012645Ac136ddd64DBA72",
+                     *       "walletDeadline": "2026-03-14T16:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AllowlistWallet"];
+                };
+            };
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `code`: `VALIDATION_FAILED`, `MALFORMED_URL`, `MALFORMED_JSON`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "validation failed",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/raffles/nebula-beta-testers/allowlist/wallet",
+                     *       "code": "VALIDATION_FAILED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "VALIDATION_FAILED" | "MALFORMED_URL" | "MALFORMED_JSON";
+                    };
+                };
+            };
+            /** @description The credentials are missing, unknown, expired or revoked. `code`: `API_KEY_MISSING`, `API_KEY_INVALID`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "api key missing",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/raffles/nebula-beta-testers/allowlist/wallet",
+                     *       "code": "API_KEY_MISSING"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "API_KEY_MISSING" | "API_KEY_INVALID" | "API_KEY_EXPIRED" | "API_KEY_REVOKED";
+                    };
+                };
+            };
+            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). `code`: `WRONG_KEY_TYPE`, `INSUFFICIENT_SCOPE`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "wrong key type",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/raffles/nebula-beta-testers/allowlist/wallet",
+                     *       "code": "WRONG_KEY_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "WRONG_KEY_TYPE" | "INSUFFICIENT_SCOPE";
+                    };
+                };
+            };
+            /** @description The resource does not exist, or is not visible to these credentials. `code`: `ROUTE_NOT_FOUND`, `RAFFLE_NOT_FOUND`, `WIN_NOT_FOUND`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "route not found",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/raffles/nebula-beta-testers/allowlist/wallet",
+                     *       "code": "ROUTE_NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "ROUTE_NOT_FOUND" | "RAFFLE_NOT_FOUND" | "WIN_NOT_FOUND";
+                    };
+                };
+            };
+            /** @description The request conflicts with the current state of the resource; nothing was done. `code`: `CONFLICT`, `WALLET_NAMING_CLOSED`. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "Conflict",
+                     *       "message": "conflict",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/raffles/nebula-beta-testers/allowlist/wallet",
+                     *       "code": "CONFLICT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "CONFLICT" | "WALLET_NAMING_CLOSED";
+                    };
+                };
+            };
+            /** @description Listed on every route by the spec; this operation does not answer it today. The request is well formed but a business rule refuses it (for example unmet entry requirements). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 422,
+                     *       "error": "Unprocessable Entity",
+                     *       "message": "requirements not met",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/raffles/nebula-beta-testers/allowlist/wallet",
+                     *       "code": "REQUIREMENTS_NOT_MET"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: a rate-limit policy of this route (`default`) is exhausted; retry after `Retry-After` seconds. `code`: `RATE_LIMITED`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "rate limited",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/raffles/nebula-beta-testers/allowlist/wallet",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `code`: `INTERNAL_ERROR`. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "internal error",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/raffles/nebula-beta-testers/allowlist/wallet",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description A dependency is unavailable or did not answer in time, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `code`: `SERVICE_UNAVAILABLE`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "service unavailable",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/raffles/nebula-beta-testers/allowlist/wallet",
+                     *       "code": "SERVICE_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
     listWorkspaceRaffles: {
         parameters: {
             query?: {
@@ -4927,6 +5728,623 @@ export interface operations {
             };
         };
     };
+    getWorkspaceRaffleAllowlist: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The `Raffle-Read-After` token of an earlier write (entering, withdrawing): this read then sees that write, whichever instance answers it. The key owner's own writes are seen without it on the instance that took them. `@raffle/sdk` sends the latest token it saw.
+                 * @example 0/16B3748
+                 */
+                "raffle-read-after"?: string;
+            };
+            path: {
+                /**
+                 * @description Workspace id
+                 * @example wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C
+                 */
+                workspaceId: string;
+                /**
+                 * @description Raffle id
+                 * @example raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y
+                 */
+                raffleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The requested resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Raffle-Staleness-Ms": components["headers"]["Raffle-Staleness-Ms"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "raffleId": "raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y",
+                     *       "slug": "nebula-beta-testers",
+                     *       "status": "not_applicable",
+                     *       "leafEncoding": [
+                     *         "address",
+                     *         "address"
+                     *       ],
+                     *       "quantityPerWinner": 3,
+                     *       "walletDeadline": "2026-03-14T16:00:00.000Z",
+                     *       "leavesPublic": false,
+                     *       "current": {
+                     *         "version": 3,
+                     *         "root": "text",
+                     *         "count": 3,
+                     *         "unlistedWinners": 3,
+                     *         "reason": "finalized",
+                     *         "publishedAt": "2026-03-14T16:00:00.000Z"
+                     *       },
+                     *       "versions": [
+                     *         {
+                     *           "version": 3,
+                     *           "root": "text",
+                     *           "count": 3,
+                     *           "unlistedWinners": 3,
+                     *           "reason": "finalized",
+                     *           "publishedAt": "2026-03-14T16:00:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Allowlist"];
+                };
+            };
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `code`: `VALIDATION_FAILED`, `MALFORMED_URL`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "validation failed",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/allowlist",
+                     *       "code": "VALIDATION_FAILED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "VALIDATION_FAILED" | "MALFORMED_URL";
+                    };
+                };
+            };
+            /** @description The credentials are missing, unknown, expired or revoked. `code`: `API_KEY_MISSING`, `API_KEY_INVALID`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "api key missing",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/allowlist",
+                     *       "code": "API_KEY_MISSING"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "API_KEY_MISSING" | "API_KEY_INVALID" | "API_KEY_EXPIRED" | "API_KEY_REVOKED";
+                    };
+                };
+            };
+            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). `code`: `WRONG_KEY_TYPE`, `INSUFFICIENT_SCOPE`, `WORKSPACE_MISMATCH`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "wrong key type",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/allowlist",
+                     *       "code": "WRONG_KEY_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "WRONG_KEY_TYPE" | "INSUFFICIENT_SCOPE" | "WORKSPACE_MISMATCH";
+                    };
+                };
+            };
+            /** @description The resource does not exist, or is not visible to these credentials. `code`: `ROUTE_NOT_FOUND`, `RAFFLE_NOT_FOUND`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "route not found",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/allowlist",
+                     *       "code": "ROUTE_NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "ROUTE_NOT_FOUND" | "RAFFLE_NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Listed on every route by the spec; this operation does not answer it today. The request conflicts with the current state of the resource; nothing was done. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "Conflict",
+                     *       "message": "already entered",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/allowlist",
+                     *       "code": "ALREADY_ENTERED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Listed on every route by the spec; this operation does not answer it today. The request is well formed but a business rule refuses it (for example unmet entry requirements). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 422,
+                     *       "error": "Unprocessable Entity",
+                     *       "message": "requirements not met",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/allowlist",
+                     *       "code": "REQUIREMENTS_NOT_MET"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: a rate-limit policy of this route (`default`) is exhausted; retry after `Retry-After` seconds. `code`: `RATE_LIMITED`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "rate limited",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/allowlist",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `code`: `INTERNAL_ERROR`. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "internal error",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/allowlist",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description A dependency is unavailable or did not answer in time, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `code`: `SERVICE_UNAVAILABLE`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "service unavailable",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/allowlist",
+                     *       "code": "SERVICE_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    listWorkspaceAllowlistLeaves: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 250.
+                 * @example 100
+                 */
+                limit?: number;
+                /**
+                 * @description The opaque nextCursor of the previous page.
+                 * @example eyJpZCI6InJhZl8wMUpQNlgzQjhEMUY0SDdLOU0yUTVTOFYxWSJ9
+                 */
+                cursor?: string;
+                /**
+                 * @description The version to list (`versions[].version` of the allowlist); the latest when absent. 404 `NOT_FOUND` for a version the allowlist does not have.
+                 * @example 3
+                 */
+                version?: number;
+                /**
+                 * @description Only this wallet's leaf (any case): a page of one leaf, or an empty page when the wallet is not on this version.
+                 * @example 0x8ba1f109551bD432803012645Ac136ddd64DBA72
+                 */
+                address?: string;
+            };
+            header?: {
+                /**
+                 * @description The `Raffle-Read-After` token of an earlier write (entering, withdrawing): this read then sees that write, whichever instance answers it. The key owner's own writes are seen without it on the instance that took them. `@raffle/sdk` sends the latest token it saw.
+                 * @example 0/16B3748
+                 */
+                "raffle-read-after"?: string;
+            };
+            path: {
+                /**
+                 * @description Workspace id
+                 * @example wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C
+                 */
+                workspaceId: string;
+                /**
+                 * @description Raffle id
+                 * @example raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y
+                 */
+                raffleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The requested resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Raffle-Staleness-Ms": components["headers"]["Raffle-Staleness-Ms"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "version": 3,
+                     *       "root": "text",
+                     *       "data": [
+                     *         {
+                     *           "address": "0x8ba1f109551bD432803012645Ac136ddd64DBA72",
+                     *           "quantity": "1",
+                     *           "proof": [
+                     *             "text"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "nextCursor": "eyJpZCI6InJhZl8wMUpQNlgzQjhEMUY0SDdLOU0yUTVTOFYxWSJ9",
+                     *         "hasMore": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AllowlistLeafPage"];
+                };
+            };
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `code`: `VALIDATION_FAILED`, `MALFORMED_URL`, `INVALID_LIMIT`, `INVALID_CURSOR`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "validation failed",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/allowlist/leaves",
+                     *       "code": "VALIDATION_FAILED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "VALIDATION_FAILED" | "MALFORMED_URL" | "INVALID_LIMIT" | "INVALID_CURSOR";
+                    };
+                };
+            };
+            /** @description The credentials are missing, unknown, expired or revoked. `code`: `API_KEY_MISSING`, `API_KEY_INVALID`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "api key missing",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/allowlist/leaves",
+                     *       "code": "API_KEY_MISSING"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "API_KEY_MISSING" | "API_KEY_INVALID" | "API_KEY_EXPIRED" | "API_KEY_REVOKED";
+                    };
+                };
+            };
+            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). `code`: `WRONG_KEY_TYPE`, `INSUFFICIENT_SCOPE`, `WORKSPACE_MISMATCH`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "wrong key type",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/allowlist/leaves",
+                     *       "code": "WRONG_KEY_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "WRONG_KEY_TYPE" | "INSUFFICIENT_SCOPE" | "WORKSPACE_MISMATCH";
+                    };
+                };
+            };
+            /** @description The resource does not exist, or is not visible to these credentials. `code`: `ROUTE_NOT_FOUND`, `RAFFLE_NOT_FOUND`, `NOT_FOUND`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "route not found",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/allowlist/leaves",
+                     *       "code": "ROUTE_NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "ROUTE_NOT_FOUND" | "RAFFLE_NOT_FOUND" | "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description The request conflicts with the current state of the resource; nothing was done. `code`: `ALLOWLIST_NOT_PUBLISHED`. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "Conflict",
+                     *       "message": "allowlist not published",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/allowlist/leaves",
+                     *       "code": "ALLOWLIST_NOT_PUBLISHED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "ALLOWLIST_NOT_PUBLISHED";
+                    };
+                };
+            };
+            /** @description Listed on every route by the spec; this operation does not answer it today. The request is well formed but a business rule refuses it (for example unmet entry requirements). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 422,
+                     *       "error": "Unprocessable Entity",
+                     *       "message": "requirements not met",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/allowlist/leaves",
+                     *       "code": "REQUIREMENTS_NOT_MET"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: a rate-limit policy of this route (`default`) is exhausted; retry after `Retry-After` seconds. `code`: `RATE_LIMITED`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "rate limited",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/allowlist/leaves",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `code`: `INTERNAL_ERROR`. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "internal error",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/allowlist/leaves",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description A dependency is unavailable or did not answer in time, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `code`: `SERVICE_UNAVAILABLE`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "service unavailable",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/v1/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/allowlist/leaves",
+                     *       "code": "SERVICE_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
     listWorkspaceProjects: {
         parameters: {
             query?: {
@@ -5521,7 +6939,7 @@ export interface operations {
                  */
                 "raffle-read-after"?: string;
                 /**
-                 * @description An `ETag` of this proof seen before: answered 304 with no body while it still matches.
+                 * @description An `ETag` of this document seen before: answered 304 with no body while it still matches.
                  * @example "3f1c9a7e2b"
                  */
                 "if-none-match"?: string;
@@ -5541,7 +6959,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Strong entity tag of the proof body (sha256, base64url, quoted). Send it back in `If-None-Match` to get a 304 while the proof is unchanged. */
+                    /** @description Strong entity tag of the body (sha256, base64url, quoted). Send it back in `If-None-Match` to get a 304 while the body is unchanged. */
                     ETag?: string;
                     /** @description `public, max-age=60`, finalized or not: a winner disqualified or rerolled, even after finalization, is listed on the proof and so changes its body and `ETag`. */
                     "Cache-Control"?: string;
@@ -5576,11 +6994,11 @@ export interface operations {
                     "application/json": components["schemas"]["DrawProof"];
                 };
             };
-            /** @description Not modified: the `If-None-Match` tag is still the proof's `ETag`; no body. */
+            /** @description Not modified: the `If-None-Match` tag is still the `ETag` of the body; no body. */
             304: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Strong entity tag of the proof body (sha256, base64url, quoted). Send it back in `If-None-Match` to get a 304 while the proof is unchanged. */
+                    /** @description Strong entity tag of the body (sha256, base64url, quoted). Send it back in `If-None-Match` to get a 304 while the body is unchanged. */
                     ETag?: string;
                     /** @description `public, max-age=60`, finalized or not: a winner disqualified or rerolled, even after finalization, is listed on the proof and so changes its body and `ETag`. */
                     "Cache-Control"?: string;
@@ -5734,7 +7152,7 @@ export interface operations {
                  */
                 "raffle-read-after"?: string;
                 /**
-                 * @description An `ETag` of this proof seen before: answered 304 with no body while it still matches.
+                 * @description An `ETag` of this document seen before: answered 304 with no body while it still matches.
                  * @example "3f1c9a7e2b"
                  */
                 "if-none-match"?: string;
@@ -5754,7 +7172,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Strong entity tag of the proof body (sha256, base64url, quoted). Send it back in `If-None-Match` to get a 304 while the proof is unchanged. */
+                    /** @description Strong entity tag of the body (sha256, base64url, quoted). Send it back in `If-None-Match` to get a 304 while the body is unchanged. */
                     ETag?: string;
                     /** @description `public, max-age=60`, finalized or not: a winner disqualified or rerolled, even after finalization, is listed on the proof and so changes its body and `ETag`. */
                     "Cache-Control"?: string;
@@ -5763,11 +7181,11 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Not modified: the `If-None-Match` tag is still the proof's `ETag`; no body. */
+            /** @description Not modified: the `If-None-Match` tag is still the `ETag` of the body; no body. */
             304: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Strong entity tag of the proof body (sha256, base64url, quoted). Send it back in `If-None-Match` to get a 304 while the proof is unchanged. */
+                    /** @description Strong entity tag of the body (sha256, base64url, quoted). Send it back in `If-None-Match` to get a 304 while the body is unchanged. */
                     ETag?: string;
                     /** @description `public, max-age=60`, finalized or not: a winner disqualified or rerolled, even after finalization, is listed on the proof and so changes its body and `ETag`. */
                     "Cache-Control"?: string;
@@ -6106,6 +7524,703 @@ export interface operations {
                         code: "SERVICE_UNAVAILABLE";
                     };
                 };
+            };
+        };
+    };
+    getPublicAllowlist: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The `Raffle-Read-After` token of an earlier write (entering, withdrawing): this read then sees that write, whichever instance answers it. The key owner's own writes are seen without it on the instance that took them. `@raffle/sdk` sends the latest token it saw.
+                 * @example 0/16B3748
+                 */
+                "raffle-read-after"?: string;
+                /**
+                 * @description An `ETag` of this document seen before: answered 304 with no body while it still matches.
+                 * @example "3f1c9a7e2b"
+                 */
+                "if-none-match"?: string;
+            };
+            path: {
+                /**
+                 * @description Raffle slug
+                 * @example nebula-beta-testers
+                 */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The allowlist: its status, settings, current version and every version. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Strong entity tag of the body (sha256, base64url, quoted). Send it back in `If-None-Match` to get a 304 while the body is unchanged. */
+                    ETag?: string;
+                    /** @description `public, max-age=60`: a new version follows each change of the finalized winners, and changes the body and its `ETag`. */
+                    "Cache-Control"?: string;
+                    "Raffle-Staleness-Ms": components["headers"]["Raffle-Staleness-Ms"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "raffleId": "raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y",
+                     *       "slug": "nebula-beta-testers",
+                     *       "status": "not_applicable",
+                     *       "leafEncoding": [
+                     *         "address",
+                     *         "address"
+                     *       ],
+                     *       "quantityPerWinner": 3,
+                     *       "walletDeadline": "2026-03-14T16:00:00.000Z",
+                     *       "leavesPublic": false,
+                     *       "current": {
+                     *         "version": 3,
+                     *         "root": "text",
+                     *         "count": 3,
+                     *         "unlistedWinners": 3,
+                     *         "reason": "finalized",
+                     *         "publishedAt": "2026-03-14T16:00:00.000Z"
+                     *       },
+                     *       "versions": [
+                     *         {
+                     *           "version": 3,
+                     *           "root": "text",
+                     *           "count": 3,
+                     *           "unlistedWinners": 3,
+                     *           "reason": "finalized",
+                     *           "publishedAt": "2026-03-14T16:00:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Allowlist"];
+                };
+            };
+            /** @description Not modified: the `If-None-Match` tag is still the `ETag` of the body; no body. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Strong entity tag of the body (sha256, base64url, quoted). Send it back in `If-None-Match` to get a 304 while the body is unchanged. */
+                    ETag?: string;
+                    /** @description `public, max-age=60`: a new version follows each change of the finalized winners, and changes the body and its `ETag`. */
+                    "Cache-Control"?: string;
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The slug is not valid (empty, longer than 128 characters, or with control characters). `code`: `VALIDATION_FAILED`, `MALFORMED_URL`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "validation failed",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/public/v1/raffles/nebula-beta-testers/allowlist",
+                     *       "code": "VALIDATION_FAILED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "VALIDATION_FAILED" | "MALFORMED_URL";
+                    };
+                };
+            };
+            /** @description `RAFFLE_NOT_FOUND`: no public or unlisted published raffle has this slug. `code`: `ROUTE_NOT_FOUND`, `RAFFLE_NOT_FOUND`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "route not found",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/public/v1/raffles/nebula-beta-testers/allowlist",
+                     *       "code": "ROUTE_NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "ROUTE_NOT_FOUND" | "RAFFLE_NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Too many requests: a rate-limit policy of this route (`public`) is exhausted; retry after `Retry-After` seconds. `code`: `RATE_LIMITED`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "rate limited",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/public/v1/raffles/nebula-beta-testers/allowlist",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description An unexpected failure; nothing is leaked. `code`: `INTERNAL_ERROR`. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "internal error",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/public/v1/raffles/nebula-beta-testers/allowlist",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description A dependency is unavailable or did not answer in time, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `code`: `SERVICE_UNAVAILABLE`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "service unavailable",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/public/v1/raffles/nebula-beta-testers/allowlist",
+                     *       "code": "SERVICE_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    headPublicAllowlist: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The `Raffle-Read-After` token of an earlier write (entering, withdrawing): this read then sees that write, whichever instance answers it. The key owner's own writes are seen without it on the instance that took them. `@raffle/sdk` sends the latest token it saw.
+                 * @example 0/16B3748
+                 */
+                "raffle-read-after"?: string;
+                /**
+                 * @description An `ETag` of this document seen before: answered 304 with no body while it still matches.
+                 * @example "3f1c9a7e2b"
+                 */
+                "if-none-match"?: string;
+            };
+            path: {
+                /**
+                 * @description Raffle slug
+                 * @example nebula-beta-testers
+                 */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The allowlist: its status, settings, current version and every version. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Strong entity tag of the body (sha256, base64url, quoted). Send it back in `If-None-Match` to get a 304 while the body is unchanged. */
+                    ETag?: string;
+                    /** @description `public, max-age=60`: a new version follows each change of the finalized winners, and changes the body and its `ETag`. */
+                    "Cache-Control"?: string;
+                    "Raffle-Staleness-Ms": components["headers"]["Raffle-Staleness-Ms"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not modified: the `If-None-Match` tag is still the `ETag` of the body; no body. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Strong entity tag of the body (sha256, base64url, quoted). Send it back in `If-None-Match` to get a 304 while the body is unchanged. */
+                    ETag?: string;
+                    /** @description `public, max-age=60`: a new version follows each change of the finalized winners, and changes the body and its `ETag`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The slug is not valid (empty, longer than 128 characters, or with control characters). `code`: `VALIDATION_FAILED`, `MALFORMED_URL`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `RAFFLE_NOT_FOUND`: no public or unlisted published raffle has this slug. `code`: `ROUTE_NOT_FOUND`, `RAFFLE_NOT_FOUND`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many requests: retry after `Retry-After` seconds. `code`: `RATE_LIMITED`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An unexpected failure; nothing is leaked. `code`: `INTERNAL_ERROR`. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A dependency is unavailable or did not answer in time, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `code`: `SERVICE_UNAVAILABLE`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    listPublicAllowlistLeaves: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 250.
+                 * @example 100
+                 */
+                limit?: number;
+                /**
+                 * @description The opaque nextCursor of the previous page.
+                 * @example eyJpZCI6InJhZl8wMUpQNlgzQjhEMUY0SDdLOU0yUTVTOFYxWSJ9
+                 */
+                cursor?: string;
+                /**
+                 * @description The version to list (`versions[].version` of the allowlist); the latest when absent. 404 `NOT_FOUND` for a version the allowlist does not have.
+                 * @example 3
+                 */
+                version?: number;
+                /**
+                 * @description Only this wallet's leaf (any case): a page of one leaf, or an empty page when the wallet is not on this version.
+                 * @example 0x8ba1f109551bD432803012645Ac136ddd64DBA72
+                 */
+                address?: string;
+            };
+            header?: {
+                /**
+                 * @description The `Raffle-Read-After` token of an earlier write (entering, withdrawing): this read then sees that write, whichever instance answers it. The key owner's own writes are seen without it on the instance that took them. `@raffle/sdk` sends the latest token it saw.
+                 * @example 0/16B3748
+                 */
+                "raffle-read-after"?: string;
+                /**
+                 * @description An `ETag` of this document seen before: answered 304 with no body while it still matches.
+                 * @example "3f1c9a7e2b"
+                 */
+                "if-none-match"?: string;
+            };
+            path: {
+                /**
+                 * @description Raffle slug
+                 * @example nebula-beta-testers
+                 */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the version's leaves, in address order, with the version and its root. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Strong entity tag of the body (sha256, base64url, quoted). Send it back in `If-None-Match` to get a 304 while the body is unchanged. */
+                    ETag?: string;
+                    /** @description `public, max-age=60`: a new version follows each change of the finalized winners, and changes the body and its `ETag`. */
+                    "Cache-Control"?: string;
+                    "Raffle-Staleness-Ms": components["headers"]["Raffle-Staleness-Ms"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "version": 3,
+                     *       "root": "text",
+                     *       "data": [
+                     *         {
+                     *           "address": "0x8ba1f109551bD432803012645Ac136ddd64DBA72",
+                     *           "quantity": "1",
+                     *           "proof": [
+                     *             "text"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "nextCursor": "eyJpZCI6InJhZl8wMUpQNlgzQjhEMUY0SDdLOU0yUTVTOFYxWSJ9",
+                     *         "hasMore": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AllowlistLeafPage"];
+                };
+            };
+            /** @description Not modified: the `If-None-Match` tag is still the `ETag` of the body; no body. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Strong entity tag of the body (sha256, base64url, quoted). Send it back in `If-None-Match` to get a 304 while the body is unchanged. */
+                    ETag?: string;
+                    /** @description `public, max-age=60`: a new version follows each change of the finalized winners, and changes the body and its `ETag`. */
+                    "Cache-Control"?: string;
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The slug is not valid (empty, longer than 128 characters, or with control characters). Also a bad `limit`, `cursor`, `version` or `address`. `code`: `VALIDATION_FAILED`, `MALFORMED_URL`, `INVALID_LIMIT`, `INVALID_CURSOR`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "validation failed",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/public/v1/raffles/nebula-beta-testers/allowlist/leaves",
+                     *       "code": "VALIDATION_FAILED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "VALIDATION_FAILED" | "MALFORMED_URL" | "INVALID_LIMIT" | "INVALID_CURSOR";
+                    };
+                };
+            };
+            /** @description `RAFFLE_NOT_FOUND`: no public or unlisted published raffle has this slug. `NOT_FOUND`: its leaves are not public, or it has no such version. `code`: `ROUTE_NOT_FOUND`, `RAFFLE_NOT_FOUND`, `NOT_FOUND`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "route not found",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/public/v1/raffles/nebula-beta-testers/allowlist/leaves",
+                     *       "code": "ROUTE_NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "ROUTE_NOT_FOUND" | "RAFFLE_NOT_FOUND" | "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description `ALLOWLIST_NOT_PUBLISHED`: no version is published yet. `code`: `ALLOWLIST_NOT_PUBLISHED`. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "Conflict",
+                     *       "message": "allowlist not published",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/public/v1/raffles/nebula-beta-testers/allowlist/leaves",
+                     *       "code": "ALLOWLIST_NOT_PUBLISHED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "ALLOWLIST_NOT_PUBLISHED";
+                    };
+                };
+            };
+            /** @description Too many requests: a rate-limit policy of this route (`public`) is exhausted; retry after `Retry-After` seconds. `code`: `RATE_LIMITED`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "rate limited",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/public/v1/raffles/nebula-beta-testers/allowlist/leaves",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description An unexpected failure; nothing is leaked. `code`: `INTERNAL_ERROR`. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "internal error",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/public/v1/raffles/nebula-beta-testers/allowlist/leaves",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description A dependency is unavailable or did not answer in time, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `code`: `SERVICE_UNAVAILABLE`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "service unavailable",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/public/v1/raffles/nebula-beta-testers/allowlist/leaves",
+                     *       "code": "SERVICE_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {string} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    listPublicAllowlistLeavesHead: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 250.
+                 * @example 100
+                 */
+                limit?: number;
+                /**
+                 * @description The opaque nextCursor of the previous page.
+                 * @example eyJpZCI6InJhZl8wMUpQNlgzQjhEMUY0SDdLOU0yUTVTOFYxWSJ9
+                 */
+                cursor?: string;
+                /**
+                 * @description The version to list (`versions[].version` of the allowlist); the latest when absent. 404 `NOT_FOUND` for a version the allowlist does not have.
+                 * @example 3
+                 */
+                version?: number;
+                /**
+                 * @description Only this wallet's leaf (any case): a page of one leaf, or an empty page when the wallet is not on this version.
+                 * @example 0x8ba1f109551bD432803012645Ac136ddd64DBA72
+                 */
+                address?: string;
+            };
+            header?: {
+                /**
+                 * @description The `Raffle-Read-After` token of an earlier write (entering, withdrawing): this read then sees that write, whichever instance answers it. The key owner's own writes are seen without it on the instance that took them. `@raffle/sdk` sends the latest token it saw.
+                 * @example 0/16B3748
+                 */
+                "raffle-read-after"?: string;
+                /**
+                 * @description An `ETag` of this document seen before: answered 304 with no body while it still matches.
+                 * @example "3f1c9a7e2b"
+                 */
+                "if-none-match"?: string;
+            };
+            path: {
+                /**
+                 * @description Raffle slug
+                 * @example nebula-beta-testers
+                 */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the version's leaves, in address order, with the version and its root. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Strong entity tag of the body (sha256, base64url, quoted). Send it back in `If-None-Match` to get a 304 while the body is unchanged. */
+                    ETag?: string;
+                    /** @description `public, max-age=60`: a new version follows each change of the finalized winners, and changes the body and its `ETag`. */
+                    "Cache-Control"?: string;
+                    "Raffle-Staleness-Ms": components["headers"]["Raffle-Staleness-Ms"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not modified: the `If-None-Match` tag is still the `ETag` of the body; no body. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Strong entity tag of the body (sha256, base64url, quoted). Send it back in `If-None-Match` to get a 304 while the body is unchanged. */
+                    ETag?: string;
+                    /** @description `public, max-age=60`: a new version follows each change of the finalized winners, and changes the body and its `ETag`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The slug is not valid (empty, longer than 128 characters, or with control characters). Also a bad `limit`, `cursor`, `version` or `address`. `code`: `VALIDATION_FAILED`, `MALFORMED_URL`, `INVALID_LIMIT`, `INVALID_CURSOR`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `RAFFLE_NOT_FOUND`: no public or unlisted published raffle has this slug. `NOT_FOUND`: its leaves are not public, or it has no such version. `code`: `ROUTE_NOT_FOUND`, `RAFFLE_NOT_FOUND`, `NOT_FOUND`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `ALLOWLIST_NOT_PUBLISHED`: no version is published yet. `code`: `ALLOWLIST_NOT_PUBLISHED`. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many requests: retry after `Retry-After` seconds. `code`: `RATE_LIMITED`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An unexpected failure; nothing is leaked. `code`: `INTERNAL_ERROR`. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A dependency is unavailable or did not answer in time, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `code`: `SERVICE_UNAVAILABLE`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

@@ -865,6 +865,50 @@ export type paths = {
         patch: operations["setWinDelivery"];
         trace?: never;
     };
+    "/api/dashboard/workspaces/{workspaceId}/raffles/{raffleId}/allowlist": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A raffle's allowlist: its status, current Merkle root and every published version
+         * @description Any member. `status` is `not_applicable` unless the allocation is `allowlist_gtd` or `allowlist_fcfs`, `awaiting_finalize` before finalize, `awaiting_wallets` until `walletDeadline`, `building` while a version is built, then `published`. Versions are listed newest first; none is ever replaced or removed.
+         *
+         *     Requires a dashboard session JWT (`Authorization: Bearer <JWT>`); API keys are refused.
+         */
+        get: operations["getRaffleAllowlist"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/workspaces/{workspaceId}/raffles/{raffleId}/allowlist/leaves": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A version's leaves, each with its Merkle proof, in address order
+         * @description Any member. The latest version unless `version` names another (404 `NOT_FOUND` for one it does not have); `address` narrows the page to that wallet's leaf (the console's wallet lookup). Up to 250 a page, 100 by default. 409 `ALLOWLIST_NOT_PUBLISHED` while no version is published.
+         *
+         *     Requires a dashboard session JWT (`Authorization: Bearer <JWT>`); API keys are refused.
+         */
+        get: operations["listRaffleAllowlistLeaves"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/dashboard/raffles/{slug}/entries": {
         parameters: {
             query?: never;
@@ -1937,6 +1981,65 @@ export type components = {
             /** Format: date-time */
             deliveredAt?: string;
         };
+        AllowlistVersion: {
+            /** @description 1 for the list built at finalize, +1 each time the finalized winners change (a disqualification or reroll). */
+            version: number;
+            /** @description The Merkle root; 0x00…00 for a version with no leaves (no proof verifies against it). */
+            root: string;
+            /** @description Leaves in this version: one per winning wallet. */
+            count: number;
+            /** @description Finalized winners left off because they had no wallet on the raffle's chain. */
+            unlistedWinners: number;
+            /**
+             * @description Why the version was built.
+             * @enum {string}
+             */
+            reason: "finalized" | "winners_changed";
+            /** Format: date-time */
+            publishedAt: string;
+        };
+        Allowlist: {
+            raffleId: string;
+            slug: string;
+            /**
+             * @description `not_applicable`: the raffle's allocation is not an allowlist; `awaiting_finalize`: not finalized yet; `awaiting_wallets`: finalized, winners may name a wallet until `walletDeadline`, then it is built; `building`: a version is being built (the first, or after the winners changed; `current` is still the previous one); `published`: `current` is the list.
+             * @enum {string}
+             */
+            status: "not_applicable" | "awaiting_finalize" | "awaiting_wallets" | "building" | "published";
+            /** @description Always `["address","uint256"]`: a leaf is keccak256(bytes.concat(keccak256(abi.encode(address, quantity)))) (StandardMerkleTree, double-hashed), and pairs are hashed sorted. */
+            leafEncoding: ("address" | "uint256")[];
+            /** @description The raffle setting `allowlistQuantity`: each winner's leaf quantity. */
+            quantityPerWinner: number;
+            walletDeadline: string | null;
+            /** @description Whether the keyless public route lists every leaf (the raffle setting `allowlistPublic`). */
+            leavesPublic: boolean;
+            current: components["schemas"]["AllowlistVersion"] | null;
+            /** @description Every published version, newest first: none is ever replaced or removed. */
+            versions: components["schemas"]["AllowlistVersion"][];
+        };
+        AllowlistLeaf: {
+            /**
+             * @description The wallet, EIP-55 checksummed.
+             * @example 0x8ba1f109551bD432803012645Ac136ddd64DBA72
+             */
+            address: string;
+            /**
+             * @description The uint256 the leaf allows its wallet to mint, as a decimal string.
+             * @example 1
+             */
+            quantity: string;
+            /** @description The Merkle proof, leaf end first: what `MerkleProof.verify(proof, root, leaf)` takes. */
+            proof: string[];
+        };
+        AllowlistLeafPage: {
+            /** @description The version these leaves belong to. */
+            version: number;
+            /** @description That version's root. */
+            root: string;
+            /** @description In address order. */
+            data: components["schemas"]["AllowlistLeaf"][];
+            pagination: components["schemas"]["Pagination"];
+        };
         AllowlistPublished: {
             raffleId: string;
             slug: string;
@@ -2147,15 +2250,9 @@ export type components = {
             autoFinalize: boolean;
             /** @description Leave entries with duplicate flags out of the draw. */
             excludeFlaggedDuplicates: boolean;
-            /**
-             * @description Allowlist raffles: what each winner's leaf allows them to mint (the leaf's uint256). Default 1.
-             * @default 1
-             */
+            /** @description Allowlist raffles: what each winner's leaf allows them to mint (the leaf's uint256). Default 1. */
             allowlistQuantity: number;
-            /**
-             * @description Allowlist raffles: the keyless public route lists every leaf with its proof, not only the root. Default false.
-             * @default false
-             */
+            /** @description Allowlist raffles: the keyless public route lists every leaf with its proof, not only the root. Default false. */
             allowlistPublic: boolean;
             walletDeadline: string | null;
         };
@@ -2184,16 +2281,10 @@ export type components = {
                 autoFinalize?: boolean;
                 /** @description Leave entries with duplicate flags out of the draw. */
                 excludeFlaggedDuplicates?: boolean;
-                /**
-                 * @description Allowlist raffles: what each winner's leaf allows them to mint (the leaf's uint256). Default 1.
-                 * @default 1
-                 */
-                allowlistQuantity: number;
-                /**
-                 * @description Allowlist raffles: the keyless public route lists every leaf with its proof, not only the root. Default false.
-                 * @default false
-                 */
-                allowlistPublic: boolean;
+                /** @description Allowlist raffles: what each winner's leaf allows them to mint (the leaf's uint256). Default 1. */
+                allowlistQuantity?: number;
+                /** @description Allowlist raffles: the keyless public route lists every leaf with its proof, not only the root. Default false. */
+                allowlistPublic?: boolean;
                 walletDeadline?: string | null;
             };
             canonicalProjectId?: string | null;
@@ -2225,16 +2316,10 @@ export type components = {
                 autoFinalize?: boolean;
                 /** @description Leave entries with duplicate flags out of the draw. */
                 excludeFlaggedDuplicates?: boolean;
-                /**
-                 * @description Allowlist raffles: what each winner's leaf allows them to mint (the leaf's uint256). Default 1.
-                 * @default 1
-                 */
-                allowlistQuantity: number;
-                /**
-                 * @description Allowlist raffles: the keyless public route lists every leaf with its proof, not only the root. Default false.
-                 * @default false
-                 */
-                allowlistPublic: boolean;
+                /** @description Allowlist raffles: what each winner's leaf allows them to mint (the leaf's uint256). Default 1. */
+                allowlistQuantity?: number;
+                /** @description Allowlist raffles: the keyless public route lists every leaf with its proof, not only the root. Default false. */
+                allowlistPublic?: boolean;
                 walletDeadline?: string | null;
             };
             canonicalProjectId?: string | null;
@@ -9899,7 +9984,7 @@ export interface operations {
                      *         "autoDraw": false,
                      *         "autoFinalize": false,
                      *         "excludeFlaggedDuplicates": false,
-                     *         "allowlistQuantity": 1,
+                     *         "allowlistQuantity": 3,
                      *         "allowlistPublic": false,
                      *         "walletDeadline": "2026-03-14T16:00:00.000Z"
                      *       },
@@ -10155,7 +10240,7 @@ export interface operations {
                      *         "autoDraw": false,
                      *         "autoFinalize": false,
                      *         "excludeFlaggedDuplicates": false,
-                     *         "allowlistQuantity": 1,
+                     *         "allowlistQuantity": 3,
                      *         "allowlistPublic": false,
                      *         "walletDeadline": "2026-03-14T16:00:00.000Z"
                      *       },
@@ -10435,7 +10520,7 @@ export interface operations {
                      *         "autoDraw": false,
                      *         "autoFinalize": false,
                      *         "excludeFlaggedDuplicates": false,
-                     *         "allowlistQuantity": 1,
+                     *         "allowlistQuantity": 3,
                      *         "allowlistPublic": false,
                      *         "walletDeadline": "2026-03-14T16:00:00.000Z"
                      *       },
@@ -10691,7 +10776,7 @@ export interface operations {
                      *         "autoDraw": false,
                      *         "autoFinalize": false,
                      *         "excludeFlaggedDuplicates": false,
-                     *         "allowlistQuantity": 1,
+                     *         "allowlistQuantity": 3,
                      *         "allowlistPublic": false,
                      *         "walletDeadline": "2026-03-14T16:00:00.000Z"
                      *       },
@@ -10947,7 +11032,7 @@ export interface operations {
                      *         "autoDraw": false,
                      *         "autoFinalize": false,
                      *         "excludeFlaggedDuplicates": false,
-                     *         "allowlistQuantity": 1,
+                     *         "allowlistQuantity": 3,
                      *         "allowlistPublic": false,
                      *         "walletDeadline": "2026-03-14T16:00:00.000Z"
                      *       },
@@ -11203,7 +11288,7 @@ export interface operations {
                      *         "autoDraw": false,
                      *         "autoFinalize": false,
                      *         "excludeFlaggedDuplicates": false,
-                     *         "allowlistQuantity": 1,
+                     *         "allowlistQuantity": 3,
                      *         "allowlistPublic": false,
                      *         "walletDeadline": "2026-03-14T16:00:00.000Z"
                      *       },
@@ -11459,7 +11544,7 @@ export interface operations {
                      *         "autoDraw": false,
                      *         "autoFinalize": false,
                      *         "excludeFlaggedDuplicates": false,
-                     *         "allowlistQuantity": 1,
+                     *         "allowlistQuantity": 3,
                      *         "allowlistPublic": false,
                      *         "walletDeadline": "2026-03-14T16:00:00.000Z"
                      *       },
@@ -11715,7 +11800,7 @@ export interface operations {
                      *         "autoDraw": false,
                      *         "autoFinalize": false,
                      *         "excludeFlaggedDuplicates": false,
-                     *         "allowlistQuantity": 1,
+                     *         "allowlistQuantity": 3,
                      *         "allowlistPublic": false,
                      *         "walletDeadline": "2026-03-14T16:00:00.000Z"
                      *       },
@@ -11976,7 +12061,7 @@ export interface operations {
                      *         "autoDraw": false,
                      *         "autoFinalize": false,
                      *         "excludeFlaggedDuplicates": false,
-                     *         "allowlistQuantity": 1,
+                     *         "allowlistQuantity": 3,
                      *         "allowlistPublic": false,
                      *         "walletDeadline": "2026-03-14T16:00:00.000Z"
                      *       },
@@ -13903,6 +13988,502 @@ export interface operations {
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/wins/win_01JR3D7G2J5M8Q1S4V7Y9B3E6H/delivery"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+        };
+    };
+    getRaffleAllowlist: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Workspace id
+                 * @example wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C
+                 */
+                workspaceId: string;
+                /**
+                 * @description Raffle id
+                 * @example raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y
+                 */
+                raffleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The requested resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "raffleId": "raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y",
+                     *       "slug": "nebula-beta-testers",
+                     *       "status": "not_applicable",
+                     *       "leafEncoding": [
+                     *         "address",
+                     *         "address"
+                     *       ],
+                     *       "quantityPerWinner": 3,
+                     *       "walletDeadline": "2026-03-14T16:00:00.000Z",
+                     *       "leavesPublic": false,
+                     *       "current": {
+                     *         "version": 3,
+                     *         "root": "text",
+                     *         "count": 3,
+                     *         "unlistedWinners": 3,
+                     *         "reason": "finalized",
+                     *         "publishedAt": "2026-03-14T16:00:00.000Z"
+                     *       },
+                     *       "versions": [
+                     *         {
+                     *           "version": 3,
+                     *           "root": "text",
+                     *           "count": 3,
+                     *           "unlistedWinners": 3,
+                     *           "reason": "finalized",
+                     *           "publishedAt": "2026-03-14T16:00:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Allowlist"];
+                };
+            };
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "VALIDATION_FAILED: validation failed",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/allowlist"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description The credentials are missing, unknown, expired or revoked. `message` starts with its code: `SESSION_TOKEN_MISSING: `, `SESSION_TOKEN_INVALID: `, `API_KEY_NOT_ACCEPTED: `. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "SESSION_TOKEN_MISSING: session token missing",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/allowlist"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). `message` starts with its code: `FORBIDDEN: `. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "FORBIDDEN: forbidden",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/allowlist"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description The resource does not exist, or is not visible to these credentials. `message` starts with its code: `ROUTE_NOT_FOUND: `, `RAFFLE_NOT_FOUND: `. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "ROUTE_NOT_FOUND: route not found",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/allowlist"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description Listed on every route of this API; this operation does not answer it today. The request conflicts with the current state of the resource; nothing was done. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "Conflict",
+                     *       "message": "ALREADY_ENTERED: already entered",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/allowlist"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "RATE_LIMITED: rate limited",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/allowlist"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `message` starts with its code: `INTERNAL_ERROR: `. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "INTERNAL_ERROR: internal error",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/allowlist"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description A dependency is unavailable or did not answer in time, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "SERVICE_UNAVAILABLE: service unavailable",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/allowlist"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+        };
+    };
+    listRaffleAllowlistLeaves: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 250; 100 when absent.
+                 * @example 100
+                 */
+                limit?: string;
+                /**
+                 * @description The opaque nextCursor of the previous page.
+                 * @example eyJpZCI6InJhZl8wMUpQNlgzQjhEMUY0SDdLOU0yUTVTOFYxWSJ9
+                 */
+                cursor?: string;
+                /**
+                 * @description The version to list (`versions[].version` of the allowlist); the latest when absent. 404 `NOT_FOUND` for a version the allowlist does not have.
+                 * @example 1
+                 */
+                version?: string;
+                /**
+                 * @description Only this wallet's leaf (any case): a page of one leaf, or an empty page when the wallet is not on this version.
+                 * @example 0x8ba1f109551bD432803012645Ac136ddd64DBA72
+                 */
+                address?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Workspace id
+                 * @example wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C
+                 */
+                workspaceId: string;
+                /**
+                 * @description Raffle id
+                 * @example raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y
+                 */
+                raffleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The requested resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "version": 3,
+                     *       "root": "text",
+                     *       "data": [
+                     *         {
+                     *           "address": "0x8ba1f109551bD432803012645Ac136ddd64DBA72",
+                     *           "quantity": "1",
+                     *           "proof": [
+                     *             "text"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "nextCursor": "eyJpZCI6InJhZl8wMUpQNlgzQjhEMUY0SDdLOU0yUTVTOFYxWSJ9",
+                     *         "hasMore": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AllowlistLeafPage"];
+                };
+            };
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `INVALID_LIMIT: `, `INVALID_CURSOR: `. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "VALIDATION_FAILED: validation failed",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/allowlist/leaves"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description The credentials are missing, unknown, expired or revoked. `message` starts with its code: `SESSION_TOKEN_MISSING: `, `SESSION_TOKEN_INVALID: `, `API_KEY_NOT_ACCEPTED: `. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "SESSION_TOKEN_MISSING: session token missing",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/allowlist/leaves"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). `message` starts with its code: `FORBIDDEN: `. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "FORBIDDEN: forbidden",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/allowlist/leaves"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description The resource does not exist, or is not visible to these credentials. `message` starts with its code: `ROUTE_NOT_FOUND: `, `RAFFLE_NOT_FOUND: `, `NOT_FOUND: `. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "ROUTE_NOT_FOUND: route not found",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/allowlist/leaves"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `ALLOWLIST_NOT_PUBLISHED: `. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "Conflict",
+                     *       "message": "ALLOWLIST_NOT_PUBLISHED: allowlist not published",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/allowlist/leaves"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "RATE_LIMITED: rate limited",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/allowlist/leaves"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `message` starts with its code: `INTERNAL_ERROR: `. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "INTERNAL_ERROR: internal error",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/allowlist/leaves"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description A dependency is unavailable or did not answer in time, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "SERVICE_UNAVAILABLE: service unavailable",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/workspaces/wks_01JK2F7D9H3M5Q8T1V4X6Z2B7C/raffles/raf_01JP6X3B8D1F4H7K9M2Q5S8V1Y/allowlist/leaves"
                      *     }
                      */
                     "application/json": components["schemas"]["ManagementErrorBody"];

@@ -27,4 +27,5 @@ export type { CreateProjectParams, ListProjectsParams, Project, UpdateProjectPar
 export type { CreateRaffleParams, DrawRaffleParams, ListRafflesParams, Raffle, RaffleListItem, UpdateRaffleParams } from './resources/workspace-raffles.js';
 export type { DisqualifyEntryParams, EntryRequirementResults, ListRaffleEntriesParams, RaffleEntry } from './resources/raffle-entries.js';
 export type { PlatformChain } from './resources/chains.js';
+export type { ListRaffleAllowlistLeavesParams, RaffleAllowlist, RaffleAllowlistLeaf, RaffleAllowlistLeafList, RaffleAllowlistLeafPage } from './resources/raffle-allowlist.js';
 export type { DisqualifyWinParams, ListRaffleWinsParams, RaffleWin, RerolledWin, RerollWinParams, UpdateWinDeliveryParams } from './resources/raffle-wins.js';

@@ -74,6 +74,8 @@ export const MANAGEMENT_OPERATION_METHODS = {
   disqualifyWin: 'workspaces.raffles.wins.disqualify',
   rerollWin: 'workspaces.raffles.wins.reroll',
   setWinDelivery: 'workspaces.raffles.wins.updateDelivery',
+  getRaffleAllowlist: 'workspaces.raffles.allowlist.get',
+  listRaffleAllowlistLeaves: 'workspaces.raffles.allowlist.leaves',
 
   createWorkspaceWebhookEndpoint: 'workspaces.webhookEndpoints.create',
   listWorkspaceWebhookEndpoints: 'workspaces.webhookEndpoints.list',

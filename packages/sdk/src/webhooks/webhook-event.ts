@@ -29,6 +29,7 @@ const KNOWN: { readonly [T in WebhookEventType]: true } = {
   'raffle.drawn': true,
   'raffle.finalized': true,
   'raffle.cancelled': true,
+  'raffle.allowlist_published': true,
   'entry.created': true,
   'entry.updated': true,
   'entry.withdrawn': true,

@@ -4,6 +4,8 @@
 import { buildTestApp } from '../../../../services/data-plane/test/support/app.js';
 import { createTestDatabase, type TestDatabase } from '../../../../services/data-plane/test/support/database.js';
 import { seedTenant, type Tenant } from '../../../../services/data-plane/test/support/tenant.js';
+export { createLifecycleWorld, type LifecycleWorld } from '../../../../services/data-plane/test/support/lifecycle.js';
+export { disqualify, drawnAllowlistRaffle, finalizedWins, publishAllowlists, reroll } from '../../../../services/data-plane/test/support/allowlists.js';
 import { DEFAULT_DEMO_BEACON, loadDemoDataset, type DemoKeys } from '../../../demo/src/index.js';
 import { demoBeaconChain } from '../../../demo/src/plan/demo-beacon.js';
 import { startBehindContractProxy } from './contract-check.js';

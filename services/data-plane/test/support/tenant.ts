@@ -4,16 +4,19 @@ import {
   addWorkspaceMember,
   decimalString,
   insertApiKey,
+  insertAllowlistVersion,
   insertEntry,
   insertProject,
   insertRaffle,
   insertUser,
   insertWin,
   insertWorkspace,
+  listAllowlistWinners,
   schema,
   updateRaffle,
   type Database,
 } from '@raffle/db';
+import { allowlistFromWinners } from '@raffle/domain';
 import { DRAW_ALGORITHM, drawCommitment, entriesDigest, entryLine } from '@raffle/sdk';
 import { createHash } from 'node:crypto';
 import { registerSecret } from './log-scan.js';
@@ -40,11 +43,18 @@ export type Tenant = Awaited<ReturnType<typeof seedTenant>>;
 export async function seedTenant(database: Database, options: { entries?: number; publicRaffles?: number; projects?: number } = {}) {
   const tag = randomBytes(4).toString('hex');
   const base = Date.now() - 30 * DAY;
+  // Real EVM addresses (the seed's other wallets are only labels): the owner's mint wallet, and
+  // the second winner's, the finalized raffle's allowlist leaves.
+  const evmAddress = (label: string) => `0x${createHash('sha256').update(`${label}:${tag}`).digest('hex').slice(0, 40)}`;
+  const ownerWallet = evmAddress('owner');
   return database.db.transaction(async (tx) => {
     const owner = await insertUser(tx, {
       handle: `owner-${tag}`,
       displayName: 'Owner',
-      wallets: [{ chain: 'ethereum', address: `0x${tag}owner`, verified: true }],
+      wallets: [
+        { chain: 'ethereum', address: `0x${tag}owner`, verified: true },
+        { chain: 'ethereum', address: ownerWallet, verified: true },
+      ],
       createdAt: new Date(base),
     });
     const outsider = await insertUser(tx, { handle: `outsider-${tag}`, createdAt: new Date(base) });
@@ -87,6 +97,7 @@ export async function seedTenant(database: Database, options: { entries?: number
       finalizedAt: published(3),
       drawSeed,
       drawCommitment: drawCommitment(Buffer.from(drawSeed, 'hex')),
+      settings: { autoDraw: false, autoFinalize: false, excludeFlaggedDuplicates: false, allowlistQuantity: 1, allowlistPublic: true, walletDeadline: null },
       createdAt: new Date(base),
     });
     const privateRaffle = await insertRaffle(tx, {
@@ -210,6 +221,8 @@ export async function seedTenant(database: Database, options: { entries?: number
             source: 'draw',
             status: position === 3 ? 'selected' : 'finalized',
             walletSnapshot: entry.walletSnapshot,
+            // The two finalized winners named EVM wallets: the allowlist below lists them.
+            allowlistWallet: position === 1 ? ownerWallet : position === 2 ? evmAddress('winner-2') : null,
             identitySnapshot: { handle: `winner-${position}`, wallets: [] },
             deliveryStatus: 'pending',
             deliveryNote: null,
@@ -223,6 +236,51 @@ export async function seedTenant(database: Database, options: { entries?: number
         ),
       );
     }
+
+    // The finalized raffle's allowlist, published (version 1), with public leaves.
+    const allowlist = allowlistFromWinners(await listAllowlistWinners(tx, finalized.id), 1);
+    await insertAllowlistVersion(tx, { raffleId: finalized.id, root: allowlist.root, unlistedWinners: allowlist.unlistedWinners, reason: 'finalized', nodes: allowlist.nodes, leaves: allowlist.leaves, publishedAt: published(4) });
+
+    // An allowlist raffle whose winners may still name their wallet: the owner won it.
+    const naming = await insertRaffle(tx, {
+      workspaceId: otherWorkspace.id,
+      slug: `naming-${tag}`,
+      title: 'Name your mint wallet',
+      mechanic: 'fcfs',
+      allocationType: 'allowlist_fcfs',
+      visibility: 'unlisted',
+      status: 'finalized',
+      spots: 1,
+      chain: 'ethereum',
+      settings: { autoDraw: false, autoFinalize: false, excludeFlaggedDuplicates: false, allowlistQuantity: 2, allowlistPublic: false, walletDeadline: new Date(Date.now() + 365 * DAY).toISOString() },
+      publishedAt: published(7),
+      openedAt: published(7),
+      closedAt: published(8),
+      finalizedAt: published(9),
+      createdAt: new Date(base + 5),
+    });
+    const namingEntry = await insertEntry(tx, { raffle: naming, userId: owner.id, status: 'valid', source: 'api', walletSnapshot: `0x${tag}owner`, createdAt: published(7) });
+    const namingWin = await insertWin(
+      tx,
+      {
+        raffleId: naming.id,
+        entryId: namingEntry.id,
+        userId: owner.id,
+        position: 1,
+        source: 'fcfs',
+        status: 'finalized',
+        walletSnapshot: namingEntry.walletSnapshot,
+        identitySnapshot: { handle: owner.handle, wallets: [] },
+        deliveryStatus: 'pending',
+        deliveryNote: null,
+        selectedAt: published(7),
+        finalizedAt: published(9),
+        disqualifiedAt: null,
+        replacedAt: null,
+        deliveredAt: null,
+      },
+      naming,
+    );
 
     const key = async (kind: 'personal' | 'workspace', scopes: readonly ApiScope[], extra: { workspaceId?: string; expiresAt?: Date; revokedAt?: Date; userId?: string } = {}) => {
       const { apiKey } = await insertApiKey(tx, {
@@ -251,6 +309,25 @@ export async function seedTenant(database: Database, options: { entries?: number
       expired: await key('personal', PERSONAL_API_SCOPES, { expiresAt: new Date(Date.now() - 1000) }),
     };
 
-    return { tag, owner, outsider, workspace, otherWorkspace, projects, finalized, privateRaffle, draft, foreignRaffle, entrable, publicRaffles, entries, wins, keys };
+    return {
+      tag,
+      owner,
+      ownerWallet,
+      outsider,
+      workspace,
+      otherWorkspace,
+      projects,
+      finalized,
+      privateRaffle,
+      draft,
+      foreignRaffle,
+      entrable,
+      naming,
+      namingWin,
+      publicRaffles,
+      entries,
+      wins,
+      keys,
+    };
   });
 }

@@ -3,6 +3,7 @@ import type { WithResponse } from '../../http/response-info.js';
 import type { HttpClient, PagedList } from '../../http/http-client.js';
 import { encodePath } from '../encode-path.js';
 import type { ListItem, ListParams, ManagementSchemas, RequestBody } from '../operation-types.js';
+import { RaffleAllowlistResource } from './raffle-allowlist.js';
 import { RaffleEntries } from './raffle-entries.js';
 import { RaffleWins } from './raffle-wins.js';
 
@@ -30,10 +31,12 @@ const rafflePath = (workspaceId: string, raffleId: string) => encodePath`/api/da
 export class WorkspaceRaffles {
   readonly entries: RaffleEntries;
   readonly wins: RaffleWins;
+  readonly allowlist: RaffleAllowlistResource;
 
   constructor(private readonly http: HttpClient) {
     this.entries = new RaffleEntries(http);
     this.wins = new RaffleWins(http);
+    this.allowlist = new RaffleAllowlistResource(http);
   }
 
   /** Creates a draft; nothing is announced until it is published. 409 `SLUG_TAKEN` when another raffle of the workspace has the slug. */

@@ -1,22 +1,7 @@
-import { DrawProofSchema, ErrorBodySchema } from '@raffle/contracts';
-import { unavailableResponse } from '@raffle/service-kit';
-import { Type, type TSchema } from '@sinclair/typebox';
-import { RoutedReadHeaders, SlugParams } from '../responses.js';
-
-const errorBody = () => Type.Ref(ErrorBodySchema);
-
-/** The validators a cache or a verifier needs, documented on both the 200 and the 304. */
-const CACHE_HEADERS = {
-  ETag: {
-    type: 'string',
-    description: 'Strong entity tag of the proof body (sha256, base64url, quoted). Send it back in `If-None-Match` to get a 304 while the proof is unchanged.',
-  },
-  'Cache-Control': {
-    type: 'string',
-    description:
-      '`public, max-age=60`, finalized or not: a winner disqualified or rerolled, even after finalization, is listed on the proof and so changes its body and `ETag`.',
-  },
-} as const;
+import { DrawProofSchema } from '@raffle/contracts';
+import { Type } from '@sinclair/typebox';
+import { SlugParams } from '../responses.js';
+import { PublicCacheableHeaders, publicCacheableResponses } from '../public-responses.js';
 
 export const publicDrawProofSchema = {
   operationId: 'getPublicDrawProof',
@@ -35,22 +20,13 @@ export const publicDrawProofSchema = {
   security: [],
   'x-error-codes': ['RAFFLE_NOT_FOUND', 'DRAW_NOT_AVAILABLE'],
   params: SlugParams,
-  headers: Type.Object({
-    ...RoutedReadHeaders.properties,
-    'if-none-match': Type.Optional(Type.String({ description: 'An `ETag` of this proof seen before: answered 304 with no body while it still matches.' })),
+  headers: PublicCacheableHeaders,
+  response: publicCacheableResponses({
+    ok: Type.Ref(DrawProofSchema),
+    okDescription: 'The draw proof: commitment, revealed seed, frozen entries and the draw\'s winners.',
+    cacheControl:
+      '`public, max-age=60`, finalized or not: a winner disqualified or rerolled, even after finalization, is listed on the proof and so changes its body and `ETag`.',
+    badRequest: 'The slug is not valid (empty, longer than 128 characters, or with control characters).',
+    notFound: '`RAFFLE_NOT_FOUND`: no public or unlisted published raffle has this slug. `DRAW_NOT_AVAILABLE`: it has not been drawn, or it is not a weighted draw.',
   }),
-  // Typed as plain schemas: the spread refs carry TypeBox's symbol keys, which declaration emit cannot name.
-  response: {
-    200: {
-      ...Type.Ref(DrawProofSchema),
-      description: 'The draw proof: commitment, revealed seed, frozen entries and the draw\'s winners.',
-      headers: { ...CACHE_HEADERS, 'Raffle-Staleness-Ms': { type: 'integer' } },
-    },
-    304: Type.Null({ description: 'Not modified: the `If-None-Match` tag is still the proof\'s `ETag`; no body.', headers: CACHE_HEADERS }),
-    400: { ...errorBody(), description: 'The slug is not valid (empty, longer than 128 characters, or with control characters).' },
-    404: { ...errorBody(), description: '`RAFFLE_NOT_FOUND`: no public or unlisted published raffle has this slug. `DRAW_NOT_AVAILABLE`: it has not been drawn, or it is not a weighted draw.' },
-    429: errorBody(),
-    500: { ...errorBody(), description: 'An unexpected failure; nothing is leaked.' },
-    503: unavailableResponse(errorBody()),
-  } as Record<number, TSchema>,
 };

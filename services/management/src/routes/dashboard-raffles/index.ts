@@ -14,6 +14,7 @@ import { DashboardWorkspaceParams } from '../dashboard-workspaces/params.js';
 import { requireWorkspaceAccess } from '../shared/workspace-access.js';
 import { managementResponses } from '../responses.js';
 import { getDashboardRaffle, listDashboardRaffles } from './dashboard-raffle-reads.js';
+import raffleAllowlistRoutes from './allowlist.js';
 import raffleEntryRoutes from './entries.js';
 import raffleLifecycleRoutes from './lifecycle.js';
 import raffleWinRoutes from './wins.js';
@@ -124,6 +125,7 @@ const dashboardRaffleRoutes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(raffleLifecycleRoutes);
   await app.register(raffleEntryRoutes);
   await app.register(raffleWinRoutes);
+  await app.register(raffleAllowlistRoutes);
   await app.register(webEntryRoutes);
 };
 
