@@ -1,5 +1,6 @@
 import type { AllowlistPublished } from '@raffle/contracts';
 import {
+  analyzeAllowlistLeaves,
   appendEvents,
   claimAllowlistBuild,
   completeAllowlistBuild,
@@ -85,7 +86,7 @@ async function publishClaimed(db: Db, build: AllowlistBuildRow, now: Date): Prom
   }
   const winners = await listAllowlistWinners(db, raffle.id);
   const list = allowlistFromWinners(winners, allowlistSettingsOf(raffle.settings).quantity);
-  return db.transaction(async (tx) => {
+  const published = await db.transaction(async (tx) => {
     const [latest] = await listAllowlistVersions(tx, raffle.id);
     if (latest && latest.root === list.root && latest.unlistedWinners === list.unlistedWinners) {
       await completeAllowlistBuild(tx, build);
@@ -104,6 +105,10 @@ async function publishClaimed(db: Db, build: AllowlistBuildRow, now: Date): Prom
     await completeAllowlistBuild(tx, build);
     return version;
   });
+  // The version is out; fresh statistics only make its pages fast sooner (see analyzeAllowlistLeaves),
+  // so a failure here does not fail the build: its pages are right, only slower until the table is analyzed.
+  if (published) await analyzeAllowlistLeaves(db).catch(() => undefined);
+  return published;
 }
 
 /**
