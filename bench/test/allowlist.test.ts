@@ -61,7 +61,7 @@ describe('the allowlist report', () => {
     cpuSeconds: { node: seconds, postgres: 0.5 },
     ...extra,
   });
-  const pieces = (hash: number) => step('pieces', 0, { pieces: { readSeconds: 1, hashSeconds: hash, writeSeconds: 2, winners: 100_000 }, root: '0xabc', leaves: 100_000 });
+  const pieces = (hash: number) => step('pieces', 0, { pieces: { readSeconds: 1, hashSeconds: hash, writeSeconds: 2, winners: 100_000, hashCpuSeconds: hash / 2 }, root: '0xabc', leaves: 100_000 });
   const results: BuildResults = {
     finalize: { allowlist: [step('finalize', 110, { queueSeconds: 0.002 })], airdrop: [step('finalize', 100)] },
     publish: [step('publish', 5), step('publish', 4), step('publish', 6)],
@@ -79,7 +79,7 @@ describe('the allowlist report', () => {
 
   it('states medians, the finalize ratio to the airdrop and every read as a share of bare Fastify', () => {
     const medians = buildMedians(results);
-    expect(medians).toMatchObject({ finalizeRatio: 1.1, queueMs: 2, publishSeconds: 5, hashSeconds: 2 });
+    expect(medians).toMatchObject({ finalizeRatio: 1.1, queueMs: 2, publishSeconds: 5, publishCpuSeconds: 5, hashSeconds: 2, hashCpuSeconds: 1 });
     const markdown = renderAllowlistMarkdown({
       startedAt: 'now',
       environment: {},
