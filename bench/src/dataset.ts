@@ -67,7 +67,7 @@ const MECHANICS = ['raffle', 'fcfs', 'collection', 'application'] as const;
 const ALLOCATIONS = ['allowlist_gtd', 'allowlist_fcfs', 'airdrop', 'physical', 'custom'] as const;
 
 /** Lifecycle timestamps that agree with `status`, the way the management service sets them. */
-function lifecycle(status: string, publishedAt: Date): Partial<RaffleRow> {
+export function lifecycle(status: string, publishedAt: Date): Partial<RaffleRow> {
   const at = (days: number) => new Date(publishedAt.getTime() + days * DAY);
   const seed = randomBytes(32).toString('hex');
   const published = { publishedAt, drawSeed: seed, drawCommitment: createHash('sha256').update(seed).digest('hex') };

@@ -8,6 +8,7 @@ import { count, eq } from 'drizzle-orm';
 import { createBeaconClient, roundAt, startLocalBeacon } from '@raffle/beacon';
 import { drawRaffleIn, fetchDrawBeacon, lockRaffle, rankEligibleEntries, SEED } from '@raffle/domain';
 import { processCpuSeconds } from './cpu.js';
+import { mb, peakRssMb, sampleMemory } from './memory.js';
 import { monotonicNowUs } from './profile-summary.js';
 
 export type DrawChildInput = {
@@ -79,27 +80,6 @@ function timingExecute<T extends Executes>(tx: T, spent: { ms: number; calls: nu
       };
     },
   });
-}
-
-const mb = (bytes: number) => Math.round(bytes / 1024 / 102.4) / 10;
-
-function sampleMemory(everyMs: number) {
-  const peak = { rss: 0, heapUsed: 0, external: 0, samples: 0 };
-  const take = () => {
-    const m = process.memoryUsage();
-    peak.rss = Math.max(peak.rss, m.rss);
-    peak.heapUsed = Math.max(peak.heapUsed, m.heapUsed);
-    peak.external = Math.max(peak.external, m.external);
-    peak.samples++;
-  };
-  const timer = setInterval(take, everyMs);
-  return {
-    stop() {
-      clearInterval(timer);
-      take();
-      return { rssMb: mb(peak.rss), heapUsedMb: mb(peak.heapUsed), externalMb: mb(peak.external), samples: peak.samples };
-    },
-  };
 }
 
 async function run(input: DrawChildInput): Promise<DrawChildResult> {
@@ -187,8 +167,7 @@ async function run(input: DrawChildInput): Promise<DrawChildResult> {
       if (!(error instanceof RolledBack)) throw error;
     }
     const sampled = sampler.stop();
-    // getrusage reports kilobytes on Linux.
-    const maxRssMb = Math.round(process.resourceUsage().maxRSS / 102.4) / 10;
+    const maxRssMb = peakRssMb();
     return { ...measured!, maxRssMb, baselineRssMb, sampled };
   } finally {
     await database.close();

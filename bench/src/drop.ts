@@ -30,7 +30,7 @@ export type DropResult = {
 const percentile = (sorted: number[], p: number) => (sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!);
 const round2 = (ms: number) => Math.round(ms * 100) / 100;
 
-/** Entrant i's own address (the data plane runs with TRUST_PROXY), as wrk-entries.lua gives it. */
+/** Entrant i's own address (the data plane runs with TRUST_PROXY), as wrk-keys.lua gives it. */
 const addressOf = (i: number) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
 
 /**

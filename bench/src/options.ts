@@ -65,6 +65,15 @@ export type ExportOptions = DatasetOptions & {
   databasePoolSize: number;
   /** NODE_OPTIONS of the data plane, e.g. a capped old generation, to see what the reads need rather than what V8 lets the heap grow to. */
   serverNodeOptions: string | null;
+export type AllowlistOptions = LoadOptions & {
+  /** Finalized winners of the allowlist raffle, each with a wallet of its own (one leaf each). */
+  winners: number;
+  /** Rounds of finalizing the allowlist raffle and the airdrop (each in a fresh process); medians reported. */
+  finalizeRounds: number;
+  /** Rounds of the build: publishDueAllowlists, then its parts one by one (each in a fresh process); medians reported. */
+  buildRounds: number;
+  /** Winners whose personal keys the proof load rotates through. */
+  proofKeys: number;
 };
 
 const DATASET_USAGE = `  --reseed             drop and seed the benchmark database even if it holds the dataset
@@ -119,6 +128,16 @@ const EXPORT_USAGE = `pnpm bench:export [-- options]   (each option also reads B
   --pool-size=16       DATABASE_POOL_SIZE of the data plane
   --server-node-options="--max-old-space-size=96"   NODE_OPTIONS of the data plane (none by default)
 ${DATASET_USAGE}`;
+const ALLOWLIST_USAGE = `pnpm bench:allowlist [-- options]   (each option also reads BENCH_<NAME> from the environment)
+  --only=allowlist-build,allowlist-proofs   run only these scenarios (both by default)
+  --winners=100000     finalized winners of the allowlist raffle, each with a wallet of its own
+  --finalize-rounds=1  rounds of finalizing the allowlist raffle and a same-size airdrop (minutes each
+                       at 100,000 winners), each in a fresh process
+  --build-rounds=3     rounds of the build: publishDueAllowlists, then its parts one by one, each in a fresh process
+  --proof-keys=20000   winners whose personal keys the proof load sends, each request the next one
+${LOAD_USAGE}
+${DATASET_USAGE}
+  --profile            CPU-profile the data plane (results/profiles/) and print where its time went`;
 
 const DATASET_FLAGS = {
   reseed: { type: 'boolean' },
@@ -263,5 +282,15 @@ export function readExportOptions(argv: string[], env: NodeJS.ProcessEnv): Expor
     mode,
     databasePoolSize: read.integer('pool-size', 'POOL_SIZE', 16),
     serverNodeOptions: read.string('server-node-options', 'SERVER_NODE_OPTIONS') || null,
+/** `pnpm bench:allowlist`: building a 100,000-winner allowlist, and serving its proofs. */
+export function readAllowlistOptions(argv: string[], env: NodeJS.ProcessEnv): AllowlistOptions {
+  const flags = { ...LOAD_FLAGS, winners: { type: 'string' }, 'finalize-rounds': { type: 'string' }, 'build-rounds': { type: 'string' }, 'proof-keys': { type: 'string' } } as const;
+  const read = reader(parse(argv, flags, ALLOWLIST_USAGE), env, ALLOWLIST_USAGE);
+  return {
+    ...loadOptions(read),
+    winners: read.integer('winners', 'WINNERS', 100_000),
+    finalizeRounds: read.integer('finalize-rounds', 'FINALIZE_ROUNDS', 1),
+    buildRounds: read.integer('build-rounds', 'BUILD_ROUNDS', 3),
+    proofKeys: read.integer('proof-keys', 'PROOF_KEYS', 20_000),
   };
 }

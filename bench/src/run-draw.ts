@@ -1,19 +1,17 @@
 import { createHash } from 'node:crypto';
-import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import postgres from 'postgres';
-import { killOnExit } from './children.js';
 import { CORES } from './cpu.js';
 import type { DrawChildInput, DrawChildResult } from './draw-child.js';
+import { runJsonChild } from './json-child.js';
 import { readDrawOptions } from './options.js';
 import { profileSummaryOf } from './profile-summary.js';
 import { writeResultFiles, type Verdict } from './report.js';
 import { ensureDataset } from './seed.js';
 
-const BENCH_DIR = fileURLToPath(new URL('..', import.meta.url));
 const RESULTS_DIR = fileURLToPath(new URL('../results/', import.meta.url));
 const CHILD_SCRIPT = fileURLToPath(new URL('./draw-child.ts', import.meta.url));
 const CHILD_TIMEOUT_SECONDS = 300;
@@ -38,28 +36,11 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => pr
 
 /** One draw in a fresh Node process (the sources through tsx, as `pnpm bench` runs its own code). */
 function runChild(input: DrawChildInput, profileDir?: string): Promise<DrawChildResult> {
-  const args = [
-    '--conditions=development',
-    '--import',
-    'tsx',
-    ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
-    CHILD_SCRIPT,
-    JSON.stringify(input),
-  ];
-  const child = killOnExit(spawn(process.execPath, args, { cwd: BENCH_DIR, stdio: ['ignore', 'pipe', 'pipe'] }));
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-20_000)));
-  const guard = setTimeout(() => child.kill('SIGKILL'), CHILD_TIMEOUT_SECONDS * 1000);
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('exit', (code, signal) => {
-      clearTimeout(guard);
-      const line = stdout.split('\n').find((l) => l.startsWith('DRAW_JSON '));
-      if (code !== 0 || !line) return reject(new Error(`draw child (${input.phase}) exited with ${code ?? signal}:\n${stdout}\n${stderr}`));
-      resolve(JSON.parse(line.slice('DRAW_JSON '.length)) as DrawChildResult);
-    });
+  return runJsonChild<DrawChildResult>(CHILD_SCRIPT, input, {
+    prefix: 'DRAW_JSON',
+    timeoutSeconds: CHILD_TIMEOUT_SECONDS,
+    nodeArgs: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+    label: `draw child (${input.phase})`,
   });
 }
 

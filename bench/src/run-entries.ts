@@ -9,6 +9,7 @@ import { DROP_SCENARIOS, renderDrops, runDropScenario, type DropRun, type DropSc
 import { startGateRush } from './gate-rush.js';
 import { GATE_CHAIN, prepareTokenGate, type TokenGate } from './token-gate.js';
 import { ensureEntrantKeys, type EntrantKeys } from './entrant-keys.js';
+import { removeBenchRaffles } from './bench-raffles.js';
 
 import { readEntryLoadOptions } from './options.js';
 import { monotonicNowUs, profileSummaryOf, type MonotonicWindow } from './profile-summary.js';
@@ -21,7 +22,7 @@ import { renderStatementSummary, summariseStatements, type StatementSummary } fr
 import { startStatsPostgres, type StatsPostgres } from './stats-postgres.js';
 
 const RESULTS_DIR = fileURLToPath(new URL('../results/', import.meta.url));
-const ENTRIES_SCRIPT = fileURLToPath(new URL('./wrk-entries.lua', import.meta.url));
+const ENTRIES_SCRIPT = fileURLToPath(new URL('./wrk-keys.lua', import.meta.url));
 /** Every raffle this benchmark creates has a slug starting so; all of them are deleted again. */
 const SLUG_PREFIX = 'bench-entries-';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -154,20 +155,6 @@ async function raffleAfterRun(database: Database, raffleId: string) {
       count(*)::int as wins, count(distinct position)::int as positions, max(position) as "lastPosition"
     from wins where raffle_id = ${raffleId}`;
   return row!;
-}
-
-/**
- * Deletes this benchmark's raffles (their entries, wins and snapshots go with them) and every
- * event recorded since the dataset was seeded: the seed records none, and its own benchmarks
- * are all that write to this database (an entry's workspace event does not name its raffle).
- */
-async function removeBenchRaffles(database: Database, manifest: Manifest): Promise<{ raffles: number; events: number }> {
-  const { sql } = database;
-  const raffles = await sql`delete from raffles where slug like ${`${SLUG_PREFIX}%`}`;
-  const events = await sql`delete from event_outbox where created_at > ${manifest.seededAt}`;
-  // Dead rows would otherwise linger in the tables the read benchmark measures.
-  if (raffles.count + events.count > 0) await sql`vacuum entries, wins, raffles, event_outbox, api_keys`;
-  return { raffles: raffles.count, events: events.count };
 }
 
 /** The ceiling's table (durable-write-server.ts inserts into it): one row per request, with a key and its index, and nothing else. */
@@ -509,7 +496,7 @@ async function measure(
   let ceiling: ChildServer | undefined;
   let gate: TokenGate | undefined;
   try {
-    const leftovers = await removeBenchRaffles(database, manifest);
+    const leftovers = await removeBenchRaffles(database, manifest, SLUG_PREFIX);
     if (leftovers.raffles + leftovers.events) log(`removed what an earlier run left behind: ${leftovers.raffles} raffles, ${leftovers.events} events`);
     const [backend] = await database.sql<{ pid: number; version: string }[]>`
       select pg_backend_pid() as pid, current_setting('server_version') as version`;
@@ -600,7 +587,7 @@ async function measure(
     await ceiling?.stop();
     await gate?.stop().catch((error: Error) => log(`could not stop the token gate's chain: ${error.message}`));
     await dropDurableWritesTable(database).catch((error: Error) => log(`could not drop ${DURABLE_WRITES_TABLE}: ${error.message}`));
-    const removed = await removeBenchRaffles(database, manifest).catch((error: Error) => {
+    const removed = await removeBenchRaffles(database, manifest, SLUG_PREFIX).catch((error: Error) => {
       log(`could not remove the benchmark's raffles: ${error.message}`);
       return null;
     });

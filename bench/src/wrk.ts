@@ -22,7 +22,7 @@ export type WrkResult = {
   /** wrk counts every response with status ≥ 400 under `status`. */
   errors: { connect: number; read: number; write: number; status: number; timeout: number };
   latencyMs: { mean: number; p50: number; p90: number; p99: number; p999: number; max: number };
-  /** Scripts that look at responses (wrk-entries.lua): requests per HTTP status, and the first body of each non-201 status. */
+  /** Scripts that look at responses (wrk-keys.lua): requests per HTTP status, and the first body of each status other than the success one. */
   statuses?: Record<string, number>;
   samples?: Record<string, string>;
   /** How often a thread ran out of keys and started over (its later requests repeat entrants). */

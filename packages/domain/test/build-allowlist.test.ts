@@ -3,7 +3,7 @@ import { StandardMerkleTree } from '@openzeppelin/merkle-tree';
 import { verifyAllowlistProof } from '@raffle/sdk';
 import { getAddress } from 'viem';
 import { describe, expect, it, vi } from 'vitest';
-import { AllowlistInputError, buildAllowlistTree, proofFromDump, type AllowlistLeafInput } from '../src/index.js';
+import { AllowlistInputError, allowlistFromWinners, buildAllowlistTree, proofFromDump, type AllowlistLeafInput } from '../src/index.js';
 
 const ENCODING = ['address', 'uint256'];
 const randomAddress = () => getAddress(`0x${randomBytes(20).toString('hex')}`);
@@ -119,5 +119,43 @@ describe('buildAllowlistTree rules', () => {
     const corrupted = JSON.parse(JSON.stringify(built.dump)) as typeof built.dump;
     corrupted.values[0]!.value[1] = '7';
     expect(() => proofFromDump(corrupted, address)).toThrow();
+  });
+});
+
+describe('allowlistFromWinners: the stored tree, hashed on bytes', () => {
+  // Sizes whose trees are full, one short, one over, and odd: the leaves' layout at the array's end differs for each.
+  it.each([1, 2, 3, 7, 64, 65, 300])('stores the nodes and leaf positions of StandardMerkleTree.of over %i winners', (n) => {
+    const wallets = Array.from({ length: n }, () => randomAddress());
+    const winners = wallets.map((wallet, i) => ({ winId: `win_${i}`, userId: `usr_${i}`, wallet: i % 2 ? wallet : wallet.toLowerCase() }));
+    const list = allowlistFromWinners(winners, 3);
+    const reference = StandardMerkleTree.of(wallets.map((w) => [w, '3']), ENCODING);
+    const dump = reference.dump();
+    expect(list.root).toBe(reference.root);
+    expect(list.nodes.length).toBe(32 * dump.tree.length);
+    expect(dump.tree.map((_, i) => `0x${list.nodes.toString('hex', 32 * i, 32 * (i + 1))}`)).toEqual(dump.tree);
+    const referenceIndex = new Map(dump.values.map(({ value, treeIndex }) => [value[0]!.toLowerCase(), treeIndex]));
+    expect(list.leaves).toHaveLength(n);
+    for (const leaf of list.leaves) {
+      expect(leaf.quantity).toBe('3');
+      expect(leaf.treeIndex).toBe(referenceIndex.get(leaf.address));
+    }
+    expect(list.unlistedWinners).toBe(0);
+  });
+
+  it('sums the quantities of a wallet two winners share, and counts winners without an EVM wallet as unlisted', () => {
+    const [shared, other] = [randomAddress(), randomAddress()];
+    const list = allowlistFromWinners(
+      [
+        { winId: 'win_1', userId: 'usr_1', wallet: shared },
+        { winId: 'win_2', userId: 'usr_2', wallet: shared.toLowerCase() },
+        { winId: 'win_3', userId: 'usr_3', wallet: other },
+        { winId: 'win_4', userId: 'usr_4', wallet: null },
+        { winId: 'win_5', userId: 'usr_5', wallet: 'So11111111111111111111111111111111111111112' },
+      ],
+      2,
+    );
+    expect(list.root).toBe(StandardMerkleTree.of([[shared, '4'], [other, '2']], ENCODING).root);
+    expect(list.leaves.map((l) => [l.address, l.quantity])).toEqual([[shared.toLowerCase(), '4'], [other.toLowerCase(), '2']].sort(([a], [b]) => (a! < b! ? -1 : 1)));
+    expect(list.unlistedWinners).toBe(2);
   });
 });

@@ -1,6 +1,7 @@
 import { StandardMerkleTree } from '@openzeppelin/merkle-tree';
 import { ALLOWLIST_LEAF_ENCODING } from '@raffle/sdk';
 import { getAddress, isAddress } from 'viem';
+import { hashAllowlistTree } from './hash-allowlist-tree.js';
 
 /**
  * An allowlist as OpenZeppelin's StandardMerkleTree over (address, uint256 quantity): the root is
@@ -40,6 +41,7 @@ export class AllowlistInputError extends Error {
 }
 
 const UINT256_MAX = (1n << 256n) - 1n;
+const NODE_BYTES = 32;
 
 function checksumAddress(address: unknown, index: number): string {
   // strict: a mixed-case address must carry a correct EIP-55 checksum; one case carries none.
@@ -78,8 +80,11 @@ export function buildAllowlistTree(leaves: readonly AllowlistLeafInput[]): Allow
       throw new AllowlistInputError('duplicate_address', `leaves ${first} and ${second} both list ${current.row[0]}: one leaf per address`, second);
     }
   }
-  const tree = StandardMerkleTree.of<AllowlistLeafValue>(byAddress.map(({ row }) => row), [...ALLOWLIST_LEAF_ENCODING]);
-  return { root: tree.root, leafEncoding: ['address', 'uint256'], count: tree.length, dump: tree.dump() };
+  // The same tree and dump as StandardMerkleTree.of over these rows, hashed on bytes (hash-allowlist-tree.ts).
+  const { root, nodes, treeIndexes } = hashAllowlistTree(byAddress.map(({ row: [address, quantity] }) => ({ address, quantity: BigInt(quantity) })));
+  const tree = Array.from({ length: nodes.length / NODE_BYTES }, (_, i) => `0x${nodes.toString('hex', i * NODE_BYTES, (i + 1) * NODE_BYTES)}`);
+  const dump: AllowlistTreeDump = { format: 'standard-v1', leafEncoding: [...ALLOWLIST_LEAF_ENCODING], tree, values: byAddress.map(({ row }, i) => ({ value: row, treeIndex: treeIndexes[i]! })) };
+  return { root, leafEncoding: ['address', 'uint256'], count: byAddress.length, dump };
 }
 
 /** A loaded dump with its address index: loading validates every hash, so it is done once per dump. */

@@ -1,5 +1,6 @@
 import type { AllowlistPublished } from '@raffle/contracts';
 import {
+  analyzeAllowlistLeaves,
   appendEvents,
   claimAllowlistBuild,
   completeAllowlistBuild,
@@ -18,8 +19,7 @@ import { isAddress } from 'viem';
 import type { Clock } from '../clock.js';
 import { isDomainError } from '../errors.js';
 import { allowlistSettingsOf, hasAllowlist } from './allowlist-settings.js';
-import { buildAllowlistTree } from './build-allowlist.js';
-import { leafRowsOf, treeNodeBytes } from './tree-layout.js';
+import { hashAllowlistTree } from './hash-allowlist-tree.js';
 
 /** The root of a version with no leaves: no proof folds to it, so it admits nobody. */
 export const EMPTY_ALLOWLIST_ROOT = `0x${'0'.repeat(64)}`;
@@ -48,8 +48,12 @@ export function allowlistFromWinners(winners: readonly AllowlistWinnerRow[], qua
     quantities.set(key, (quantities.get(key) ?? 0n) + BigInt(quantityPerWinner));
   }
   if (quantities.size === 0) return { root: EMPTY_ALLOWLIST_ROOT, nodes: Buffer.alloc(0), leaves: [], unlistedWinners };
-  const tree = buildAllowlistTree([...quantities].map(([address, quantity]) => ({ address, quantity })));
-  return { root: tree.root, nodes: treeNodeBytes(tree.dump), leaves: leafRowsOf(tree.dump), unlistedWinners };
+  // Lowercase addresses in address order (the leaves' stored order); the tree is buildAllowlistTree's,
+  // straight to the stored node bytes, without the checksums and hex strings of its dump.
+  const listed = [...quantities].sort(([a], [b]) => (a < b ? -1 : 1)).map(([address, quantity]) => ({ address, quantity }));
+  const { root, nodes, treeIndexes } = hashAllowlistTree(listed);
+  const leaves = listed.map(({ address, quantity }, i) => ({ address, quantity: quantity.toString(), treeIndex: treeIndexes[i]! }));
+  return { root, nodes, leaves, unlistedWinners };
 }
 
 export const allowlistPublishedOf = (raffle: { id: string; slug: string }, version: AllowlistVersionRow): AllowlistPublished => ({
@@ -82,7 +86,7 @@ async function publishClaimed(db: Db, build: AllowlistBuildRow, now: Date): Prom
   }
   const winners = await listAllowlistWinners(db, raffle.id);
   const list = allowlistFromWinners(winners, allowlistSettingsOf(raffle.settings).quantity);
-  return db.transaction(async (tx) => {
+  const published = await db.transaction(async (tx) => {
     const [latest] = await listAllowlistVersions(tx, raffle.id);
     if (latest && latest.root === list.root && latest.unlistedWinners === list.unlistedWinners) {
       await completeAllowlistBuild(tx, build);
@@ -101,6 +105,10 @@ async function publishClaimed(db: Db, build: AllowlistBuildRow, now: Date): Prom
     await completeAllowlistBuild(tx, build);
     return version;
   });
+  // The version is out; fresh statistics only make its pages fast sooner (see analyzeAllowlistLeaves),
+  // so a failure here does not fail the build: its pages are right, only slower until the table is analyzed.
+  if (published) await analyzeAllowlistLeaves(db).catch(() => undefined);
+  return published;
 }
 
 /**

@@ -1,6 +1,3 @@
-import type { AllowlistLeafRow } from '@raffle/db';
-import type { AllowlistTreeDump } from './build-allowlist.js';
-
 // Where things are in a StandardMerkleTree's node array: the root at 0, node i's children at
 // 2i+1 and 2i+2, the leaves at the end. A proof is the sibling of each node on the way from the
 // leaf to the root, so it can be read from the stored nodes by index without rebuilding anything.
@@ -10,14 +7,4 @@ export function proofIndexes(treeIndex: number): number[] {
   const indexes: number[] = [];
   for (let i = treeIndex; i > 0; i = (i - 1) >> 1) indexes.push(i % 2 === 1 ? i + 1 : i - 1);
   return indexes;
-}
-
-/** The dump's nodes as one buffer of 32-byte hashes, in tree order: what is stored. */
-export function treeNodeBytes(dump: AllowlistTreeDump): Buffer {
-  return Buffer.concat(dump.tree.map((node) => Buffer.from(node.slice(2), 'hex')));
-}
-
-/** The dump's leaves as stored rows: lowercase address, decimal quantity, node index. */
-export function leafRowsOf(dump: AllowlistTreeDump): AllowlistLeafRow[] {
-  return dump.values.map(({ value: [address, quantity], treeIndex }) => ({ address: address.toLowerCase(), quantity, treeIndex }));
 }

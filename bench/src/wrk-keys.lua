@@ -1,12 +1,14 @@
--- Enters a raffle over and over, each request as the next entrant: POST with an empty body and
--- that entrant's personal key. Thread t of n sends keys t+1, t+1+n, t+1+2n, ..., so no key
--- repeats within a run unless the list runs out (done() reports how often it wrapped).
--- Each entrant also comes from its own address (X-Forwarded-For 10.x.y.z; the data plane runs
--- with TRUST_PROXY), as distinct people do; 'one-ip' sends them all from one address instead.
+-- Sends each request as the next key holder: entering a raffle (POST with an empty body), or
+-- reading one's own allowlist proof (GET), with that person's personal key. Thread t of n sends
+-- keys t+1, t+1+n, t+1+2n, ..., so no key repeats within a run unless the list runs out (done()
+-- reports how often it wrapped). Each person also comes from their own address (X-Forwarded-For
+-- 10.x.y.z; the data plane runs with TRUST_PROXY), as distinct people do; 'one-ip' sends them all
+-- from one address instead.
 --
--- Arguments after `--`: keys file, number of its lines to use, wrk threads, 'distinct' | 'one-ip'.
+-- Arguments after `--`: keys file, number of its lines to use, wrk threads, 'distinct' | 'one-ip',
+-- and optionally the method (POST) and the status a success answers (201).
 -- done() prints wrk's summary as one JSON line (the fields of wrk-summary.lua) plus every
--- status's count and the first body of each status other than 201.
+-- status's count and the first body of each status other than the success status.
 
 local threads = {}
 
@@ -24,6 +26,9 @@ function init(args)
   end
   stride = tonumber(args[3])
   oneIp = args[4] == 'one-ip'
+  method = args[5] or 'POST'
+  success = tonumber(args[6] or '201')
+  body = method == 'POST' and '' or nil
   nextKey = id + 1
   wrapped = 0
   statuses = {}
@@ -42,12 +47,12 @@ function request()
     nextKey = nextKey - #keys
     wrapped = wrapped + 1
   end
-  return wrk.format('POST', nil, { ['Authorization'] = 'Bearer ' .. keys[i], ['X-Forwarded-For'] = address(i) }, '')
+  return wrk.format(method, nil, { ['Authorization'] = 'Bearer ' .. keys[i], ['X-Forwarded-For'] = address(i) }, body)
 end
 
 function response(status, headers, body)
   statuses[status] = (statuses[status] or 0) + 1
-  if status ~= 201 and not samples[status] then samples[status] = string.sub(body or '', 1, 300) end
+  if status ~= success and not samples[status] then samples[status] = string.sub(body or '', 1, 300) end
 end
 
 local function jsonString(s)
