@@ -14,4 +14,4 @@ export { LOCAL_X_CLIENT, startLocalX, type LocalX, type LocalXApiRoute, type Loc
 export type { LocalOAuthClient } from './shared/authorization-server.js';
 export type { LocalFaults } from './shared/faults.js';
 export type { OverLimitRequest, RouteLimit } from './shared/rate-limit-buckets.js';
-export type { StandInListenOptions } from './shared/stand-in-app.js';
+export type { StandInAnswer, StandInListenOptions, StandInOptions } from './shared/stand-in-app.js';

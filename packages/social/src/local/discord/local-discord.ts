@@ -6,7 +6,7 @@ import { LocalAuthorizationServer, type Grant, type LocalOAuthClient } from '../
 import { LocalFaults } from '../shared/faults.js';
 import { registerOAuthRoutes, type OAuthRouteName } from '../shared/oauth-routes.js';
 import { RateLimitBuckets, type OverLimitRequest, type RouteLimit } from '../shared/rate-limit-buckets.js';
-import { createStandInApp, listenStandIn, type StandInListenOptions } from '../shared/stand-in-app.js';
+import { createStandInApp, listenStandIn, type StandInOptions } from '../shared/stand-in-app.js';
 import { currentUserBody, DISCORD_ERRORS, guildMemberBody, rateLimitedBody, rateLimitHeaders } from './discord-responses.js';
 
 export type LocalDiscordApiRoute = 'currentUser' | 'guildMember';
@@ -15,7 +15,7 @@ export type LocalDiscordRoute = LocalDiscordApiRoute | OAuthRouteName;
 /** The client a deployment would register with Discord; the stand-in knows this one unless given others. */
 export const LOCAL_DISCORD_CLIENT: LocalOAuthClient = { clientId: 'raffle-local-discord', clientSecret: 'raffle-local-discord-secret' };
 
-export type LocalDiscordOptions = StandInListenOptions & {
+export type LocalDiscordOptions = StandInOptions<LocalDiscordRoute> & {
   clients?: LocalOAuthClient[];
   /** Per route and token; default 10 requests per 10 s. */
   limits?: Partial<Record<LocalDiscordApiRoute, RouteLimit>>;
@@ -71,7 +71,7 @@ export async function startLocalDiscord(options: LocalDiscordOptions = {}): Prom
     [NEBULA.discord.guildId, new Map(DEMO_NEBULA_MEMBERS.map((m) => [DEMO_ACCOUNTS[m.account].discord.id, { roleIds: [...m.roleIds], joinedAt: m.joinedAt }]))],
   ]);
 
-  const { app, withFaults } = createStandInApp();
+  const { app, withFaults } = createStandInApp<LocalDiscordRoute>(options.onAnswer);
   registerOAuthRoutes(app, {
     providerName: 'Discord',
     paths: { authorize: '/oauth2/authorize', token: '/api/oauth2/token', revoke: '/api/oauth2/token/revoke' },

@@ -8,13 +8,31 @@ export type StandInListenOptions = {
   host?: string;
 };
 
+/** One answer a stand-in gave, as sent: what the contract tests hold to the provider's document. */
+export type StandInAnswer<Route extends string> = {
+  route: Route;
+  method: string;
+  status: number;
+  headers: Record<string, string>;
+  /** Without parameters (`application/json`, not `application/json; charset=utf-8`). */
+  contentType: string | null;
+  body: string;
+};
+
+export type StandInOptions<Route extends string> = StandInListenOptions & {
+  /** Told of every answer to a known route (not of dropped connections); for contract tests. */
+  onAnswer?: (answer: StandInAnswer<Route>) => void;
+};
+
 export type StandInHandler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 
 /**
  * A Fastify app for a stand-in: no logging (its requests carry codes, secrets and tokens), OAuth's
  * form-encoded bodies parsed, and a close that drops connections held open by a `slow` fault.
  */
-export function createStandInApp(): { app: FastifyInstance; withFaults: <Route extends string>(faults: LocalFaults<Route>, route: Route, handler: StandInHandler) => StandInHandler } {
+export function createStandInApp<Route extends string>(
+  onAnswer?: (answer: StandInAnswer<Route>) => void,
+): { app: FastifyInstance; withFaults: (faults: LocalFaults<Route>, route: Route, handler: StandInHandler) => StandInHandler } {
   const app = Fastify({
     logger: false,
     forceCloseConnections: true,
@@ -27,10 +45,23 @@ export function createStandInApp(): { app: FastifyInstance; withFaults: <Route e
     done(null, Object.fromEntries(new URLSearchParams(body as string)));
   });
 
+  const routeOf = new WeakMap<FastifyRequest, Route>();
+  if (onAnswer) {
+    app.addHook('onSend', async (request, reply, payload) => {
+      const route = routeOf.get(request);
+      if (route === undefined) return payload;
+      const headers = Object.fromEntries(Object.entries(reply.getHeaders()).map(([name, value]) => [name, String(value)]));
+      const contentType = headers['content-type']?.split(';')[0]?.trim() ?? null;
+      onAnswer({ route, method: request.method, status: reply.statusCode, headers, contentType, body: typeof payload === 'string' ? payload : '' });
+      return payload;
+    });
+  }
+
   /** Runs the route's fault first: `down` drops the connection unanswered, `slow` answers late. */
   const withFaults =
-    <Route extends string>(faults: LocalFaults<Route>, route: Route, handler: StandInHandler): StandInHandler =>
+    (faults: LocalFaults<Route>, route: Route, handler: StandInHandler): StandInHandler =>
     async (request, reply) => {
+      routeOf.set(request, route);
       const fault = faults.faultFor(route);
       if (fault?.kind === 'down') {
         reply.hijack();

@@ -6,7 +6,7 @@ import { LocalAuthorizationServer, type Grant, type LocalOAuthClient } from '../
 import { LocalFaults } from '../shared/faults.js';
 import { registerOAuthRoutes, type OAuthRouteName } from '../shared/oauth-routes.js';
 import { RateLimitBuckets, type OverLimitRequest, type RouteLimit } from '../shared/rate-limit-buckets.js';
-import { createStandInApp, listenStandIn, queryOf, type StandInListenOptions } from '../shared/stand-in-app.js';
+import { createStandInApp, listenStandIn, queryOf, type StandInOptions } from '../shared/stand-in-app.js';
 import { invalidRequestBody, rateLimitHeaders, userBody, userNotFoundBody, X_ERRORS, type XUserRecord } from './x-responses.js';
 
 export type LocalXApiRoute = 'me' | 'user';
@@ -15,7 +15,7 @@ export type LocalXRoute = LocalXApiRoute | OAuthRouteName;
 /** The client a deployment would register with X; the stand-in knows this one unless given others. */
 export const LOCAL_X_CLIENT: LocalOAuthClient = { clientId: 'raffle-local-x', clientSecret: 'raffle-local-x-secret' };
 
-export type LocalXOptions = StandInListenOptions & {
+export type LocalXOptions = StandInOptions<LocalXRoute> & {
   clients?: LocalOAuthClient[];
   /** Per route and token; default X's own user limits: `/2/users/me` 75 and `/2/users/{id}` 900 per 15 minutes. */
   limits?: Partial<Record<LocalXApiRoute, RouteLimit>>;
@@ -88,7 +88,7 @@ export async function startLocalX(options: LocalXOptions = {}): Promise<LocalX> 
   };
   for (const { account, targetUserId } of DEMO_X_FOLLOWS) setFollowing(DEMO_ACCOUNTS[account].x.id, targetUserId, true);
 
-  const { app, withFaults } = createStandInApp();
+  const { app, withFaults } = createStandInApp<LocalXRoute>(options.onAnswer);
   registerOAuthRoutes(app, {
     providerName: 'X',
     paths: { authorize: '/i/oauth2/authorize', token: '/2/oauth2/token', revoke: '/2/oauth2/revoke' },
