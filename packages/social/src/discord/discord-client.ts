@@ -3,6 +3,7 @@ import { RESTJSONErrorCodes, Routes, type RESTGetAPICurrentUserResult, type REST
 import { DISCORD_ENDPOINTS, trimTrailingSlash } from '../endpoints.js';
 import { ok, rateLimited, tokenRejected, unavailable, type ProviderOutcome } from '../provider-outcome.js';
 import { TokenKeyedCache } from '../token-keyed-cache.js';
+import { ToldToWait } from './told-to-wait.js';
 
 export type DiscordUser = RESTGetAPICurrentUserResult;
 export type DiscordGuildMember = RESTGetCurrentUserGuildMemberResult;
@@ -35,16 +36,17 @@ export type DiscordClient = {
  * out), and one user's spent bucket never holds another's reads back. The library would sleep out
  * a limit (minutes, at times); `rejectOnRateLimit` makes it throw instead, both when it knows the
  * bucket is spent before sending and on a 429, and that becomes a `rate_limited` outcome carrying
- * Discord's own reset. No retries: a slow or failing Discord is reported within `timeoutMs`.
+ * Discord's own reset (`ToldToWait` covers the one case the library would still send). No retries:
+ * a slow or failing Discord is reported within `timeoutMs`.
  */
 export function createDiscordClient(options: DiscordClientOptions = {}): DiscordClient {
   const api = trimTrailingSlash(options.apiBaseUrl ?? DISCORD_ENDPOINTS.apiBaseUrl);
   const timeoutMs = options.timeoutMs ?? 3000;
-  const clients = new TokenKeyedCache<REST>(options.rememberedTokens ?? 10_000);
+  const clients = new TokenKeyedCache<{ rest: REST; toldToWait: ToldToWait }>(options.rememberedTokens ?? 10_000);
 
-  const restFor = (accessToken: string) =>
-    clients.getOrCreate(accessToken, () =>
-      new REST({
+  const clientFor = (accessToken: string) =>
+    clients.getOrCreate(accessToken, () => {
+      const rest = new REST({
         api,
         authPrefix: 'Bearer',
         rejectOnRateLimit: () => true,
@@ -53,12 +55,18 @@ export function createDiscordClient(options: DiscordClientOptions = {}): Discord
         // No sweeper timers per instance: an instance holds one user's few buckets and is dropped whole.
         hashSweepInterval: 0,
         handlerSweepInterval: 0,
-      }).setToken(accessToken),
-    );
+      }).setToken(accessToken);
+      const toldToWait = new ToldToWait();
+      rest.on('response', (request, response) => toldToWait.remember(request.path, response));
+      return { rest, toldToWait };
+    });
 
   async function read<T>(accessToken: string, route: `/${string}`, whenNotFound?: (error: DiscordAPIError) => T | undefined): Promise<ProviderOutcome<T>> {
+    const { rest, toldToWait } = clientFor(accessToken);
+    const waitMs = toldToWait.remainingWait(route);
+    if (waitMs > 0) return rateLimited(waitMs);
     try {
-      return ok((await restFor(accessToken).get(route, { signal: AbortSignal.timeout(timeoutMs) })) as T);
+      return ok((await rest.get(route, { signal: AbortSignal.timeout(timeoutMs) })) as T);
     } catch (error) {
       if (error instanceof DiscordAPIError && error.status === 404 && whenNotFound) {
         const value = whenNotFound(error);
