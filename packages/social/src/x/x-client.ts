@@ -92,6 +92,7 @@ function failure(error: unknown): ProviderOutcome<never> {
     if (error.code === 401 || error.code === 403) return tokenRejected(error.code, `X refused the token (${error.code})`);
     return unavailable(`X answered ${error.code}`);
   }
-  if (error instanceof ApiRequestError) return unavailable(`X could not be reached (${error.requestError.message})`);
+  // No answer at all: refused, dropped, or past the timeout (twitter-api-v2 1.29 does not expose which).
+  if (error instanceof ApiRequestError) return unavailable('X could not be reached, or did not answer in time');
   return unavailable(`X could not be read (${error instanceof Error ? error.message : String(error)})`);
 }
