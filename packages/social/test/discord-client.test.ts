@@ -113,4 +113,11 @@ describe('the Discord client against the local Discord', () => {
     expect(await world.client.guildMember(bob, guildId)).toMatchObject({ status: 'token_rejected', httpStatus: 401 });
     expect(await world.client.currentUser(bob)).toMatchObject({ status: 'token_rejected', httpStatus: 401 });
   });
+
+  it('refuses, without asking Discord, a guild id that is not a snowflake', async () => {
+    const alice = await tokenOf('alice');
+    const sent = answered();
+    await expect(world.client.guildMember(alice, '../../users/@me')).rejects.toThrow(RangeError);
+    expect(answered()).toBe(sent);
+  });
 });

@@ -95,4 +95,11 @@ describe('the X client against the local X', () => {
     world.x.revokeAuthorizations('carol');
     expect(await world.client.follows(carol, NEBULA.x.userId)).toMatchObject({ status: 'token_rejected', httpStatus: 401 });
   });
+
+  it('refuses, without asking X, a target that is not an X user id', async () => {
+    const carol = await tokenOf('carol');
+    const sent = answered();
+    await expect(world.client.follows(carol, '../users/me')).rejects.toThrow(RangeError);
+    expect(answered()).toBe(sent);
+  });
 });

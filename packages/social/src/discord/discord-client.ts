@@ -73,8 +73,8 @@ export function createDiscordClient(options: DiscordClientOptions = {}): Discord
         if (value !== undefined) return ok(value);
       }
       if (error instanceof DiscordAPIError && (error.status === 401 || error.status === 403)) {
-        // The instance forgot the token on a 401; a token that works again later gets a fresh one.
-        clients.forget(accessToken);
+        // The instance forgets its token on a 401 (it is no good to anyone after that).
+        if (error.status === 401) clients.forget(accessToken);
         return tokenRejected(error.status, `Discord refused the token (${error.status}, code ${error.code}: ${error.message})`);
       }
       return failure(error);
@@ -83,9 +83,15 @@ export function createDiscordClient(options: DiscordClientOptions = {}): Discord
 
   return {
     currentUser: (accessToken) => read<DiscordUser>(accessToken, Routes.user('@me')),
-    guildMember: (accessToken, guildId) =>
-      read<DiscordGuildMember | null>(accessToken, Routes.userGuildMember(guildId), (error) => (NOT_A_MEMBER.has(error.code) ? null : undefined)),
+    guildMember: async (accessToken, guildId) =>
+      read<DiscordGuildMember | null>(accessToken, Routes.userGuildMember(snowflake(guildId)), (error) => (NOT_A_MEMBER.has(error.code) ? null : undefined)),
   };
+}
+
+/** The id goes into the path as is: anything but a snowflake is a caller's bug, never a request. */
+function snowflake(id: string): string {
+  if (!/^(0|[1-9][0-9]{0,19})$/.test(id)) throw new RangeError(`not a Discord snowflake: ${JSON.stringify(id)}`);
+  return id;
 }
 
 /** Discord's answers for "not in this guild": the guild is unknown to the user, or the user is not its member. */

@@ -70,6 +70,8 @@ export function createXClient(options: XClientOptions = {}): XClient {
       return account ? ok(account) : unavailable('X answered users/me without the user, or without its created_at');
     },
     async follows(accessToken, targetUserId) {
+      // X's `UserId`; anything else is a caller's bug (a requirement saved without its check), never a request.
+      if (!/^[0-9]{1,19}$/.test(targetUserId)) throw new RangeError(`not an X user id: ${JSON.stringify(targetUserId)}`);
       const outcome = await get<Partial<UserV2Result>>(accessToken, 'users/:id', { 'user.fields': 'connection_status' }, { id: targetUserId });
       if (outcome.status !== 'ok') return outcome;
       return ok(outcome.value.data?.connection_status?.includes('following') ?? false);

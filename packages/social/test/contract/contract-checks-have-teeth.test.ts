@@ -53,7 +53,7 @@ describe('a stand-in answer that drifts from the published document is caught', 
     const carol = await linkedTokens(createXOAuth({ ...LOCAL_X_CLIENT, redirectUri: REDIRECT_URI, endpoints: x.endpoints }), 'carol');
     await xClient.me(carol.accessToken);
     await xClient.follows(carol.accessToken, NEBULA.x.userId);
-    await xClient.follows(carol.accessToken, 'nebula');
+    await fetch(`${x.endpoints.apiBaseUrl}/2/users/nebula`, { headers: { authorization: `Bearer ${carol.accessToken}` } });
     await xClient.me('not-a-token');
   });
   afterAll(async () => {

@@ -29,7 +29,8 @@ describe('the X stand-in answers as X documents', () => {
     expect(await client.follows(carol.accessToken, NEBULA.x.userId)).toEqual({ status: 'ok', value: true });
     expect(await client.follows(bob.accessToken, NEBULA.x.userId)).toEqual({ status: 'ok', value: false });
     expect(await client.follows(bob.accessToken, '1')).toEqual({ status: 'ok', value: false });
-    expect((await client.follows(bob.accessToken, 'nebula')).status).toBe('unavailable');
+    const byName = await fetch(`${x.endpoints.apiBaseUrl}/2/users/nebula`, { headers: { authorization: `Bearer ${bob.accessToken}` } });
+    expect(byName.status).toBe(400);
     expect((await client.me(withoutTweetRead.accessToken)).status).toBe('token_rejected');
     expect((await client.me('not-a-token')).status).toBe('token_rejected');
     x.faults.rateLimit('*', 60);
