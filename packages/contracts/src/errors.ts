@@ -73,6 +73,8 @@ export const ERROR_CODES = {
   BEACON_UNAVAILABLE: 503,
   /** A chain a requirement reads did not answer (the draw re-reads it at the close block): answered with Retry-After. */
   CHAIN_UNAVAILABLE: 503,
+  /** Discord or X, which a requirement reads with the entrants' linked accounts, did not answer or asks to wait (a draw re-reads them): answered with Retry-After. */
+  PROVIDER_UNAVAILABLE: 503,
   USER_NOT_FOUND: 404,
   ALREADY_MEMBER: 409,
   /** A database refusal of input that validation let through (a unique or foreign-key conflict). */

@@ -35,6 +35,7 @@ export * from './queries/raffle-locks.js';
 export * from './queries/raffles.js';
 export type { RaffleListFilter } from './queries/raffle-list-filters.js';
 export * from './queries/requirement-checks.js';
+export * from './queries/connection-rate-limits.js';
 export * from './queries/verified-wallets.js';
 export * from './queries/users.js';
 export * from './queries/user-wallets.js';

@@ -78,6 +78,8 @@ export function verdictsOf(
   passed: boolean[],
   evidence: Record<string, unknown>[],
   details: (string | undefined)[] = [],
+  /** The requirements not evaluated yet (their chain or provider did not answer): not failed, whatever `passed` says. */
+  undecided: readonly boolean[] = [],
 ): RequirementVerdicts {
   const detailOf = (i: number) => (details[i] ? { detail: details[i] } : {});
   const evaluations = requirements.map((r, i) => ({
@@ -88,7 +90,7 @@ export function verdictsOf(
     ...detailOf(i),
     evidence: { ...evidence[i] },
   }));
-  const failed = requirements.flatMap((r, i) => (!isOptional(r) && !passed[i] ? [{ type: r.type, label: r.label, ...detailOf(i) }] : []));
+  const failed = requirements.flatMap((r, i) => (!isOptional(r) && !passed[i] && !undecided[i] ? [{ type: r.type, label: r.label, ...detailOf(i) }] : []));
   return { evaluations, failed, weight: weightOf(requirements, passed) };
 }
 
