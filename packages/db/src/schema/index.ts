@@ -12,3 +12,4 @@ export * from './community-roles.js';
 export * from './draws.js';
 export * from './fcfs-spots.js';
 export * from './allowlists.js';
+export * from './connections.js';
