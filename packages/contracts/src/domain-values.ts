@@ -46,6 +46,10 @@ export const SOCIAL_REQUIREMENT_TYPES = ['discord_member', 'discord_role', 'x_fo
 export const ROLE_MATCHES = ['any', 'all'] as const;
 /** The token standards a `token_balance` requirement reads. */
 export const TOKEN_STANDARDS = ['erc20', 'erc721', 'erc1155'] as const;
+/** The providers a user links an account of (OAuth 2.0), for requirements read from them. */
+export const SOCIAL_PROVIDERS = ['discord', 'x'] as const;
+/** `revoked`: the provider refused the link's refresh (the user removed the app, or the grant ended); linking again restores it. */
+export const CONNECTION_STATUSES = ['active', 'revoked'] as const;
 
 export type RaffleMechanic = (typeof RAFFLE_MECHANICS)[number];
 export type AllocationType = (typeof ALLOCATION_TYPES)[number];
@@ -61,3 +65,5 @@ export type RequirementType = (typeof REQUIREMENT_TYPES)[number];
 export type ChainRequirementType = (typeof CHAIN_REQUIREMENT_TYPES)[number];
 export type SocialRequirementType = (typeof SOCIAL_REQUIREMENT_TYPES)[number];
 export type TokenStandard = (typeof TOKEN_STANDARDS)[number];
+export type SocialProviderName = (typeof SOCIAL_PROVIDERS)[number];
+export type ConnectionStatus = (typeof CONNECTION_STATUSES)[number];

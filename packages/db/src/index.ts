@@ -1,4 +1,6 @@
 export * from './allowlists.js';
+export * from './oauth-link-states.js';
+export * from './user-connections.js';
 export * from './api-key-hash.js';
 export * from './client.js';
 export * from './connection-errors.js';

@@ -51,3 +51,4 @@ export * from './webhooks/endpoint-rules.js';
 export * from './webhooks/webhook-endpoints.js';
 export * from './webhooks/webhook-deliveries.js';
 export * from './wallets/index.js';
+export * from './connections/index.js';

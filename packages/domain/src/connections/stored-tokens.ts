@@ -1,0 +1,32 @@
+import type { OAuthProvider, OAuthTokens, SocialProvider } from '@raffle/social';
+import { revokeGrant, type GrantTokens, type ProviderRevocation } from './provider-access.js';
+import type { ConnectionTokenSealing } from './token-sealing.js';
+
+type Flow = { userId: string; provider: SocialProvider };
+
+/** The tokens as stored: each sealed for its own column. */
+export function sealedTokensOf({ userId, provider }: Flow, tokens: Pick<OAuthTokens, 'accessToken' | 'refreshToken'>, sealing: ConnectionTokenSealing) {
+  return {
+    accessToken: sealing.seal(tokens.accessToken, { userId, provider, field: 'access_token' }),
+    refreshToken: tokens.refreshToken === null ? null : sealing.seal(tokens.refreshToken, { userId, provider, field: 'refresh_token' }),
+  };
+}
+
+/** Revokes a stored link's grant at the provider, best effort: tokens that no longer open are said so. */
+export async function revokeStoredGrant(client: OAuthProvider, args: Flow & { sealing: ConnectionTokenSealing }, stored: GrantTokens): Promise<ProviderRevocation> {
+  const tokens = openedTokensOf(args, stored, args.sealing);
+  if (!tokens) return { revoked: false, reason: 'the stored tokens do not open with this CONNECTION_TOKEN_KEY' };
+  return revokeGrant(client, tokens);
+}
+
+/** A stored link's tokens in the clear, or null when they do not open (another key, a row moved). */
+export function openedTokensOf({ userId, provider }: Flow, stored: GrantTokens, sealing: ConnectionTokenSealing): GrantTokens | null {
+  try {
+    return {
+      accessToken: sealing.open(stored.accessToken, { userId, provider, field: 'access_token' }),
+      refreshToken: stored.refreshToken === null ? null : sealing.open(stored.refreshToken, { userId, provider, field: 'refresh_token' }),
+    };
+  } catch {
+    return null;
+  }
+}
