@@ -73,8 +73,6 @@ export const ERROR_CODES = {
   BEACON_UNAVAILABLE: 503,
   /** A chain a requirement reads did not answer (the draw re-reads it at the close block): answered with Retry-After. */
   CHAIN_UNAVAILABLE: 503,
-  /** Discord or X, which a requirement reads with the entrants' linked accounts, did not answer or asks to wait (a draw re-reads them): answered with Retry-After. */
-  PROVIDER_UNAVAILABLE: 503,
   USER_NOT_FOUND: 404,
   ALREADY_MEMBER: 409,
   /** A database refusal of input that validation let through (a unique or foreign-key conflict). */
@@ -113,7 +111,10 @@ export const ERROR_CODES = {
   OAUTH_ACCESS_DENIED: 403,
   /** The provider answered the flow with another error, or refused the code (used, expired, another client's, a PKCE mismatch). */
   OAUTH_CODE_REJECTED: 400,
-  /** The provider did not answer, answered too slowly or asked to wait: answered with Retry-After. */
+  /**
+   * The provider did not answer, answered too slowly or asked to wait (linking, or a draw re-reading
+   * the entrants' Discord and X requirements): answered with Retry-After.
+   */
   PROVIDER_UNAVAILABLE: 503,
   CONNECTION_NOT_FOUND: 404,
   // Allowlists (issue 35).

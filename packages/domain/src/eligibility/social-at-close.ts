@@ -1,7 +1,8 @@
 import { pageEntryOutcomes, type DbOrTx } from '@raffle/db';
 import type { RaffleRecord } from '../raffles/raffle-locks.js';
 import type { SocialVerdict } from '../requirements/social/social-reader.js';
-import { providersReadBy, PROVIDER_NAMES, type SocialProvider } from '../requirements/social/social-resources.js';
+import { providerName } from '../connections/provider-access.js';
+import { providersReadBy, type SocialProvider } from '../requirements/social/social-resources.js';
 import { readSocialVerdicts, type SocialCheck } from '../requirements/social/social-verdicts.js';
 
 /** Entrants whose linked accounts a draw reads per batch (their entries paged as the re-check pages them). */
@@ -28,8 +29,8 @@ export class ProviderWaitAtDraw extends Error {
   ) {
     super(
       reason === 'rate_limited' && retryAt
-        ? `${PROVIDER_NAMES[provider]} asked to wait until ${retryAt.toISOString()} before an entrant's requirements can be read again`
-        : `${PROVIDER_NAMES[provider]}, which the raffle's requirements read, did not answer for every entrant`,
+        ? `${providerName(provider)} asked to wait until ${retryAt.toISOString()} before an entrant's requirements can be read again`
+        : `${providerName(provider)}, which the raffle's requirements read, did not answer for every entrant`,
     );
     this.name = 'ProviderWaitAtDraw';
     this.retryAfterSeconds = retryAt ? Math.max(1, Math.ceil((retryAt.getTime() - now.getTime()) / 1000)) : PROVIDER_RETRY_SECONDS;

@@ -1,17 +1,9 @@
 import { listConnectionRateLimits, recordConnectionRateLimit, type DbOrTx } from '@raffle/db';
+import type { ConnectionTokens } from '../../connections/connection-tokens.js';
 import type { SocialProvider } from './social-resources.js';
 
-/** What the entrant's link gives a requirement check: a usable access token, or why there is none. */
-export type AccessTokenResult =
-  | { status: 'ok'; token: string; accountId: string }
-  | { status: 'not_linked' }
-  /** The provider refused the link (a refresh refused, the app removed): the user must link again. */
-  | { status: 'revoked'; reason: string }
-  /** The token could not be made usable now (a refresh the provider did not answer): ask later. */
-  | { status: 'unavailable'; reason: string };
-
-/** The connections' token source (domain connections: createConnectionTokens), as requirements use it. */
-export type ConnectionTokenSource = { accessTokenFor(userId: string, provider: SocialProvider): Promise<AccessTokenResult> };
+/** What requirement checks use of the connections' tokens (createConnectionTokens). */
+export type ConnectionTokenSource = Pick<ConnectionTokens, 'accessTokenFor' | 'reportRejected'>;
 
 /** Until when providers told the platform to wait, per user and provider (`userId|provider`), kept across replicas. */
 export type ProviderWaitStore = {

@@ -2,10 +2,12 @@ import type { schema } from '@raffle/db';
 import type { DiscordClient, ProviderOutcome, XClient } from '@raffle/social';
 import { systemClock, type Clock } from '../../clock.js';
 import { OverBudget, withinBudget } from '../within-budget.js';
-import { waitKey, type AccessTokenResult, type ConnectionTokenSource, type ProviderWaitStore } from './connection-access.js';
+import type { AccessTokenResult } from '../../connections/connection-tokens.js';
+import { waitKey, type ConnectionTokenSource, type ProviderWaitStore } from './connection-access.js';
 import { InFlight } from './in-flight.js';
 import { judgeSocialRequirement, type ResourceValue, type SocialDecision } from './social-judgement.js';
-import { PROVIDER_NAMES, resourceKey, resourceOf, type SocialProvider, type SocialResource } from './social-resources.js';
+import { providerName } from '../../connections/provider-access.js';
+import { resourceKey, resourceOf, type SocialProvider, type SocialResource } from './social-resources.js';
 
 type RaffleRequirement = schema.RaffleRequirement;
 
@@ -48,15 +50,15 @@ const waiting = (provider: SocialProvider, reason: 'rate_limited' | 'unavailable
   retryAt,
   detail:
     reason === 'rate_limited' && retryAt
-      ? `not evaluated yet: ${PROVIDER_NAMES[provider]} asked to wait until ${retryAt.toISOString()}`
-      : `not evaluated yet: ${PROVIDER_NAMES[provider]} did not answer`,
+      ? `not evaluated yet: ${providerName(provider)} asked to wait until ${retryAt.toISOString()}`
+      : `not evaluated yet: ${providerName(provider)} did not answer`,
 });
 
 const failed = (detail: string, provider: SocialProvider): SocialVerdict => ({ state: 'decided', passed: false, detail, evidence: { provider, linked: false } });
 
 /** What the entrant is told when their link cannot be used: what to do about it. */
 const linkDetail = (provider: SocialProvider, status: 'not_linked' | 'revoked' | 'forbidden') => {
-  const name = PROVIDER_NAMES[provider];
+  const name = providerName(provider);
   if (status === 'not_linked') return `no ${name} account linked: link your ${name} account`;
   if (status === 'revoked') return `your ${name} link expired; link it again`;
   return `your ${name} link lacks a permission this check needs; link it again`;
@@ -116,6 +118,8 @@ export function createSocialReader(options: SocialReaderOptions): SocialReader {
     reads.run(`${userId}|${resourceKey(resource)}`, async () => {
       const outcome = await ask(token, resource);
       if (outcome.status === 'rate_limited') await options.waits.record(userId, resource.provider, outcome.resetAt);
+      // A 401 before the token expired: the user removed the app at the provider; the link says so from now on.
+      if (outcome.status === 'token_rejected' && outcome.httpStatus === 401) await options.tokens.reportRejected(userId, resource.provider, token, outcome.reason);
       return outcome;
     });
 

@@ -1,11 +1,9 @@
 import { isSocialRequirement, type schema } from '@raffle/db';
+import type { SocialProvider } from '@raffle/social';
 
 type RaffleRequirement = schema.RaffleRequirement;
 
-/** The providers a social requirement reads, as connections name them. */
-export type SocialProvider = 'discord' | 'x';
-
-export const PROVIDER_NAMES: Record<SocialProvider, string> = { discord: 'Discord', x: 'X' };
+export type { SocialProvider };
 
 /**
  * What one read asks a provider about the token's own user. Two requirements naming the same

@@ -1,5 +1,6 @@
 import { isSocialRequirement, type schema } from '@raffle/db';
-import { providerOf, PROVIDER_NAMES } from './social-resources.js';
+import { providerName } from '../../connections/provider-access.js';
+import { providerOf } from './social-resources.js';
 import type { SocialReader, SocialVerdict } from './social-reader.js';
 
 type RaffleRequirement = schema.RaffleRequirement;
@@ -22,7 +23,7 @@ export async function readSocialVerdicts(
   if (!check?.reader) {
     const unread = social.map((r): SocialVerdict => {
       const provider = providerOf(r);
-      return { state: 'waiting', provider, reason: 'unavailable', retryAt: null, detail: `not evaluated yet: ${PROVIDER_NAMES[provider]} is not read here` };
+      return { state: 'waiting', provider, reason: 'unavailable', retryAt: null, detail: `not evaluated yet: ${providerName(provider)} is not read here` };
     });
     return userIds.map(() => unread);
   }
