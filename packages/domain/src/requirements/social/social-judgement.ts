@@ -19,6 +19,14 @@ const DAY_MS = 86_400_000;
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
+/** What the entrant is told of a role requirement: how many of the roles asked they hold, never which others they have. */
+function roleDetail(passed: boolean, all: boolean, held: number, wanted: number): string {
+  const where = 'in the Discord server';
+  if (wanted === 1) return passed ? `holds the required role ${where}` : `does not hold the required role ${where}`;
+  if (passed) return all ? `holds all ${wanted} required roles ${where}` : `holds one of the required roles ${where}`;
+  return all ? `holds ${held} of the ${wanted} required roles ${where}` : `holds none of the ${wanted} required roles ${where}`;
+}
+
 /** Decides one social requirement on what its provider answered, at `at`. */
 export function judgeSocialRequirement(requirement: RaffleRequirement, value: ResourceValue, at: Date): SocialDecision {
   const p = requirement.params;
@@ -38,10 +46,7 @@ export function judgeSocialRequirement(requirement: RaffleRequirement, value: Re
       const held = wanted.filter((id) => member.roles.includes(id)).length;
       const all = p.match === 'all';
       const passed = all ? held === wanted.length : held > 0;
-      const detail = passed
-        ? all && wanted.length > 1 ? `holds all ${wanted.length} required roles in the Discord server` : 'holds a required role in the Discord server'
-        : all && held > 0 ? `holds ${held} of the ${wanted.length} required roles in the Discord server` : `holds none of the required ${wanted.length === 1 ? 'role' : 'roles'} in the Discord server`;
-      return { passed, detail, evidence: { ...evidence, rolesHeld: held, rolesRequired: wanted.length, match: all ? 'all' : 'any' } };
+      return { passed, detail: roleDetail(passed, all, held, wanted.length), evidence: { ...evidence, rolesHeld: held, rolesRequired: wanted.length, match: all ? 'all' : 'any' } };
     }
     case 'x_follows': {
       const follows = value.kind === 'follows' && value.follows;
