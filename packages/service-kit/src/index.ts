@@ -24,6 +24,7 @@ export { ChainSettings, chainReaderFromConfig, type ChainConfig } from './chain-
 export {
   DEV_CONNECTION_REDIRECT_BASE_URL,
   DEV_CONNECTION_TOKEN_KEY,
+  localSocialEnv,
   SocialSettings,
   socialConnectionsOf,
   type SocialConfig,

@@ -1,4 +1,5 @@
 import { createOAuthProvider, DISCORD_ENDPOINTS, X_ENDPOINTS, type OAuthProvider, type ProviderEndpoints, type SocialProvider } from '@raffle/social';
+import { LOCAL_DISCORD_CLIENT, LOCAL_X_CLIENT } from '@raffle/social/local';
 import { Type } from '@sinclair/typebox';
 import { ConfigError } from './config.js';
 
@@ -119,4 +120,22 @@ function urlProblem(value: string, production: boolean): string | null {
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'must be an http(s) URL';
   if (production && url.protocol !== 'https:') return 'must be an https URL in production';
   return null;
+}
+
+/**
+ * The settings that point a service at the local stand-ins (@raffle/social/local) with their
+ * default clients: what `start` and the tests give management and the data plane.
+ */
+export function localSocialEnv(standIns: Record<SocialProvider, { endpoints: ProviderEndpoints }>, redirectBaseUrl: string): Record<string, string> {
+  return {
+    CONNECTION_REDIRECT_BASE_URL: redirectBaseUrl,
+    DISCORD_CLIENT_ID: LOCAL_DISCORD_CLIENT.clientId,
+    DISCORD_CLIENT_SECRET: LOCAL_DISCORD_CLIENT.clientSecret,
+    DISCORD_API_BASE_URL: standIns.discord.endpoints.apiBaseUrl,
+    DISCORD_WEB_BASE_URL: standIns.discord.endpoints.webBaseUrl,
+    X_CLIENT_ID: LOCAL_X_CLIENT.clientId,
+    X_CLIENT_SECRET: LOCAL_X_CLIENT.clientSecret,
+    X_API_BASE_URL: standIns.x.endpoints.apiBaseUrl,
+    X_WEB_BASE_URL: standIns.x.endpoints.webBaseUrl,
+  };
 }
