@@ -21,6 +21,15 @@ export { serve } from './serve.js';
 export { startTracing, TracingSettings } from './tracing/start-tracing.js';
 export { BeaconSettings, beaconOf, type Beacon, type BeaconConfig } from './beacon-settings.js';
 export { ChainSettings, chainReaderFromConfig, type ChainConfig } from './chain-settings.js';
+export {
+  DEV_CONNECTION_REDIRECT_BASE_URL,
+  DEV_CONNECTION_TOKEN_KEY,
+  localSocialEnv,
+  SocialSettings,
+  socialConnectionsOf,
+  type SocialConfig,
+  type SocialConnections,
+} from './social-settings.js';
 export { default as chainReaderPlugin, type ChainReaderPluginOptions } from './plugins/chain-reader.js';
 export { default as httpSpansPlugin } from './tracing/http-spans.js';
 export { createClientErrorHandler, PARSER_FAILURE_CODES, type ClientErrorBody, type ParserFailure } from './client-error.js';

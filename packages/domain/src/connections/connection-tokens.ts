@@ -11,7 +11,7 @@ import {
 import type { SocialProvider } from '@raffle/social';
 import { systemClock, type Clock } from '../clock.js';
 import { providerName, type ConnectionOAuth } from './provider-access.js';
-import { openedTokensOf, sealedTokensOf } from './stored-tokens.js';
+import { expiryOf, openedTokensOf, sealedTokensOf } from './stored-tokens.js';
 import type { ConnectionTokenSealing } from './token-sealing.js';
 
 /** What a requirement check gets for a user's link: a usable token, or why there is none. */
@@ -96,13 +96,14 @@ export function createConnectionTokens(options: ConnectionTokensOptions): Connec
       return { status: 'unavailable', reason: `${providerName(link.provider)} could not renew the link now: ${renewed.failure.reason}` };
     }
     const { tokens } = renewed;
+    const accessTokenExpiresAt = expiryOf(tokens, clock.now());
     // A provider that does not rotate refresh tokens keeps the one it gave.
     const sealed = sealedTokensOf(link, { accessToken: tokens.accessToken, refreshToken: tokens.refreshToken ?? stored.refreshToken }, sealing);
     const saved = await saveRefreshedTokens(db, {
       ...link,
       replacedAccessToken: row.accessToken,
       ...sealed,
-      accessTokenExpiresAt: tokens.accessTokenExpiresAt,
+      accessTokenExpiresAt,
       scopes: tokens.scopes.length > 0 ? tokens.scopes : row.scopes,
       now: clock.now(),
     });

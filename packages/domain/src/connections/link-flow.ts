@@ -7,7 +7,7 @@ import { DomainError } from '../errors.js';
 import type { LinkedAccount, LinkedAccountReader } from './linked-account.js';
 import { toConnection } from './connection-view.js';
 import { oauthClientFor, ProviderUnavailable, providerName, revokeGrant, type ConnectionOAuth, type ProviderRevocation } from './provider-access.js';
-import { revokeStoredGrant, sealedTokensOf } from './stored-tokens.js';
+import { expiryOf, revokeStoredGrant, sealedTokensOf } from './stored-tokens.js';
 import type { ConnectionTokenSealing } from './token-sealing.js';
 
 /** What linking needs: the sealing, the deployment's OAuth clients, and the reader of the account a token belongs to. */
@@ -93,6 +93,7 @@ export async function completeConnection(db: Db, args: Flow & ConnectionLinking 
     throw new DomainError('OAUTH_CODE_REJECTED', `${providerName(args.provider)} refused the code (${exchanged.failure.error}); start linking again`);
   }
   const tokens = exchanged.tokens;
+  const accessTokenExpiresAt = expiryOf(tokens, clock.now());
   const account = await readAccount(client, args, tokens);
 
   const { row, previous } = await db.transaction((tx) =>
@@ -101,7 +102,7 @@ export async function completeConnection(db: Db, args: Flow & ConnectionLinking 
       provider: args.provider,
       ...account,
       ...sealedTokensOf(args, tokens, args.sealing),
-      accessTokenExpiresAt: tokens.accessTokenExpiresAt,
+      accessTokenExpiresAt,
       scopes: tokens.scopes,
       linkedAt: clock.now(),
     }),

@@ -30,3 +30,12 @@ export function openedTokensOf({ userId, provider }: Flow, stored: GrantTokens, 
     return null;
   }
 }
+
+/**
+ * When an access token expires on the domain's clock: the provider gives a lifetime, which the
+ * OAuth client turned into a time on the machine's clock when the answer came; the lifetime is
+ * what counts from `receivedAt`.
+ */
+export function expiryOf(tokens: Pick<OAuthTokens, 'accessTokenExpiresAt'>, receivedAt: Date): Date {
+  return new Date(receivedAt.getTime() + (tokens.accessTokenExpiresAt.getTime() - Date.now()));
+}

@@ -15,3 +15,4 @@ export type { LocalOAuthClient } from './shared/authorization-server.js';
 export type { LocalFaults } from './shared/faults.js';
 export type { OverLimitRequest, RouteLimit } from './shared/rate-limit-buckets.js';
 export type { StandInAnswer, StandInListenOptions, StandInOptions } from './shared/stand-in-app.js';
+export { consentThrough, type ConsentRedirect } from './consent-redirect.js';

@@ -1,0 +1,45 @@
+import { LOCAL_DISCORD_CLIENT, LOCAL_X_CLIENT, startLocalDiscord, startLocalX, type LocalDiscord, type LocalOAuthClient, type LocalX, type StandInAnswer } from '@raffle/social/local';
+import { localSocialEnv } from '../social-settings.js';
+import { registerSecret } from './log-scan.js';
+
+export type LocalSocial = {
+  discord: LocalDiscord;
+  x: LocalX;
+  /** The services' settings for these stand-ins (client ids and secrets, base URLs, the redirect base). */
+  env: Record<string, string>;
+  close(): Promise<void>;
+};
+
+/**
+ * Local Discord and X for one test file (its faults and revocations its own), every token they
+ * issue registered as a secret: the file's log scan fails if any shows up in a log line. Its own
+ * entry point (`@raffle/service-kit/testing/local-social`): the log scan it imports registers a
+ * check after the file's tests, which only a test file may do.
+ */
+export async function startLocalSocial(
+  options: { redirectBaseUrl?: string; now?: () => number; /** Clients both stand-ins know besides the services' (a code of another client). */ otherClients?: LocalOAuthClient[] } = {},
+): Promise<LocalSocial> {
+  const onAnswer = (answer: StandInAnswer<string>) => {
+    if (answer.route === 'token' && answer.status === 200) registerIssuedTokens(answer.body);
+  };
+  const shared = { onAnswer, ...(options.now ? { now: options.now } : {}) };
+  const others = options.otherClients ?? [];
+  const discord = await startLocalDiscord({ ...shared, clients: [LOCAL_DISCORD_CLIENT, ...others] });
+  const x = await startLocalX({ ...shared, clients: [LOCAL_X_CLIENT, ...others] }).catch(async (error: unknown) => {
+    await discord.close();
+    throw error;
+  });
+  return {
+    discord,
+    x,
+    env: localSocialEnv({ discord, x }, options.redirectBaseUrl ?? 'http://127.0.0.1:3003'),
+    close: async () => {
+      await Promise.all([discord.close(), x.close()]);
+    },
+  };
+}
+
+function registerIssuedTokens(body: string) {
+  const issued = JSON.parse(body) as { access_token?: string; refresh_token?: string };
+  for (const token of [issued.access_token, issued.refresh_token]) if (token) registerSecret(token);
+}
