@@ -25,6 +25,7 @@ export * from './requirements/combine-verdicts.js';
 export { createSocialReader, type SocialReader, type SocialReaderOptions, type SocialVerdict } from './requirements/social/social-reader.js';
 export { providerWaitsIn, type ConnectionTokenSource, type ProviderWaitStore } from './requirements/social/connection-access.js';
 export { readSocialVerdicts, type SocialCheck } from './requirements/social/social-verdicts.js';
+export { socialReaderFor } from './requirements/social/social-reader-for.js';
 export { providersReadBy } from './requirements/social/social-resources.js';
 export * from './wins/win-transitions.js';
 export * from './entries/enter-raffle.js';

@@ -26,6 +26,12 @@ export const SocialSettings = {
   CONNECTION_REDIRECT_BASE_URL: Type.String({ minLength: 1, default: DEV_CONNECTION_REDIRECT_BASE_URL }),
   /** The bound on one token exchange, renewal or revocation at a provider. */
   CONNECTION_PROVIDER_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 30_000, default: 5000 }),
+  /**
+   * The bound on one read a Discord or X requirement makes with an entrant's token (and on a renewal
+   * it waits for first): past it the provider is taken as silent, and the entry is accepted pending
+   * and settled later (decision 0045).
+   */
+  SOCIAL_READ_TIMEOUT_MS: Type.Integer({ minimum: 50, maximum: 30_000, default: 2000 }),
   DISCORD_CLIENT_ID: Type.Optional(Type.String({ minLength: 1 })),
   DISCORD_CLIENT_SECRET: Type.Optional(Type.String({ minLength: 1 })),
   /** Discord's token endpoints and REST API (`/oauth2/token`, `/v10/users/@me`, … below it). */

@@ -13,6 +13,7 @@ import beaconRoundsPlugin from './plugins/beacon-rounds.js';
 import raffleSchedulerPlugin from './plugins/raffle-scheduler.js';
 import walletLinksPlugin from './plugins/wallet-links.js';
 import connectionsPlugin from './plugins/connections.js';
+import socialReaderPlugin from './plugins/social-reader.js';
 import rateLimitPlugin from './plugins/rate-limit.js';
 import dashboardRoutes from './routes/dashboard.js';
 import developerRoutes from './routes/developer.js';
@@ -75,9 +76,10 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   await app.register(rateLimitPlugin);
   await app.register(beaconRoundsPlugin);
   await app.register(chainReaderPlugin, { settings: config, chainReader: deps.chainReader });
+  await app.register(connectionsPlugin);
+  await app.register(socialReaderPlugin);
   await app.register(raffleSchedulerPlugin);
   await app.register(walletLinksPlugin);
-  await app.register(connectionsPlugin);
   // Keys are per signed-in user; the creates answer secrets shown once, so every stored answer is
   // sealed (decision 0020). CURSOR_SECRET is the one secret every instance shares and production
   // must set; the seal derives its own key from it (HKDF, its own label), so the uses stay apart.
