@@ -9,9 +9,14 @@ import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   closeRaffle,
+  createProviderDrawWaits,
   drawRaffle,
   enterRaffle,
+  manualClock,
   ProviderWaitAtDraw,
+  publishRaffle,
+  requirementProblems,
+  runDueTransitions,
   settlePendingEntries,
   userPrincipal,
   type RaffleRecord,
@@ -263,6 +268,38 @@ describe('the draw reads the providers again', () => {
     expect((await draw(raffle)).status).toBe('drawn');
   });
 
+  it('an auto-draw waits like one on a silent chain: the raffle stays closed, listed under waitingOnProvider, and is drawn once Discord answers', async () => {
+    const start = new Date();
+    const clock = manualClock(start);
+    const draft = await world.raffle({ requirements: [req.member] as never, spots: 5, endsAt: new Date(start.getTime() + 60_000).toISOString(), settings: { autoDraw: true } as never }, clock);
+    const raffle = await publishRaffle(world.db, { actor: world.team, raffleId: draft.id, clock });
+    const alice = await linked({ discord: 'alice' });
+    const { entry } = await enterRaffle(world.db, { raffle: { raffleId: raffle.id }, actor: userPrincipal(alice.id), source: 'api', social: sw.social, clock, beacon: world.beacon.chain });
+    expect(entry.status).toBe('valid');
+    const providerWaits = createProviderDrawWaits();
+    const pass = () => runDueTransitions(world.db, { clock, beacon: world.beacon.chain, rounds: world.beacon, social: sw.social, providerWaits });
+    clock.set(new Date(start.getTime() + 61_000));
+    sw.discord.faults.down('guildMember');
+    try {
+      const waiting = await pass();
+      expect(waiting.waitingOnProvider).toContainEqual({ raffleId: raffle.id, providers: ['discord'], reason: 'unavailable' });
+      const [row] = await world.db.select().from(schema.raffles).where(eq(schema.raffles.id, raffle.id));
+      expect(row!.status).toBe('closed');
+      // Not asked again before its retry time, even with Discord back.
+      sw.discord.faults.clear();
+      const sent = answered('guildMember');
+      expect((await pass()).waitingOnProvider).toContainEqual({ raffleId: raffle.id, providers: ['discord'], reason: 'unavailable' });
+      expect(answered('guildMember')).toBe(sent);
+    } finally {
+      sw.discord.faults.clear();
+    }
+    clock.set(new Date(start.getTime() + 64_000));
+    const drawn = await pass();
+    expect(drawn.waitingOnProvider.filter((w) => w.raffleId === raffle.id)).toEqual([]);
+    const [row] = await world.db.select().from(schema.raffles).where(eq(schema.raffles.id, raffle.id));
+    expect(row!.status).toBe('drawn');
+  });
+
   it('a link revoked at the provider fails the entrant at the draw, and marks the link revoked', async () => {
     // Last in the file: the stand-in ends every grant of the account, other users' links of it included.
     const raffle = await raffleWith(req.member);
@@ -330,5 +367,41 @@ describe('what is kept and shown', () => {
     const events = await world.db.select().from(schema.eventOutbox).where(inArray(schema.eventOutbox.userId, [user.id]));
     const kept = JSON.stringify([await stored(entry.id), evaluations, events, await world.events()]);
     for (const secret of secrets) expect(kept).not.toContain(secret);
+  });
+});
+
+describe('what a raffle may require', () => {
+  const problems = (requirement: object, options: { providers?: string[] } = {}) => requirementProblems([{ id: 'r', label: 'r', ...requirement } as never], options);
+
+  it('takes the four types with well-formed ids, and says what is wrong with each param otherwise', () => {
+    for (const r of Object.values(req)) expect(problems(r)).toEqual([]);
+    expect(problems({ type: 'discord_member', params: { guildId: '123' } })).toEqual([
+      "requirements[0].params.guildId must be the Discord server's id (a snowflake: 17 to 20 digits, as a string)",
+    ]);
+    expect(problems({ type: 'discord_role', params: { guildId: GUILD, roleIds: [], match: 'some' } })).toEqual([
+      'requirements[0].params.roleIds must be a list of 1 to 20 Discord role ids',
+      'requirements[0].params.match must be "any" (one of the roles) or "all" (every one)',
+    ]);
+    expect(problems({ type: 'discord_role', params: { guildId: GUILD, roleIds: [HOLDER, HOLDER, 'og'], match: 'all' } })).toEqual([
+      'requirements[0].params.roleIds[2] must be a Discord role id (a snowflake: 17 to 20 digits, as a string)',
+    ]);
+    expect(problems({ type: 'discord_role', params: { guildId: GUILD, roleIds: Array.from({ length: 21 }, (_, i) => `${10n ** 17n + BigInt(i)}`), match: 'any' } })).toEqual([
+      'requirements[0].params.roleIds must be a list of 1 to 20 Discord role ids',
+    ]);
+    expect(problems({ type: 'x_follows', params: { userId: '@nebula' } })).toEqual([
+      "requirements[0].params.userId must be the X account's numeric id (1 to 19 digits, as a string), not its @handle",
+    ]);
+    expect(problems({ type: 'x_account_age_days', params: { min: 0 } })).toEqual(['requirements[0].params.min must be a whole number of days (1–36500)']);
+    expect(problems({ type: 'x_account_age_days', params: { min: 36_501, extra: true } })).toEqual([
+      'requirements[0].params.min must be a whole number of days (1–36500)',
+      'requirements[0].params.extra is not used by this type',
+    ]);
+  });
+
+  it('refuses a provider no account can be linked with here', () => {
+    expect(problems(req.follows, { providers: ['discord'] })).toEqual([
+      'requirements[0].type x_follows reads X accounts, and none can be linked here: this platform has no X client configured',
+    ]);
+    expect(problems(req.member, { providers: ['discord'] })).toEqual([]);
   });
 });
