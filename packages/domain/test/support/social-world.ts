@@ -43,12 +43,16 @@ export async function startSocialWorld(db: Db, options: { timeoutMs?: number } =
     discord: createDiscordOAuth({ ...LOCAL_DISCORD_CLIENT, redirectUri: REDIRECT_URI, endpoints: discordStandIn.endpoints, timeoutMs }),
     x: createXOAuth({ ...LOCAL_X_CLIENT, redirectUri: REDIRECT_URI, endpoints: xStandIn.endpoints, timeoutMs }),
   };
-  const discord: DiscordClient = createDiscordClient({ apiBaseUrl: discordStandIn.endpoints.apiBaseUrl, timeoutMs });
-  const x: XClient = createXClient({ apiBaseUrl: xStandIn.endpoints.apiBaseUrl, timeoutMs });
   const sealing: ConnectionTokenSealing = createConnectionTokenSealing('social requirement tests: a key of at least 32 characters');
-  const tokens = createConnectionTokens({ db, sealing, oauth });
-  const reader = createSocialReader({ tokens, discord, x, waits: providerWaitsIn(db), timeoutMs: timeoutMs * 2 });
-  const social: SocialCheck = { reader };
+  /** What one service instance holds: its own clients (with their own memory of rate limits), tokens and reader, over the shared database. */
+  const instance = () => {
+    const discord: DiscordClient = createDiscordClient({ apiBaseUrl: discordStandIn.endpoints.apiBaseUrl, timeoutMs });
+    const x: XClient = createXClient({ apiBaseUrl: xStandIn.endpoints.apiBaseUrl, timeoutMs });
+    const tokens = createConnectionTokens({ db, sealing, oauth });
+    const social: SocialCheck = { reader: createSocialReader({ tokens, discord, x, waits: providerWaitsIn(db), timeoutMs: timeoutMs * 2 }) };
+    return { discord, x, tokens, social };
+  };
+  const { discord, x, tokens, social } = instance();
 
   /** Links `account`'s Discord or X account to the user, as the console's callback does after consent. */
   async function link(userId: string, provider: SocialProvider, account: DemoAccountName) {
@@ -66,6 +70,8 @@ export async function startSocialWorld(db: Db, options: { timeoutMs?: number } =
     x: xStandIn,
     social,
     tokens,
+    /** Another replica's reader: nothing of this one's memory, only what the database keeps. */
+    replica: () => instance().social,
     answers,
     link,
     /** Requests either stand-in received after it had said to wait: must stay empty. */
