@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { insertUser } from '@raffle/db';
 import { startLocalSocial, type LocalSocial } from '@raffle/service-kit/testing/local-social';
 import { createDiscordClient, createXClient, createXOAuth, type SocialProvider } from '@raffle/social';
-import { consentThrough, DEMO_ACCOUNTS, type DemoAccountName } from '@raffle/social/local';
+import { DEMO_ACCOUNTS, type DemoAccountName } from '@raffle/social/local';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ManagementApp } from '../src/app.js';
 import { connectionsOf } from '../src/decorations.js';
@@ -10,7 +10,7 @@ import { buildTestApp } from './support/app.js';
 import { expectManagementError, expectSchema, type Seen } from './support/contract.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 import { tokenFor } from './support/jwt.js';
-import { capturedLogLines, registerSecret } from './support/log-scan.js';
+import { capturedLogLines } from './support/log-scan.js';
 
 /**
  * Discord and X accounts linked by OAuth 2.0 with PKCE, against the local stand-ins: the flow
@@ -54,9 +54,7 @@ async function start(userId: string, provider: SocialProvider) {
 
 /** The browser's round trip: consent at the stand-in as `account`, and what it sends back. */
 async function consent(userId: string, provider: SocialProvider, account: DemoAccountName | 'deny') {
-  const back = await consentThrough((await start(userId, provider)).authorizationUrl, account);
-  if (back.code) registerSecret(back.code);
-  return back;
+  return social.consent((await start(userId, provider)).authorizationUrl, account);
 }
 
 const callback = (userId: string, provider: SocialProvider, body: Record<string, string | null>) =>
@@ -199,8 +197,7 @@ describe('refusals of the callback', () => {
     expect(codeOf(await callback(user.id, 'discord', { state: ours.state, code: other.code }), 400)).toBe('OAUTH_CODE_REJECTED');
     // A code the provider issued to another application: it refuses it to ours.
     const foreign = createXOAuth({ ...OTHER_CLIENT, redirectUri: `${CONSOLE}/connections/x/callback`, endpoints: social.x.endpoints });
-    const stray = await consentThrough(foreign.authorizationUrl({ state: 's'.repeat(32), codeVerifier: 'v'.repeat(43) }), 'carol');
-    registerSecret(stray.code!);
+    const stray = await social.consent(foreign.authorizationUrl({ state: 's'.repeat(32), codeVerifier: 'v'.repeat(43) }), 'carol');
     const mine = await consent(user.id, 'x', 'carol');
     expect(codeOf(await callback(user.id, 'x', { state: mine.state, code: stray.code }), 400)).toBe('OAUTH_CODE_REJECTED');
     expect((await list(user.id)).data).toEqual([]);

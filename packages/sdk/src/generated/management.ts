@@ -339,6 +339,94 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/dashboard/me/connections/{provider}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start linking a Discord or X account: the provider's consent URL
+         * @description Send the browser to `authorizationUrl`. The flow's state is single-use, bound to the caller and the provider, and expires after 10 minutes; its PKCE verifier stays on the server. The provider sends the browser back to the console's `/connections/{provider}/callback`, which completes with `POST …/callback`. 404 `PROVIDER_NOT_CONFIGURED` when this deployment has no client for the provider (`providers` of the list says which it has). Scopes asked: Discord `identify guilds.members.read`; X `tweet.read users.read follows.read offline.access`.
+         *
+         *     Requires a dashboard session JWT (`Authorization: Bearer <JWT>`); API keys are refused.
+         */
+        post: operations["startConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/me/connections/{provider}/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Complete linking with what the provider sent back
+         * @description Send the callback's `state` with its `code` (or its `error` and `error_description` as `errorDescription`). Checked in this order: the state was issued to the caller for this provider (400 `OAUTH_STATE_INVALID`), is unused (409 `OAUTH_STATE_USED`) and unexpired (409 `OAUTH_STATE_EXPIRED`) — it is used up from here on —; the provider sent a code (403 `OAUTH_ACCESS_DENIED` when the user declined, 400 `OAUTH_CODE_REJECTED` for another error); the provider exchanges the code with the flow's PKCE verifier (400 `OAUTH_CODE_REJECTED`: used, expired, another client's). Then the new token reads the account (id and username). A provider that does not answer is 503 `PROVIDER_UNAVAILABLE` with `Retry-After`; before the exchange the state is kept, so the same callback may be sent again. A new link replaces the caller's previous one of the provider (the previous grant is revoked at the provider when it was another account's). One account may be linked by several users; raffles flag their entries.
+         *
+         *     Requires a dashboard session JWT (`Authorization: Bearer <JWT>`); API keys are refused.
+         */
+        post: operations["completeConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/me/connections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's linked Discord and X accounts, and the providers offered here
+         * @description By provider. Not paginated: there is at most one connection per provider.
+         *
+         *     Requires a dashboard session JWT (`Authorization: Bearer <JWT>`); API keys are refused.
+         */
+        get: operations["listConnections"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/me/connections/{provider}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Unlink the caller's account of a provider, revoking its grant there
+         * @description The link is removed here whatever the provider answers; its tokens are then revoked at the provider. A provider that cannot be asked leaves its grant until it expires or the user removes the app in the provider's settings (logged as a warning). Requirements read from the provider fail for the caller from now on.
+         *
+         *     Requires a dashboard session JWT (`Authorization: Bearer <JWT>`); API keys are refused.
+         */
+        delete: operations["unlinkConnection"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/dashboard/chains": {
         parameters: {
             query?: never;
@@ -2042,6 +2130,75 @@ export type components = {
             message: string;
             /** @description The personal_sign (EIP-191) signature, 0x-prefixed hex; a contract wallet's may be longer than 65 bytes. */
             signature: string;
+        };
+        /**
+         * @example {
+         *       "provider": "discord",
+         *       "accountId": "298033820467200001",
+         *       "accountName": "alice",
+         *       "scopes": [
+         *         "identify",
+         *         "guilds.members.read"
+         *       ],
+         *       "linkedAt": "2026-03-14T16:00:00.000Z",
+         *       "status": "active"
+         *     }
+         */
+        Connection: {
+            /** @enum {string} */
+            provider: "discord" | "x";
+            /** @description The account's id at the provider (a Discord snowflake, an X user id). */
+            accountId: string;
+            /** @description The account's username at the provider, as it was when linked. */
+            accountName: string;
+            /** @description The scopes the user granted. */
+            scopes: string[];
+            /**
+             * Format: date-time
+             * @description When the account was (last) linked.
+             */
+            linkedAt: string;
+            /**
+             * @description `active`, or `revoked`: the provider refused to renew the link (the user removed the app there, or the grant ended); requirements read from it fail until the account is linked again.
+             * @enum {string}
+             */
+            status: "active" | "revoked";
+        };
+        ConnectionList: {
+            data: components["schemas"]["Connection"][];
+            /** @description The providers an account can be linked with here. */
+            providers: ("discord" | "x")[];
+        };
+        /**
+         * @example {
+         *       "authorizationUrl": "https://discord.com/oauth2/authorize?response_type=code&client_id=123&redirect_uri=https%3A%2F%2Fconsole.example.com%2Fconnections%2Fdiscord%2Fcallback&state=q1…&code_challenge_method=S256&code_challenge=E9…&scope=identify+guilds.members.read",
+         *       "expiresAt": "2026-03-14T16:10:00.000Z"
+         *     }
+         */
+        ConnectionStart: {
+            /** @description The provider's consent page (authorization code flow with PKCE). The provider sends the browser back to the console's `/connections/{provider}/callback` with `code` and `state` (or `error`). */
+            authorizationUrl: string;
+            /**
+             * Format: date-time
+             * @description After this the flow's state is refused (409 OAUTH_STATE_EXPIRED); start again.
+             */
+            expiresAt: string;
+        };
+        /**
+         * @example {
+         *       "state": "Sx4W2n3Yk0Qv8fJm6cLr1aTzHbPq9uEo",
+         *       "code": "NhQy3m7vXb2Lk8pR"
+         *     }
+         */
+        CompleteConnectionBody: {
+            /** @description The `state` query parameter of the callback. */
+            state: string;
+            /** @description The `code` query parameter (the user consented). */
+            code?: string;
+            /** @description The `error` query parameter (e.g. `access_denied`: the user refused). */
+            error?: string;
+            /** @description The `error_description` query parameter, if any. */
+            errorDescription?: string;
         };
         ApiKeyRecord: {
             id: string;
@@ -6364,6 +6521,875 @@ export interface operations {
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/dashboard/me/wallets/ethereum/0x52908400098527886E0F7030069857D2E4169EE7"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+        };
+    };
+    startConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description `discord` or `x`.
+                 * @example discord
+                 */
+                provider: "discord" | "x";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created: the new resource. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "authorizationUrl": "https://discord.com/oauth2/authorize?response_type=code&client_id=123&redirect_uri=https%3A%2F%2Fconsole.example.com%2Fconnections%2Fdiscord%2Fcallback&state=q1…&code_challenge_method=S256&code_challenge=E9…&scope=identify+guilds.members.read",
+                     *       "expiresAt": "2026-03-14T16:10:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ConnectionStart"];
+                };
+            };
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `MALFORMED_JSON: `, `UNSUPPORTED_MEDIA_TYPE: `. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "VALIDATION_FAILED: validation failed",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/me/connections/discord/start"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description The credentials are missing, unknown, expired or revoked. `message` starts with its code: `SESSION_TOKEN_MISSING: `, `SESSION_TOKEN_INVALID: `, `API_KEY_NOT_ACCEPTED: `. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "SESSION_TOKEN_MISSING: session token missing",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/me/connections/discord/start"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description Listed on every route of this API; this operation does not answer it today. The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "FORBIDDEN: forbidden",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/me/connections/discord/start"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description The resource does not exist, or is not visible to these credentials. `message` starts with its code: `ROUTE_NOT_FOUND: `, `PROVIDER_NOT_CONFIGURED: `. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "ROUTE_NOT_FOUND: route not found",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/me/connections/discord/start"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "Conflict",
+                     *       "message": "CONFLICT: conflict",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/me/connections/discord/start"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description Too many requests: a rate-limit policy of this route (`user`, `connection-link`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "RATE_LIMITED: rate limited",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/me/connections/discord/start"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `message` starts with its code: `INTERNAL_ERROR: `. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "INTERNAL_ERROR: internal error",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/me/connections/discord/start"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description A dependency is unavailable or did not answer in time, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "SERVICE_UNAVAILABLE: service unavailable",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/me/connections/discord/start"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+        };
+    };
+    completeConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description `discord` or `x`.
+                 * @example discord
+                 */
+                provider: "discord" | "x";
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "state": "Sx4W2n3Yk0Qv8fJm6cLr1aTzHbPq9uEo",
+                 *       "code": "NhQy3m7vXb2Lk8pR"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CompleteConnectionBody"];
+            };
+        };
+        responses: {
+            /** @description Created: the new resource. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "provider": "discord",
+                     *       "accountId": "298033820467200001",
+                     *       "accountName": "alice",
+                     *       "scopes": [
+                     *         "identify",
+                     *         "guilds.members.read"
+                     *       ],
+                     *       "linkedAt": "2026-03-14T16:00:00.000Z",
+                     *       "status": "active"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Connection"];
+                };
+            };
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `MALFORMED_JSON: `, `UNSUPPORTED_MEDIA_TYPE: `, `OAUTH_STATE_INVALID: `, `OAUTH_CODE_REJECTED: `. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "VALIDATION_FAILED: validation failed",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/me/connections/discord/callback"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description The credentials are missing, unknown, expired or revoked. `message` starts with its code: `SESSION_TOKEN_MISSING: `, `SESSION_TOKEN_INVALID: `, `API_KEY_NOT_ACCEPTED: `. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "SESSION_TOKEN_MISSING: session token missing",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/me/connections/discord/callback"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). `message` starts with its code: `OAUTH_ACCESS_DENIED: `. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "OAUTH_ACCESS_DENIED: oauth access denied",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/me/connections/discord/callback"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description The resource does not exist, or is not visible to these credentials. `message` starts with its code: `ROUTE_NOT_FOUND: `, `PROVIDER_NOT_CONFIGURED: `. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "ROUTE_NOT_FOUND: route not found",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/me/connections/discord/callback"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `, `OAUTH_STATE_USED: `, `OAUTH_STATE_EXPIRED: `. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "Conflict",
+                     *       "message": "CONFLICT: conflict",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/me/connections/discord/callback"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description Too many requests: a rate-limit policy of this route (`user`, `connection-link`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "RATE_LIMITED: rate limited",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/me/connections/discord/callback"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `message` starts with its code: `INTERNAL_ERROR: `. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "INTERNAL_ERROR: internal error",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/me/connections/discord/callback"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description A dependency is unavailable or did not answer in time, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `, `PROVIDER_UNAVAILABLE: `. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "SERVICE_UNAVAILABLE: service unavailable",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/me/connections/discord/callback"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+        };
+    };
+    listConnections: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The requested resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "provider": "discord",
+                     *           "accountId": "298033820467200001",
+                     *           "accountName": "alice",
+                     *           "scopes": [
+                     *             "identify",
+                     *             "guilds.members.read"
+                     *           ],
+                     *           "linkedAt": "2026-03-14T16:00:00.000Z",
+                     *           "status": "active"
+                     *         }
+                     *       ],
+                     *       "providers": [
+                     *         "discord"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ConnectionList"];
+                };
+            };
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "VALIDATION_FAILED: validation failed",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/me/connections"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description The credentials are missing, unknown, expired or revoked. `message` starts with its code: `SESSION_TOKEN_MISSING: `, `SESSION_TOKEN_INVALID: `, `API_KEY_NOT_ACCEPTED: `. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "SESSION_TOKEN_MISSING: session token missing",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/me/connections"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description Listed on every route of this API; this operation does not answer it today. The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "FORBIDDEN: forbidden",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/me/connections"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description Listed on every route of this API; this operation does not answer it today. The resource does not exist, or is not visible to these credentials. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "NOT_FOUND: not found",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/me/connections"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description Listed on every route of this API; this operation does not answer it today. The request conflicts with the current state of the resource; nothing was done. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "Conflict",
+                     *       "message": "ALREADY_ENTERED: already entered",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/me/connections"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "RATE_LIMITED: rate limited",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/me/connections"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `message` starts with its code: `INTERNAL_ERROR: `. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "INTERNAL_ERROR: internal error",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/me/connections"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description A dependency is unavailable or did not answer in time, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "SERVICE_UNAVAILABLE: service unavailable",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/me/connections"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+        };
+    };
+    unlinkConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description `discord` or `x`.
+                 * @example discord
+                 */
+                provider: "discord" | "x";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `MALFORMED_JSON: `, `UNSUPPORTED_MEDIA_TYPE: `. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "VALIDATION_FAILED: validation failed",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/me/connections/discord"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description The credentials are missing, unknown, expired or revoked. `message` starts with its code: `SESSION_TOKEN_MISSING: `, `SESSION_TOKEN_INVALID: `, `API_KEY_NOT_ACCEPTED: `. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "SESSION_TOKEN_MISSING: session token missing",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/me/connections/discord"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description Listed on every route of this API; this operation does not answer it today. The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "FORBIDDEN: forbidden",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/me/connections/discord"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description The resource does not exist, or is not visible to these credentials. `message` starts with its code: `ROUTE_NOT_FOUND: `, `CONNECTION_NOT_FOUND: `. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "ROUTE_NOT_FOUND: route not found",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/me/connections/discord"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "Conflict",
+                     *       "message": "CONFLICT: conflict",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/me/connections/discord"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "RATE_LIMITED: rate limited",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/me/connections/discord"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `message` starts with its code: `INTERNAL_ERROR: `. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "INTERNAL_ERROR: internal error",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/me/connections/discord"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description A dependency is unavailable or did not answer in time, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "SERVICE_UNAVAILABLE: service unavailable",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/me/connections/discord"
                      *     }
                      */
                     "application/json": components["schemas"]["ManagementErrorBody"];

@@ -1,4 +1,4 @@
-import { LOCAL_DISCORD_CLIENT, LOCAL_X_CLIENT, startLocalDiscord, startLocalX, type LocalDiscord, type LocalOAuthClient, type LocalX, type StandInAnswer } from '@raffle/social/local';
+import { consentThrough, LOCAL_DISCORD_CLIENT, LOCAL_X_CLIENT, startLocalDiscord, startLocalX, type LocalDiscord, type LocalOAuthClient, type LocalX, type StandInAnswer } from '@raffle/social/local';
 import { localSocialEnv } from '../social-settings.js';
 import { registerSecret } from './log-scan.js';
 
@@ -7,6 +7,8 @@ export type LocalSocial = {
   x: LocalX;
   /** The services' settings for these stand-ins (client ids and secrets, base URLs, the redirect base). */
   env: Record<string, string>;
+  /** A browser's consent at a stand-in (`as=<account>` or `deny`): the callback's code, state or error; the code registered as a secret. */
+  consent: typeof consentThrough;
   close(): Promise<void>;
 };
 
@@ -33,6 +35,11 @@ export async function startLocalSocial(
     discord,
     x,
     env: localSocialEnv({ discord, x }, options.redirectBaseUrl ?? 'http://127.0.0.1:3003'),
+    async consent(authorizationUrl, account) {
+      const back = await consentThrough(authorizationUrl, account);
+      if (back.code) registerSecret(back.code);
+      return back;
+    },
     close: async () => {
       await Promise.all([discord.close(), x.close()]);
     },
