@@ -21,10 +21,7 @@ export type LocalSocial = {
 export async function startLocalSocial(
   options: { redirectBaseUrl?: string; now?: () => number; /** Clients both stand-ins know besides the services' (a code of another client). */ otherClients?: LocalOAuthClient[] } = {},
 ): Promise<LocalSocial> {
-  const onAnswer = (answer: StandInAnswer<string>) => {
-    if (answer.route === 'token' && answer.status === 200) registerIssuedTokens(answer.body);
-  };
-  const shared = { onAnswer, ...(options.now ? { now: options.now } : {}) };
+  const shared = { onAnswer: registerIssuedTokens, ...(options.now ? { now: options.now } : {}) };
   const others = options.otherClients ?? [];
   const discord = await startLocalDiscord({ ...shared, clients: [LOCAL_DISCORD_CLIENT, ...others] });
   const x = await startLocalX({ ...shared, clients: [LOCAL_X_CLIENT, ...others] }).catch(async (error: unknown) => {
@@ -46,7 +43,9 @@ export async function startLocalSocial(
   };
 }
 
-function registerIssuedTokens(body: string) {
-  const issued = JSON.parse(body) as { access_token?: string; refresh_token?: string };
+/** A stand-in's `onAnswer`: registers the tokens each successful token answer issues as secrets of the test file. */
+export function registerIssuedTokens(answer: StandInAnswer<string>): void {
+  if (answer.route !== 'token' || answer.status !== 200) return;
+  const issued = JSON.parse(answer.body) as { access_token?: string; refresh_token?: string };
   for (const token of [issued.access_token, issued.refresh_token]) if (token) registerSecret(token);
 }
