@@ -1,21 +1,7 @@
 import { parseChainRpcUrls } from '@raffle/chain';
 import { parseAllowedOrigins } from '@raffle/domain';
 import { Type, type Static } from '@sinclair/typebox';
-import {
-  BeaconSettings,
-  beaconOf,
-  ChainSettings,
-  ConfigError,
-  DatabasePoolSettings,
-  HttpServerSettings,
-  httpUrlProblem,
-  readConfig,
-  SocialSettings,
-  socialConnectionsOf,
-  TracingSettings,
-  TrustProxySetting,
-  trustProxyRule,
-} from '@raffle/service-kit';
+import { BeaconSettings, beaconOf, ChainSettings, ConfigError, DatabasePoolSettings, HttpServerSettings, httpUrlProblem, readConfig, SocialSettings, socialConnectionsOf, TracingSettings, TrustProxySetting, trustProxyRule } from '@raffle/service-kit';
 
 /** Outside production only: lets `pnpm start` and the token CLI work with no setup. */
 export const DEV_JWT_SECRET = 'development-only-jwt-secret-never-use-in-production';
