@@ -15,7 +15,7 @@ export { loggerOptions, REDACTED_PATHS, type LoggerOptions } from './logging/log
 export { pathOf } from './request-path.js';
 export { pathString } from './path-params.js';
 export { serializeError } from './logging/error-serializer.js';
-export { ConfigError, readConfig } from './config.js';
+export { ConfigError, httpUrlProblem, readConfig } from './config.js';
 export { TrustProxySetting, trustProxyRule, type TrustProxy } from './trust-proxy.js';
 export { serve } from './serve.js';
 export { startTracing, TracingSettings } from './tracing/start-tracing.js';

@@ -1,7 +1,7 @@
 import { createOAuthProvider, DISCORD_ENDPOINTS, X_ENDPOINTS, type OAuthProvider, type ProviderEndpoints, type SocialProvider } from '@raffle/social';
 import { LOCAL_DISCORD_CLIENT, LOCAL_X_CLIENT } from '@raffle/social/local';
 import { Type } from '@sinclair/typebox';
-import { ConfigError } from './config.js';
+import { ConfigError, httpUrlProblem } from './config.js';
 
 /** Outside production only: seals linked accounts' tokens when no CONNECTION_TOKEN_KEY is set. */
 export const DEV_CONNECTION_TOKEN_KEY = 'development-only-connection-token-key-never-use-in-production';
@@ -82,7 +82,8 @@ export function socialConnectionsOf(config: SocialConfig): SocialConnections {
   const production = config.NODE_ENV === 'production';
   const problems: string[] = [];
   const urlOf = (name: keyof SocialConfig): string => {
-    const problem = urlProblem(String(config[name]), production);
+    // Tokens and codes travel on every one of these URLs.
+    const problem = httpUrlProblem(String(config[name]), production);
     if (problem) problems.push(`  ${name}: ${problem}`);
     return String(config[name]).replace(/\/+$/, '');
   };
@@ -113,19 +114,6 @@ export function socialConnectionsOf(config: SocialConfig): SocialConnections {
   }
   if (problems.length > 0) throw new ConfigError(`invalid configuration:\n${[...new Set(problems)].join('\n')}`);
   return { oauth, endpoints, tokenKey: config.CONNECTION_TOKEN_KEY };
-}
-
-/** Tokens and codes travel on these URLs, so production asks https of every one. */
-function urlProblem(value: string, production: boolean): string | null {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return 'must be an http(s) URL';
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'must be an http(s) URL';
-  if (production && url.protocol !== 'https:') return 'must be an https URL in production';
-  return null;
 }
 
 /**

@@ -1,18 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import {
-  BeaconSettings,
-  beaconOf,
-  ChainSettings,
-  ConfigError,
-  DatabasePoolSettings,
-  HttpServerSettings,
-  readConfig,
-  SocialSettings,
-  socialConnectionsOf,
-  TracingSettings,
-  TrustProxySetting,
-  trustProxyRule,
-} from '@raffle/service-kit';
+import { BeaconSettings, beaconOf, ChainSettings, ConfigError, DatabasePoolSettings, HttpServerSettings, readConfig, SocialSettings, socialConnectionsOf, TracingSettings, TrustProxySetting, trustProxyRule } from '@raffle/service-kit';
 
 const DEV_CURSOR_SECRET = 'development-only-cursor-secret-change-me';
 const DEV_IP_HASH_SECRET = 'development-only-ip-hash-secret-change-me';

@@ -1,20 +1,7 @@
 import { parseChainRpcUrls } from '@raffle/chain';
 import { parseAllowedOrigins } from '@raffle/domain';
 import { Type, type Static } from '@sinclair/typebox';
-import {
-  BeaconSettings,
-  beaconOf,
-  ChainSettings,
-  ConfigError,
-  DatabasePoolSettings,
-  HttpServerSettings,
-  readConfig,
-  SocialSettings,
-  socialConnectionsOf,
-  TracingSettings,
-  TrustProxySetting,
-  trustProxyRule,
-} from '@raffle/service-kit';
+import { BeaconSettings, beaconOf, ChainSettings, ConfigError, DatabasePoolSettings, HttpServerSettings, httpUrlProblem, readConfig, SocialSettings, socialConnectionsOf, TracingSettings, TrustProxySetting, trustProxyRule } from '@raffle/service-kit';
 
 /** Outside production only: lets `pnpm start` and the token CLI work with no setup. */
 export const DEV_JWT_SECRET = 'development-only-jwt-secret-never-use-in-production';
@@ -160,23 +147,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   const origins = parseAllowedOrigins(config.SIWE_ALLOWED_ORIGINS);
   if (typeof origins === 'string') throw new ConfigError(`invalid configuration:\n  SIWE_ALLOWED_ORIGINS: ${origins}`);
   if (config.JWT_JWKS_URL !== undefined) {
-    const problem = jwksUrlProblem(config.JWT_JWKS_URL, config.NODE_ENV);
+    // The JWKS decides who may sign in, so production fetches it over https only.
+    const problem = httpUrlProblem(config.JWT_JWKS_URL, config.NODE_ENV === 'production');
     if (problem) throw new ConfigError(`invalid configuration:\n  JWT_JWKS_URL: ${problem}`);
   } else if (config.NODE_ENV === 'production' && config.JWT_SECRET === DEV_JWT_SECRET) {
     throw new ConfigError('invalid configuration:\n  JWT_SECRET: must be set in production (or set JWT_JWKS_URL)');
   }
   return config;
-}
-
-/** The JWKS decides who may sign in, so production fetches it over https only. */
-function jwksUrlProblem(value: string, nodeEnv: Config['NODE_ENV']): string | null {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return 'must be an http(s) URL';
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'must be an http(s) URL';
-  if (nodeEnv === 'production' && url.protocol !== 'https:') return 'must be an https URL in production';
-  return null;
 }

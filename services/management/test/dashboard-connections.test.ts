@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { insertUser } from '@raffle/db';
 import { startLocalSocial, type LocalSocial } from '@raffle/service-kit/testing/local-social';
 import { createDiscordClient, createXClient, createXOAuth, type SocialProvider } from '@raffle/social';
-import { consentThrough, DEMO_ACCOUNTS, type DemoAccountName } from '@raffle/social/local';
+import { DEMO_ACCOUNTS, type DemoAccountName } from '@raffle/social/local';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ManagementApp } from '../src/app.js';
 import { connectionsOf } from '../src/decorations.js';
@@ -10,7 +10,7 @@ import { buildTestApp } from './support/app.js';
 import { expectManagementError, expectSchema, type Seen } from './support/contract.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 import { tokenFor } from './support/jwt.js';
-import { capturedLogLines, registerSecret } from './support/log-scan.js';
+import { capturedLogLines } from './support/log-scan.js';
 
 /**
  * Discord and X accounts linked by OAuth 2.0 with PKCE, against the local stand-ins: the flow
@@ -54,9 +54,7 @@ async function start(userId: string, provider: SocialProvider) {
 
 /** The browser's round trip: consent at the stand-in as `account`, and what it sends back. */
 async function consent(userId: string, provider: SocialProvider, account: DemoAccountName | 'deny') {
-  const back = await consentThrough((await start(userId, provider)).authorizationUrl, account);
-  if (back.code) registerSecret(back.code);
-  return back;
+  return social.consent((await start(userId, provider)).authorizationUrl, account);
 }
 
 const callback = (userId: string, provider: SocialProvider, body: Record<string, string | null>) =>
@@ -75,6 +73,14 @@ async function list(userId: string) {
   expect(res.statusCode, res.body).toBe(200);
   expectSchema('ConnectionList', res.json());
   return res.json() as { data: Array<{ provider: string; accountId: string; accountName: string; status: string }>; providers: string[] };
+}
+
+/**
+ * Leaves `userId` the only user here linking the account: this file's tests link the same three
+ * demo accounts over and over, and a grant another user's link shares is not revoked.
+ */
+async function onlyLinker(userId: string, provider: SocialProvider, account: DemoAccountName): Promise<void> {
+  await testDb.database.sql`delete from user_connections where provider = ${provider} and account_id = ${accountOf(provider, account).id} and user_id <> ${userId}`;
 }
 
 /** The access token the link holds now (as requirement checks get it). */
@@ -124,6 +130,7 @@ describe.each([
   it('unlinking removes the link and revokes its grant: the token then answers token_rejected; a second unlink is 404', async () => {
     const user = await newUser();
     await link(user.id, provider, account);
+    await onlyLinker(user.id, provider, account);
     const token = await storedToken(user.id, provider);
     const res = await app.inject({ method: 'DELETE', url: `${BASE}/${provider}`, headers: auth(user.id) });
     expect(res.statusCode, res.body).toBe(204);
@@ -135,6 +142,7 @@ describe.each([
   it('linking another account replaces the link and revokes the replaced grant', async () => {
     const user = await newUser();
     await link(user.id, provider, account);
+    await onlyLinker(user.id, provider, account);
     const replaced = await storedToken(user.id, provider);
     await link(user.id, provider, 'bob');
     expect((await list(user.id)).data).toMatchObject([{ provider, accountId: accountOf(provider, 'bob').id, accountName: 'bob' }]);
@@ -199,8 +207,7 @@ describe('refusals of the callback', () => {
     expect(codeOf(await callback(user.id, 'discord', { state: ours.state, code: other.code }), 400)).toBe('OAUTH_CODE_REJECTED');
     // A code the provider issued to another application: it refuses it to ours.
     const foreign = createXOAuth({ ...OTHER_CLIENT, redirectUri: `${CONSOLE}/connections/x/callback`, endpoints: social.x.endpoints });
-    const stray = await consentThrough(foreign.authorizationUrl({ state: 's'.repeat(32), codeVerifier: 'v'.repeat(43) }), 'carol');
-    registerSecret(stray.code!);
+    const stray = await social.consent(foreign.authorizationUrl({ state: 's'.repeat(32), codeVerifier: 'v'.repeat(43) }), 'carol');
     const mine = await consent(user.id, 'x', 'carol');
     expect(codeOf(await callback(user.id, 'x', { state: mine.state, code: stray.code }), 400)).toBe('OAUTH_CODE_REJECTED');
     expect((await list(user.id)).data).toEqual([]);
@@ -240,16 +247,27 @@ describe('listing and unlinking', () => {
     expect((await list(user.id)).data.map((c) => c.provider)).toEqual(['discord', 'x']);
   });
 
-  it('one account linked by several users is allowed (raffles flag it)', async () => {
+  it('one account linked by several users is allowed (raffles flag it); unlinking one leaves the grant the provider shares with the other', async () => {
     const [first, second] = [await newUser(), await newUser()];
     await link(first.id, 'discord', 'alice');
+    await onlyLinker(first.id, 'discord', 'alice');
     await link(second.id, 'discord', 'alice');
     expect((await list(second.id)).data).toMatchObject([{ accountId: DEMO_ACCOUNTS.alice.discord.id }]);
+    const firstToken = await storedToken(first.id, 'discord');
+    expect((await app.inject({ method: 'DELETE', url: `${BASE}/discord`, headers: auth(first.id) })).statusCode).toBe(204);
+    // Not revoked: at Discord that would end alice's one authorization of the app, the second user's link with it.
+    expect(await whoIs('discord', firstToken)).toBe(DEMO_ACCOUNTS.alice.discord.id);
+    expect(await whoIs('discord', await storedToken(second.id, 'discord'))).toBe(DEMO_ACCOUNTS.alice.discord.id);
+    // The last one to unlink revokes it.
+    const secondToken = await storedToken(second.id, 'discord');
+    expect((await app.inject({ method: 'DELETE', url: `${BASE}/discord`, headers: auth(second.id) })).statusCode).toBe(204);
+    expect(await whoIs('discord', secondToken)).toBe('token_rejected');
   });
 
   it('unlinking while the provider is down still unlinks here, and the log says the grant was not revoked (no token in it)', async () => {
     const user = await newUser();
     await link(user.id, 'x', 'carol');
+    await onlyLinker(user.id, 'x', 'carol');
     const token = await storedToken(user.id, 'x');
     const mark = capturedLogLines.length;
     social.x.faults.down('revoke');
@@ -261,6 +279,7 @@ describe('listing and unlinking', () => {
     expect((await list(user.id)).data).toEqual([]);
     const logged = capturedLogLines.slice(mark).join('\n');
     expect(logged).toMatch(/grant was not revoked at the provider/);
+    expect(logged).toMatch(/"reason":"the provider could not be reached"/);
     expect(logged).toContain('"provider":"x"');
     expect(logged).not.toContain(token);
     // Not revoked: the provider still answers to it until it expires or the user removes the app.

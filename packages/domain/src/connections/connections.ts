@@ -4,7 +4,7 @@ import type { SocialProvider } from '@raffle/social';
 import { DomainError } from '../errors.js';
 import { toConnection } from './connection-view.js';
 import { providerName, type ConnectionOAuth, type ProviderRevocation } from './provider-access.js';
-import { revokeStoredGrant } from './stored-tokens.js';
+import { revokeUnlessShared } from './stored-tokens.js';
 import type { ConnectionTokenSealing } from './token-sealing.js';
 
 /** The user's connections, and the providers this deployment offers. */
@@ -15,8 +15,9 @@ export async function listConnections(db: DbOrTx, args: { userId: string; oauth:
 
 /**
  * Removes the user's link of the provider (404 CONNECTION_NOT_FOUND when there is none), then
- * revokes its grant at the provider. The link is gone whatever the provider says: a provider that
- * cannot be asked leaves a grant that the user can end in its settings, and the answer says so.
+ * revokes its grant at the provider (unless another user links the same account). The link is
+ * gone whatever the provider says: a provider that cannot be asked leaves a grant that the user
+ * can end in its settings, and the answer says so.
  */
 export async function unlinkConnection(
   db: Db,
@@ -26,7 +27,7 @@ export async function unlinkConnection(
   if (!removed) throw new DomainError('CONNECTION_NOT_FOUND', `you have no ${providerName(args.provider)} account linked`);
   const client = args.oauth[args.provider];
   if (!client) return { revoked: false, reason: `no ${providerName(args.provider)} client is configured here any more` };
-  return revokeStoredGrant(client, args, removed);
+  return revokeUnlessShared(db, client, args, removed);
 }
 
 /**

@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { CompleteConnectionBody, Connection, ConnectionStart } from '@raffle/contracts';
 import { consumeOAuthLinkState, deleteExpiredOAuthLinkStates, findOAuthLinkState, insertOAuthLinkState, releaseOAuthLinkState, replaceUserConnection, type Db } from '@raffle/db';
-import { generateCodeVerifier, generateState, type OAuthProvider, type OAuthTokens, type SocialProvider } from '@raffle/social';
+import { generateCodeVerifier, generateState, type OAuthTokens, type SocialProvider } from '@raffle/social';
 import { systemClock, type Clock } from '../clock.js';
 import { DomainError } from '../errors.js';
 import type { LinkedAccount, LinkedAccountReader } from './linked-account.js';
 import { toConnection } from './connection-view.js';
-import { oauthClientFor, ProviderUnavailable, providerName, revokeGrant, type ConnectionOAuth, type ProviderRevocation } from './provider-access.js';
-import { expiryOf, revokeStoredGrant, sealedTokensOf } from './stored-tokens.js';
+import { oauthClientFor, ProviderUnavailable, providerName, type ConnectionOAuth, type ProviderRevocation } from './provider-access.js';
+import { expiryOf, revokeUnlessShared, sealedTokensOf } from './stored-tokens.js';
 import type { ConnectionTokenSealing } from './token-sealing.js';
 
 /** What linking needs: the sealing, the deployment's OAuth clients, and the reader of the account a token belongs to. */
@@ -67,9 +67,9 @@ export type CompletedConnection = { connection: Connection; replacedGrant: Provi
  * the code is exchanged the state is given back, so the same callback may be sent again.
  *
  * A link replaces the user's previous one of the provider; the previous grant is revoked at the
- * provider when it was another account's. Not when it was the same account's: the provider keeps
- * one authorization per account and application (Discord revokes all of its tokens together), so
- * revoking the old tokens could end the new ones.
+ * provider when it was another account's (and no other user links that account). Not when it was
+ * the same account's: the provider keeps one authorization per account and application (Discord
+ * revokes all of its tokens together), so revoking the old tokens could end the new ones.
  */
 export async function completeConnection(db: Db, args: Flow & ConnectionLinking & { body: CompleteConnectionBody }): Promise<CompletedConnection> {
   const client = oauthClientFor(args.oauth, args.provider);
@@ -83,7 +83,7 @@ export async function completeConnection(db: Db, args: Flow & ConnectionLinking 
   if (!consumed) throw await stateRefusal(db, stateHash, args);
   if (body.code === undefined) throw providerRefusal(args.provider, body);
 
-  const verifier = args.sealing.open(consumed.codeVerifier, { userId: args.userId, provider: args.provider, field: 'code_verifier' });
+  const verifier = openVerifier(args, consumed.codeVerifier);
   const exchanged = await client.exchangeCode(body.code, verifier);
   if (!exchanged.ok) {
     if (exchanged.failure.kind === 'unavailable') {
@@ -94,7 +94,7 @@ export async function completeConnection(db: Db, args: Flow & ConnectionLinking 
   }
   const tokens = exchanged.tokens;
   const accessTokenExpiresAt = expiryOf(tokens, clock.now());
-  const account = await readAccount(client, args, tokens);
+  const account = await readAccount(args, tokens);
 
   const { row, previous } = await db.transaction((tx) =>
     replaceUserConnection(tx, {
@@ -107,21 +107,33 @@ export async function completeConnection(db: Db, args: Flow & ConnectionLinking 
       linkedAt: clock.now(),
     }),
   );
-  const replacedGrant = previous && previous.accountId !== account.accountId ? await revokeStoredGrant(client, args, previous) : null;
+  const replacedGrant = previous && previous.accountId !== account.accountId ? await revokeUnlessShared(db, client, args, previous) : null;
   return { connection: toConnection(row), replacedGrant };
 }
 
-/** The account the new token belongs to; a token that cannot read it is revoked (it will not be kept) and the link refused. */
-async function readAccount(client: OAuthProvider, args: Flow & ConnectionLinking, tokens: OAuthTokens): Promise<LinkedAccount> {
+/**
+ * The account the new token belongs to, or the link is refused. The new tokens are then dropped,
+ * not revoked: at Discord a revocation ends the account's whole authorization of the application,
+ * which a link of the same account (this user's, or another's) may share.
+ */
+async function readAccount(args: Flow & ConnectionLinking, tokens: OAuthTokens): Promise<LinkedAccount> {
   const account = await args.accounts(args.provider, tokens.accessToken);
   if (account.status === 'ok') return account.value;
-  await revokeGrant(client, tokens);
   if (account.status === 'token_rejected') {
     throw new DomainError('OAUTH_CODE_REJECTED', `${providerName(args.provider)} refused the new token for reading your account (${account.reason}); link again and grant every permission asked`);
   }
   const wait = account.status === 'rate_limited' ? Math.max(1, Math.ceil(account.retryAfterMs / 1000)) : PROVIDER_RETRY_SECONDS;
   const what = account.status === 'rate_limited' ? 'asked to wait before reading your account' : `did not answer when reading your account (${account.reason})`;
   throw new ProviderUnavailable(args.provider, `${what}; nothing was linked, start linking again`, wait);
+}
+
+/** The flow's PKCE verifier; a flow sealed under another CONNECTION_TOKEN_KEY cannot be completed. */
+function openVerifier(flow: Flow & { sealing: ConnectionTokenSealing }, sealed: string): string {
+  try {
+    return flow.sealing.open(sealed, { userId: flow.userId, provider: flow.provider, field: 'code_verifier' });
+  } catch {
+    throw new DomainError('OAUTH_STATE_INVALID', 'this sign-in can no longer be completed here (it was started before a key change); start linking again');
+  }
 }
 
 /** Why the state was not consumed: not this user's flow of this provider, used, or expired. */

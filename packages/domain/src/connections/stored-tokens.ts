@@ -1,3 +1,4 @@
+import { usersLinkedToAccount, type DbOrTx } from '@raffle/db';
 import type { OAuthProvider, OAuthTokens, SocialProvider } from '@raffle/social';
 import { revokeGrant, type GrantTokens, type ProviderRevocation } from './provider-access.js';
 import type { ConnectionTokenSealing } from './token-sealing.js';
@@ -10,6 +11,17 @@ export function sealedTokensOf({ userId, provider }: Flow, tokens: Pick<OAuthTok
     accessToken: sealing.seal(tokens.accessToken, { userId, provider, field: 'access_token' }),
     refreshToken: tokens.refreshToken === null ? null : sealing.seal(tokens.refreshToken, { userId, provider, field: 'refresh_token' }),
   };
+}
+
+/**
+ * Revokes a removed or replaced link's grant at the provider, best effort, unless another user
+ * here links the same account: the provider keeps one authorization per account and application
+ * (at Discord a revocation ends all of its tokens), which their link shares.
+ */
+export async function revokeUnlessShared(db: DbOrTx, client: OAuthProvider, args: Flow & { sealing: ConnectionTokenSealing }, stored: GrantTokens & { accountId: string }): Promise<ProviderRevocation> {
+  const linkers = await usersLinkedToAccount(db, { provider: args.provider, accountId: stored.accountId });
+  if (linkers.some((userId) => userId !== args.userId)) return { revoked: false, reason: 'another user links the same account, and the provider shares its authorization between their links' };
+  return revokeStoredGrant(client, args, stored);
 }
 
 /** Revokes a stored link's grant at the provider, best effort: tokens that no longer open are said so. */

@@ -4,7 +4,8 @@ export type ConsentChoice = { account: DemoAccountName; label: string };
 
 /**
  * The stand-in's consent page: one button per demo account, each re-sending the authorization
- * request with `as=<account>` (what tests pass directly to skip the page), and one to deny.
+ * request with `as=<account>` (what tests pass directly to skip the page), and one to deny. No
+ * favicon is asked for: the stand-in would answer its 404, an error in a browser test's console.
  */
 export function consentPage(args: { providerName: string; actionPath: string; query: Record<string, string | undefined>; choices: ConsentChoice[]; scopes: string[] }): string {
   const hidden = Object.entries(args.query)
@@ -16,7 +17,7 @@ export function consentPage(args: { providerName: string; actionPath: string; qu
     .join('');
   return `<!doctype html>
 <html lang="en">
-<head><meta charset="utf-8"><title>Local ${escapeHtml(args.providerName)}: authorize</title></head>
+<head><meta charset="utf-8"><link rel="icon" href="data:,"><title>Local ${escapeHtml(args.providerName)}: authorize</title></head>
 <body>
 <main>
 <h1>Local ${escapeHtml(args.providerName)}</h1>
@@ -34,7 +35,7 @@ export function consentPage(args: { providerName: string; actionPath: string; qu
 
 export function errorPage(providerName: string, message: string): string {
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Local ${escapeHtml(providerName)}: error</title></head>
+<html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>Local ${escapeHtml(providerName)}: error</title></head>
 <body><main><h1>Invalid authorization request</h1><p>${escapeHtml(message)}</p></main></body></html>
 `;
 }
