@@ -37,7 +37,7 @@ export function RequirementsEditor({ rows, onChange, disabled, idPrefix, showAll
       ) : null}
       {anySocial ? (
         <p className="form-hint">
-          Discord and X requirements are checked with each entrant's own linked account (they link it under Connections), at entry and again at the draw.
+          Discord and X requirements are checked with each entrant's own linked account (they link it on their Wallets page, under Connections), at entry and again at the draw.
         </p>
       ) : null}
       {rows.map((row, index) => {
