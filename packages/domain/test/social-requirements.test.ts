@@ -1,7 +1,3 @@
-// First: @raffle/social loads undici 6 (@discordjs/rest) before @raffle/webhooks loads undici 7. The
-// first undici loaded installs the dispatcher Node 20's own fetch uses, and undici 7's refuses the
-// Content-Length arctic sets on token requests (the code exchange would fail as "unreachable").
-import { startSocialWorld, type SocialWorld } from './support/social-world.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { schema } from '@raffle/db';
 import { DEMO_ACCOUNTS, NEBULA } from '@raffle/social/local';
@@ -22,6 +18,7 @@ import {
   type RaffleRecord,
   type SocialCheck,
 } from '../src/index.js';
+import { startSocialWorld, type SocialWorld } from './support/social-world.js';
 import { useWorld } from './support/world.js';
 
 /**

@@ -72,7 +72,8 @@ const CASES: ProviderCase[] = [
 ];
 
 describe.each(CASES)('OAuth 2.0 with PKCE against the local $name', (provider) => {
-  const otherClient: LocalOAuthClient = { clientId: 'another-app', clientSecret: 'another-app-secret' };
+  // Characters HTTP Basic carries form-encoded (RFC 6749 §2.3.1): a colon, a space, a plus, a percent.
+  const otherClient: LocalOAuthClient = { clientId: 'another app', clientSecret: 'another:app +secret/&%' };
   let clockOffsetMs = 0;
   const answers: StandInAnswer<string>[] = [];
   let standIn: StandIn;
@@ -116,6 +117,11 @@ describe.each(CASES)('OAuth 2.0 with PKCE against the local $name', (provider) =
     expect(result.tokens.refreshToken).toEqual(expect.any(String));
     expect(result.tokens.accessTokenExpiresAt.getTime()).toBeGreaterThan(Date.now());
     expect(await whoIs(result.tokens.accessToken)).toBe(provider.aliceId);
+  });
+
+  it('authenticates a client whose id and secret must be form-encoded inside HTTP Basic', async () => {
+    const tokens = await linkedTokens(await oauthFor(otherClient), 'alice');
+    expect(await whoIs(tokens.accessToken)).toBe(provider.aliceId);
   });
 
   it('refuses a code with the wrong verifier, or none', async () => {

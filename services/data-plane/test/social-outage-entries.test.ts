@@ -1,9 +1,7 @@
-// First: @raffle/social loads undici 6 (@discordjs/rest) before @raffle/webhooks loads undici 7, whose
-// dispatcher Node 20's fetch cannot drive for arctic's token requests (decision 0045, left open).
-import { createDiscordClient, createDiscordOAuth, createXClient, type OAuthProvider } from '@raffle/social';
 import { completeConnection, createConnectionTokenSealing, linkedAccountReader, startConnection } from '@raffle/domain';
 import { DEV_CONNECTION_TOKEN_KEY } from '@raffle/service-kit';
 import { startLocalSocial, type LocalSocial } from '@raffle/service-kit/testing/local-social';
+import { createDiscordClient, createDiscordOAuth, createXClient, type OAuthProvider } from '@raffle/social';
 import { consentThrough, DEMO_ACCOUNTS, LOCAL_DISCORD_CLIENT, NEBULA, type DemoAccountName } from '@raffle/social/local';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

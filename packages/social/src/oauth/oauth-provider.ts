@@ -1,5 +1,7 @@
-import { ArcticFetchError, CodeChallengeMethod, OAuth2Client, OAuth2RequestError, UnexpectedErrorResponseBodyError, UnexpectedResponseError, type OAuth2Tokens } from 'arctic';
+import { OAuth2RequestResult, TokenRequestResult } from '@oslojs/oauth2';
+import { CodeChallengeMethod, OAuth2Client } from 'arctic';
 import { DISCORD_ENDPOINTS, trimTrailingSlash, X_ENDPOINTS, type ProviderEndpoints } from '../endpoints.js';
+import { postToEndpoint } from './token-endpoint-request.js';
 
 export type SocialProvider = 'discord' | 'x';
 
@@ -9,7 +11,7 @@ export type OAuthClientCredentials = { clientId: string; clientSecret: string; r
 export type OAuthProviderOptions = OAuthClientCredentials & {
   /** Defaults to the real provider; a local stand-in hands back its own. */
   endpoints?: ProviderEndpoints;
-  /** Bound on one token or revocation request; default 5 s. */
+  /** Bound on one token or revocation request, connect to the answer's last byte; default 5 s. */
   timeoutMs?: number;
 };
 
@@ -62,10 +64,13 @@ export const createDiscordOAuth = (options: OAuthProviderOptions) => createOAuth
 export const createXOAuth = (options: OAuthProviderOptions) => createOAuthProvider('x', options);
 
 /**
- * OAuth 2.0 authorization code with PKCE, on arctic's generic `OAuth2Client`: arctic's own Discord
- * and Twitter classes fix the real endpoints (the Twitter one still twitter.com), and the flows must
- * run against the local stand-ins too. Confidential client: the secret goes as HTTP Basic, which
- * both providers accept (X requires it of confidential clients).
+ * OAuth 2.0 authorization code with PKCE. The consent URL is arctic's generic `OAuth2Client`'s
+ * (arctic's own Discord and Twitter classes fix the real endpoints, the Twitter one still
+ * twitter.com, and the flows must run against the local stand-ins too). The token and revocation
+ * requests go through undici on a pool of their own (see token-endpoint-request.ts), not through
+ * arctic, whose requests use the built-in `fetch` and so whatever dispatcher the process loaded
+ * first; `@oslojs/oauth2` reads the answers. Confidential client: the secret goes as HTTP Basic,
+ * which both providers accept (X requires it of confidential clients).
  */
 export function createOAuthProvider(provider: SocialProvider, options: OAuthProviderOptions): OAuthProvider {
   const shape = SHAPES[provider];
@@ -74,13 +79,22 @@ export function createOAuthProvider(provider: SocialProvider, options: OAuthProv
   const tokenUrl = trimTrailingSlash(endpoints.apiBaseUrl) + shape.tokenPath;
   const revokeUrl = trimTrailingSlash(endpoints.apiBaseUrl) + shape.revokePath;
   const timeoutMs = options.timeoutMs ?? 5000;
-  const client = new OAuth2Client(options.clientId, options.clientSecret, options.redirectUri);
+  const credentials = { clientId: options.clientId, clientSecret: options.clientSecret };
+  // Builds the consent URL only, which carries no secret.
+  const client = new OAuth2Client(options.clientId, null, options.redirectUri);
 
-  const tokenRequest = async (send: () => Promise<OAuth2Tokens>): Promise<OAuthResult> => {
+  /** RFC 6749 §5.1 (200 with the tokens) and §5.2 (400 or 401 with the error). */
+  const tokenRequest = async (form: Record<string, string>): Promise<OAuthResult> => {
+    const answer = await postToEndpoint(tokenUrl, new URLSearchParams(form), credentials, timeoutMs);
+    if (!answer.answered) return { ok: false, failure: { kind: 'unavailable', reason: answer.reason } };
+    if (answer.status !== 200) return { ok: false, failure: refusalOf(answer.status, new OAuth2RequestResult(answer.body ?? {})) };
+    const unusable = (why: string): OAuthResult => ({ ok: false, failure: { kind: 'unavailable', reason: `the provider's answer was unusable (${why})` } });
+    if (!answer.body) return unusable('not a JSON object');
     try {
-      return { ok: true, tokens: tokensOf(await withDeadline(send(), timeoutMs)) };
+      return { ok: true, tokens: tokensOf(new TokenRequestResult(answer.body)) };
     } catch (error) {
-      return { ok: false, failure: failureOf(error) };
+      // The token fields are read only when asked; a 200 without them lands here.
+      return unusable(error instanceof Error ? error.message : String(error));
     }
   };
 
@@ -89,46 +103,32 @@ export function createOAuthProvider(provider: SocialProvider, options: OAuthProv
     scopes: shape.scopes,
     authorizationUrl: ({ state, codeVerifier, scopes = shape.scopes }) =>
       client.createAuthorizationURLWithPKCE(authorizeUrl, state, CodeChallengeMethod.S256, codeVerifier, [...scopes]),
-    exchangeCode: (code, codeVerifier) => tokenRequest(() => client.validateAuthorizationCode(tokenUrl, code, codeVerifier)),
-    refresh: (refreshToken) => tokenRequest(() => client.refreshAccessToken(tokenUrl, refreshToken, [])),
+    exchangeCode: (code, codeVerifier) =>
+      tokenRequest({ grant_type: 'authorization_code', code, redirect_uri: options.redirectUri, code_verifier: codeVerifier }),
+    refresh: (refreshToken) => tokenRequest({ grant_type: 'refresh_token', refresh_token: refreshToken }),
+    /** RFC 7009 §2.2: 200 whether or not the token was still valid; §2.2.1: an error as in RFC 6749 §5.2. */
     async revoke(token) {
-      try {
-        await withDeadline(client.revokeToken(revokeUrl, token), timeoutMs);
-        return { ok: true };
-      } catch (error) {
-        return { ok: false, failure: failureOf(error) };
-      }
+      const answer = await postToEndpoint(revokeUrl, new URLSearchParams({ token }), credentials, timeoutMs);
+      if (!answer.answered) return { ok: false, failure: { kind: 'unavailable', reason: answer.reason } };
+      if (answer.status === 200) return { ok: true };
+      return { ok: false, failure: refusalOf(answer.status, new OAuth2RequestResult(answer.body ?? {})) };
     },
   };
 }
 
-function tokensOf(tokens: OAuth2Tokens): OAuthTokens {
+function tokensOf(result: TokenRequestResult): OAuthTokens {
   return {
-    accessToken: tokens.accessToken(),
-    refreshToken: tokens.hasRefreshToken() ? tokens.refreshToken() : null,
-    accessTokenExpiresAt: tokens.accessTokenExpiresAt(),
-    scopes: tokens.hasScopes() ? tokens.scopes() : [],
+    accessToken: result.accessToken(),
+    refreshToken: result.hasRefreshToken() ? result.refreshToken() : null,
+    accessTokenExpiresAt: result.accessTokenExpiresAt(),
+    scopes: result.hasScopes() ? result.scopes() : [],
   };
 }
 
-function failureOf(error: unknown): OAuthFailure {
-  if (error instanceof OAuth2RequestError) return { kind: 'refused', error: error.code, description: error.description };
-  if (error instanceof UnexpectedResponseError || error instanceof UnexpectedErrorResponseBodyError) {
-    return { kind: 'unavailable', reason: `the provider answered ${error.status}` };
+/** An OAuth error only from a 400 or 401 that names one (RFC 6749 §5.2); any other answer says the provider could not serve the request. */
+function refusalOf(status: number, result: OAuth2RequestResult): OAuthFailure {
+  if ((status === 400 || status === 401) && result.hasErrorCode()) {
+    return { kind: 'refused', error: result.errorCode(), description: result.hasErrorDescription() ? result.errorDescription() : null };
   }
-  if (error instanceof ArcticFetchError) return { kind: 'unavailable', reason: 'the provider could not be reached' };
-  if (error instanceof DeadlineExceeded) return { kind: 'unavailable', reason: error.message };
-  // arctic reads the token fields only when asked; a 200 without them lands here.
-  return { kind: 'unavailable', reason: `the provider's answer was unusable (${error instanceof Error ? error.message : String(error)})` };
-}
-
-class DeadlineExceeded extends Error {}
-
-/** arctic's requests take no abort signal; past the deadline the answer is given up on, not awaited. */
-function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new DeadlineExceeded(`the provider did not answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+  return { kind: 'unavailable', reason: `the provider answered ${status}` };
 }

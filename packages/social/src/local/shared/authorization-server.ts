@@ -199,8 +199,11 @@ function basicCredentials(authorization: string | undefined): [string, string] |
   const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
   if (colon < 0) return null;
-  return [decodeURIComponent(decoded.slice(0, colon)), decodeURIComponent(decoded.slice(colon + 1))];
+  return [formDecoded(decoded.slice(0, colon)), formDecoded(decoded.slice(colon + 1))];
 }
+
+/** RFC 6749 §2.3.1: the id and the secret inside Basic are each form-urlencoded (`+` for a space). */
+const formDecoded = (value: string) => new URLSearchParams(`value=${value}`).get('value') ?? '';
 
 function isAllowedRedirect(client: LocalOAuthClient, redirectUri: string): boolean {
   if (client.redirectUris) return client.redirectUris.includes(redirectUri);
