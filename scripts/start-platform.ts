@@ -9,6 +9,7 @@ import { printDemoKeys, writeDemoKeysFile, type DemoLocalChain } from './platfor
 import { startEmbeddedPostgres, type RunningPostgres } from './platform/embedded-postgres.js';
 import { beaconServiceEnv, startPlatformBeacon, type PlatformBeacon } from './platform/local-beacon.js';
 import { startPlatformChain } from './platform/local-chain.js';
+import { socialBanner, startPlatformSocial, type PlatformSocial } from './platform/local-social.js';
 import type { LocalChain } from '@raffle/chain/local';
 import { writeLinesWithPrefix } from './platform/prefixed-output.js';
 import { signDevToken } from '../services/management/src/cli/dev-token.js';
@@ -33,6 +34,7 @@ const say = (message: string) => console.log(`${'platform'.padEnd(labelWidth)} |
 let postgres: RunningPostgres | null = null;
 let beacon: PlatformBeacon | null = null;
 let chain: LocalChain | null = null;
+let social: PlatformSocial | null = null;
 const services: RunningService[] = [];
 let stopping = false;
 
@@ -49,6 +51,10 @@ async function shutdown(reason: string, exitCode: number): Promise<void> {
   if (chain) {
     await chain.stop();
     say('local chain stopped');
+  }
+  if (social) {
+    await social.close();
+    say('local Discord and X stopped');
   }
   if (postgres) {
     await postgres.stop();
@@ -137,6 +143,21 @@ async function deployAllowlistMint(databaseUrl: string, demo: DemoKeys): Promise
   return { rpcUrl: chain.rpcUrl, chainId: chain.chainId, allowlistMint: mint };
 }
 
+/**
+ * Local Discord and X (in this process), unless DISCORD_CLIENT_ID or X_CLIENT_ID names a real
+ * application: Discord on 127.0.0.1:8082 (LOCAL_DISCORD_PORT), X on 127.0.0.1:8083 (LOCAL_X_PORT).
+ * Management and the data plane are pointed at them; the console is where they send users back.
+ */
+async function startSocial(consoleUrl: string): Promise<Record<string, string>> {
+  if (env.DISCORD_CLIENT_ID || env.X_CLIENT_ID) {
+    say('DISCORD_CLIENT_ID or X_CLIENT_ID is set: the services use those applications (and the *_BASE_URL settings); no local Discord or X');
+    return {};
+  }
+  social = await startPlatformSocial({ discordPort: Number(env.LOCAL_DISCORD_PORT ?? 8082), xPort: Number(env.LOCAL_X_PORT ?? 8083), host });
+  say(`local Discord on ${social.discord.url}, local X on ${social.x.url}`);
+  return social.serviceEnv(consoleUrl);
+}
+
 const DEV_TOKEN_TTL_SECONDS = 12 * 3600;
 
 /**
@@ -197,10 +218,12 @@ async function start(): Promise<void> {
   await writeDemoKeysFile(path.join(repoRoot, '.demo-keys.json'), demo, urls, localChain);
   printDemoKeys(demo, urls['data-plane']!);
   printDevTokens(demo.users, urls.management!, urls.console!);
+  const socialEnv = await startSocial(urls.console!);
+  if (social) console.log(`${socialBanner(social, urls.console!)}\n`);
 
   const consoleBuilt = await buildConsoleIfNeeded();
 
-  const serviceEnv = { ...platformServiceEnv(databaseUrl, host, env, beaconEnv, chainEnv), ...consoleUpstreamEnv(urls) };
+  const serviceEnv = { ...platformServiceEnv(databaseUrl, host, env, beaconEnv, chainEnv), ...socialEnv, ...consoleUpstreamEnv(urls) };
   for (const service of SERVICES) {
     if (stopping) return;
     if (service.name === 'console' && !consoleBuilt) {

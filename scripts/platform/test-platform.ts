@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { BeaconChain } from '@raffle/beacon';
 import { createTestDatabase } from '@raffle/service-kit/testing';
 import { freePort, startPrivateNats } from '@raffle/service-kit/testing/faults';
+import { registerIssuedTokens } from '@raffle/service-kit/testing/local-social';
 import { captureLogLine } from '@raffle/service-kit/testing/log-scan';
 import type { DemoKeys } from './db.js';
 import { deployDemoAllowlistMint } from './demo-allowlist-mint.js';
@@ -13,6 +14,7 @@ import { prepareDemoDatabase } from './demo-database.js';
 import { writeDemoKeysFile } from './demo-keys-output.js';
 import { beaconServiceEnv, startPlatformBeacon } from './local-beacon.js';
 import { startPlatformChain } from './local-chain.js';
+import { startPlatformSocial, type PlatformSocial } from './local-social.js';
 import { consoleUpstreamEnv, PLATFORM_SERVICES, platformServiceEnv } from './platform-services.js';
 import { startService, stopServices, type RunningService } from './services.js';
 
@@ -30,6 +32,8 @@ export type TestPlatform = {
   beacon: { chain: BeaconChain; url: string };
   /** The platform's local EVM chain (as `start` runs one, on a free port): the demo contracts deployed, its passes minted, the demo's AllowlistMint deployed. */
   chain: { rpcUrl: string; CHAIN_RPC_URLS: string };
+  /** The platform's local Discord and X (as `start` runs them, on free ports): their faults and demo accounts. */
+  social: PlatformSocial;
   /** Every log line of one service so far (for assertions on what was, or was not, logged). */
   logLines: (serviceName: string) => string[];
   /** The services' most recent log lines, for a failure message. */
@@ -84,6 +88,9 @@ export async function startTestPlatform(options: { serviceEnv?: Record<string, s
     cleanups.push(() => beacon.close());
     const chain = await startPlatformChain({ port: 0, blockTime: 1 });
     cleanups.push(() => chain.stop());
+    // Every token the stand-ins issue is a secret: the test file's log scan fails if a service logs one.
+    const social = await startPlatformSocial({ discordPort: 0, xPort: 0, onAnswer: registerIssuedTokens });
+    cleanups.push(() => social.close());
 
     const demo = await prepareDemoDatabase(database.url, () => {}, beacon.demoBeacon);
     const ports: Record<string, number> = {};
@@ -96,6 +103,7 @@ export async function startTestPlatform(options: { serviceEnv?: Record<string, s
     // NODE_ENV as a newcomer's shell has it (unset: the services' development default), not vitest's "test".
     const env = {
       ...platformServiceEnv(database.url, '127.0.0.1', { ...process.env, NATS_URL: nats.url, BEACON_CHAIN: undefined, CHAIN_RPC_URLS: undefined }, beaconServiceEnv(beacon), chain.env),
+      ...social.serviceEnv(urls.console!),
       ...consoleUpstreamEnv(urls),
       NODE_ENV: 'development',
       ...options.serviceEnv,
@@ -116,6 +124,7 @@ export async function startTestPlatform(options: { serviceEnv?: Record<string, s
       databaseUrl: database.url,
       beacon: { chain: beacon.chain, url: beacon.url },
       chain: { rpcUrl: chain.rpcUrl, CHAIN_RPC_URLS: chain.env.CHAIN_RPC_URLS },
+      social,
       logLines: (serviceName) => [...(linesByService.get(serviceName) ?? [])],
       recentLogs: () => recent.join('\n'),
       stop,

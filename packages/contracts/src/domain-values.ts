@@ -30,11 +30,26 @@ export const REQUIREMENT_TYPES = [
   'holds_role',
   'token_balance',
   'native_balance',
+  'discord_member',
+  'discord_role',
+  'x_follows',
+  'x_account_age_days',
 ] as const;
 /** The requirement types read from a chain (JSON-RPC) rather than from the platform's own tables. */
 export const CHAIN_REQUIREMENT_TYPES = ['token_balance', 'native_balance'] as const;
+/**
+ * The requirement types read from a provider (Discord, X) with the entrant's own linked account's
+ * token, like the chain ones outside the platform's tables (decision 0045).
+ */
+export const SOCIAL_REQUIREMENT_TYPES = ['discord_member', 'discord_role', 'x_follows', 'x_account_age_days'] as const;
+/** How a `discord_role` requirement counts its roles: one of them, or every one. */
+export const ROLE_MATCHES = ['any', 'all'] as const;
 /** The token standards a `token_balance` requirement reads. */
 export const TOKEN_STANDARDS = ['erc20', 'erc721', 'erc1155'] as const;
+/** The providers a user links an account of (OAuth 2.0), for requirements read from them. */
+export const SOCIAL_PROVIDERS = ['discord', 'x'] as const;
+/** `revoked`: the provider refused the link's refresh (the user removed the app, or the grant ended); linking again restores it. */
+export const CONNECTION_STATUSES = ['active', 'revoked'] as const;
 
 export type RaffleMechanic = (typeof RAFFLE_MECHANICS)[number];
 export type AllocationType = (typeof ALLOCATION_TYPES)[number];
@@ -48,4 +63,7 @@ export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 export type WorkspaceRole = (typeof WORKSPACE_ROLES)[number];
 export type RequirementType = (typeof REQUIREMENT_TYPES)[number];
 export type ChainRequirementType = (typeof CHAIN_REQUIREMENT_TYPES)[number];
+export type SocialRequirementType = (typeof SOCIAL_REQUIREMENT_TYPES)[number];
 export type TokenStandard = (typeof TOKEN_STANDARDS)[number];
+export type SocialProviderName = (typeof SOCIAL_PROVIDERS)[number];
+export type ConnectionStatus = (typeof CONNECTION_STATUSES)[number];

@@ -98,6 +98,25 @@ export const ERROR_CODES = {
   /** The message's chain id is not one this platform reads (CHAIN_RPC_URLS). */
   SIWE_CHAIN_UNSUPPORTED: 400,
   WALLET_NOT_FOUND: 404,
+  // Discord and X accounts linked by OAuth 2.0 (issue 36): each refusal of a callback names what was wrong.
+  /** No client is configured for the provider here, so no account of it can be linked. */
+  PROVIDER_NOT_CONFIGURED: 404,
+  /** The flow's state was not issued to this user for this provider (unknown, another user's, another provider's). */
+  OAUTH_STATE_INVALID: 400,
+  /** The flow's state was already used: a callback completes once. */
+  OAUTH_STATE_USED: 409,
+  /** The flow's state is older than its 10 minutes. */
+  OAUTH_STATE_EXPIRED: 409,
+  /** The user refused at the provider's consent page (`access_denied`). */
+  OAUTH_ACCESS_DENIED: 403,
+  /** The provider answered the flow with another error, or refused the code (used, expired, another client's, a PKCE mismatch). */
+  OAUTH_CODE_REJECTED: 400,
+  /**
+   * The provider did not answer, answered too slowly or asked to wait (linking, or a draw re-reading
+   * the entrants' Discord and X requirements): answered with Retry-After.
+   */
+  PROVIDER_UNAVAILABLE: 503,
+  CONNECTION_NOT_FOUND: 404,
   // Allowlists (issue 35).
   /** The caller holds no leaf of the raffle's current allowlist: not a finalized winner, or no wallet on its chain. */
   NOT_ON_ALLOWLIST: 404,

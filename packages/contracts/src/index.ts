@@ -6,6 +6,7 @@ import { CapabilitiesSchema } from './resources/capabilities.js';
 import { DuplicateFlagsSchema, RequirementResultSchema, SanitizedEntrySchema, WorkspaceEntrySchema } from './resources/entry.js';
 import { ProfileSchema, WalletSchema } from './resources/profile.js';
 import { LinkedWalletPageSchema, LinkedWalletSchema, LinkWalletBodySchema, WalletLinkNonceSchema } from './resources/linked-wallet.js';
+import { CompleteConnectionBodySchema, ConnectionListSchema, ConnectionSchema, ConnectionStartSchema } from './resources/connection.js';
 import { ProjectSchema, ProjectSummarySchema } from './resources/project.js';
 import {
   PublicRaffleItemSchema,
@@ -82,6 +83,7 @@ export * from './resources/capabilities.js';
 export * from './resources/entry.js';
 export * from './resources/profile.js';
 export * from './resources/linked-wallet.js';
+export * from './resources/connection.js';
 export * from './resources/project.js';
 export * from './resources/raffle.js';
 export * from './resources/win.js';
@@ -146,6 +148,10 @@ export const SHARED_SCHEMAS = [
   LinkedWalletPageSchema,
   WalletLinkNonceSchema,
   LinkWalletBodySchema,
+  ConnectionSchema,
+  ConnectionListSchema,
+  ConnectionStartSchema,
+  CompleteConnectionBodySchema,
   ApiKeyRecordSchema,
   CreatedApiKeySchema,
   CreateApiKeyBodySchema,

@@ -1,4 +1,6 @@
 export * from './allowlists.js';
+export * from './oauth-link-states.js';
+export * from './user-connections.js';
 export * from './api-key-hash.js';
 export * from './client.js';
 export * from './connection-errors.js';
@@ -35,6 +37,7 @@ export * from './queries/raffle-locks.js';
 export * from './queries/raffles.js';
 export type { RaffleListFilter } from './queries/raffle-list-filters.js';
 export * from './queries/requirement-checks.js';
+export * from './queries/connection-rate-limits.js';
 export * from './queries/verified-wallets.js';
 export * from './queries/users.js';
 export * from './queries/user-wallets.js';

@@ -22,3 +22,16 @@ export function readConfig<S extends TObject>(schema: S, env: Record<string, str
   }
   return converted as Static<S>;
 }
+
+/** Why a URL setting is not an http(s) URL, or not https in production (where tokens and keys travel on it); null when it is fine. */
+export function httpUrlProblem(value: string, production: boolean): string | null {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return 'must be an http(s) URL';
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'must be an http(s) URL';
+  if (production && url.protocol !== 'https:') return 'must be an https URL in production';
+  return null;
+}

@@ -15,12 +15,21 @@ export { loggerOptions, REDACTED_PATHS, type LoggerOptions } from './logging/log
 export { pathOf } from './request-path.js';
 export { pathString } from './path-params.js';
 export { serializeError } from './logging/error-serializer.js';
-export { ConfigError, readConfig } from './config.js';
+export { ConfigError, httpUrlProblem, readConfig } from './config.js';
 export { TrustProxySetting, trustProxyRule, type TrustProxy } from './trust-proxy.js';
 export { serve } from './serve.js';
 export { startTracing, TracingSettings } from './tracing/start-tracing.js';
 export { BeaconSettings, beaconOf, type Beacon, type BeaconConfig } from './beacon-settings.js';
 export { ChainSettings, chainReaderFromConfig, type ChainConfig } from './chain-settings.js';
+export {
+  DEV_CONNECTION_REDIRECT_BASE_URL,
+  DEV_CONNECTION_TOKEN_KEY,
+  localSocialEnv,
+  SocialSettings,
+  socialConnectionsOf,
+  type SocialConfig,
+  type SocialConnections,
+} from './social-settings.js';
 export { default as chainReaderPlugin, type ChainReaderPluginOptions } from './plugins/chain-reader.js';
 export { default as httpSpansPlugin } from './tracing/http-spans.js';
 export { createClientErrorHandler, PARSER_FAILURE_CODES, type ClientErrorBody, type ParserFailure } from './client-error.js';

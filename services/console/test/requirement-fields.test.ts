@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { addressProblem } from '../src/pages/raffles/evm-address.js';
-import { requirementProblems, createBodyOf, EMPTY_FORM, type RequirementRow } from '../src/pages/raffles/raffle-form-values.js';
+import { requirementProblems, createBodyOf, EMPTY_FORM, formValuesOf, type RequirementRow } from '../src/pages/raffles/raffle-form-values.js';
 import { paramsBody, requirementFieldProblems, visibleFields } from '../src/pages/raffles/requirement-fields.js';
 
 // The Nebula Pass of the demo chain, in its EIP-55 form.
@@ -58,5 +58,59 @@ describe('token_balance and native_balance fields', () => {
     // account_age_days still goes as a number.
     const age: RequirementRow = { id: 'age', type: 'account_age_days', label: 'Old enough', params: { min: '30' }, optional: false, multiplier: '' };
     expect(createBodyOf({ ...EMPTY_FORM, requirements: [age] }).requirements?.[0]?.params).toEqual({ min: 30 });
+  });
+});
+
+/** What formValuesOf reads of a saved raffle, besides its requirements. */
+const SAVED_RAFFLE = {
+  slug: 'nebula-drop',
+  title: 'Nebula drop',
+  description: null,
+  mechanic: 'raffle',
+  allocationType: 'allowlist_gtd',
+  visibility: 'public',
+  spots: 10,
+  chain: null,
+  allowAutoEntry: false,
+  startsAt: null,
+  endsAt: null,
+  settings: { autoDraw: false, autoFinalize: false, excludeFlaggedDuplicates: false },
+};
+
+describe('Discord and X fields', () => {
+  const GUILD = '882595646668800001';
+  const HOLDER = '882596904960000001';
+  const OG = '882596904960000002';
+  const problems = (type: string, params: Record<string, string>) => requirementFieldProblems(type, params, ['anvil'], true);
+
+  it('asks a server id, role ids with how many must be held, an X account id, or an age', () => {
+    expect(visibleFields('discord_member', {}).map((f) => [f.key, f.kind])).toEqual([['guildId', 'snowflake']]);
+    expect(visibleFields('discord_role', {}).map((f) => [f.key, f.kind])).toEqual([['guildId', 'snowflake'], ['roleIds', 'snowflakes'], ['match', 'roleMatch']]);
+    expect(visibleFields('x_follows', {}).map((f) => [f.key, f.kind])).toEqual([['userId', 'xUserId']]);
+    expect(visibleFields('x_account_age_days', {}).map((f) => [f.key, f.kind])).toEqual([['min', 'ageDays']]);
+    for (const type of ['discord_member', 'discord_role', 'x_follows']) expect(visibleFields(type, {})[0]!.hint).toBeTruthy();
+  });
+
+  it('names what is wrong beside each field: a name for an id, a handle for an X id, a repeated or malformed role, an age out of range', () => {
+    expect(problems('discord_member', { guildId: GUILD })).toEqual({});
+    expect(problems('discord_member', { guildId: 'Nebula' }).guildId).toMatch(/17 to 20 digits/);
+    expect(problems('discord_role', { guildId: GUILD, roleIds: `${HOLDER}, ${OG}`, match: 'all' })).toEqual({});
+    expect(problems('discord_role', { guildId: GUILD, roleIds: `${HOLDER} Holder`, match: 'any' }).roleIds).toBe('"Holder" is not a Discord id (17 to 20 digits).');
+    expect(problems('discord_role', { guildId: GUILD, roleIds: `${HOLDER},${HOLDER}`, match: 'any' }).roleIds).toBe('A role id is listed twice.');
+    expect(problems('discord_role', { guildId: GUILD, roleIds: Array.from({ length: 21 }, (_, i) => `${10n ** 17n + BigInt(i)}`).join(' '), match: 'any' }).roleIds).toBe('At most 20 role ids.');
+    expect(problems('discord_role', { guildId: GUILD, roleIds: '', match: 'any' })).toEqual({ roleIds: 'Role ids is required.' });
+    expect(problems('x_follows', { userId: '@nebula' }).userId).toMatch(/not the @handle/);
+    expect(problems('x_follows', { userId: '1432266841912246272' })).toEqual({});
+    for (const min of ['0', '36501', '1.5', 'ten']) expect(problems('x_account_age_days', { min }).min, min).toMatch(/from 1 to 36500/);
+    expect(problems('x_account_age_days', { min: '30' })).toEqual({});
+  });
+
+  it('sends role ids as a list and an age as a number, and reads a saved list back as ids separated by commas', () => {
+    expect(paramsBody('discord_role', { guildId: GUILD, roleIds: `${HOLDER},  ${OG}\n`, match: 'all' })).toEqual({ guildId: GUILD, roleIds: [HOLDER, OG], match: 'all' });
+    expect(paramsBody('x_account_age_days', { min: '30' })).toEqual({ min: 30 });
+    const saved = { requirements: [{ id: 'holder', type: 'discord_role', label: 'Holder', params: { guildId: GUILD, roleIds: [HOLDER, OG], match: 'any' } }] };
+    const row = formValuesOf({ ...SAVED_RAFFLE, ...saved } as never).requirements[0]!;
+    expect(row.params).toEqual({ guildId: GUILD, roleIds: `${HOLDER}, ${OG}`, match: 'any' });
+    expect(createBodyOf({ ...EMPTY_FORM, requirements: [row] }).requirements?.[0]?.params).toEqual({ guildId: GUILD, roleIds: [HOLDER, OG], match: 'any' });
   });
 });

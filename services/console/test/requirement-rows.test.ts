@@ -28,3 +28,13 @@ describe('requirement rows in the editor', () => {
     expect(other[0]!.id).toBe('holds_role-1');
   });
 });
+
+describe('Discord and X rows', () => {
+  it('start with a label entrants read as a sentence, and a role row asks for any one of the roles', () => {
+    const [row] = withNewRow([]);
+    expect(withRowType([row!], 0, 'discord_member', [])[0]).toMatchObject({ id: 'discord_member-1', label: 'Member of our Discord server', params: {} });
+    expect(withRowType([row!], 0, 'discord_role', [])[0]).toMatchObject({ label: 'Holds the role in our Discord server', params: { guildId: '', roleIds: '', match: 'any' } });
+    expect(withRowType([row!], 0, 'x_follows', [])[0]!.label).toBe('Follows us on X');
+    expect(withRowType([row!], 0, 'x_account_age_days', [])[0]!.label).toBe('X account old enough');
+  });
+});

@@ -7,6 +7,7 @@ import type { Config } from './config.js';
 import { callerOf } from './decorations.js';
 import { dataPlaneErrors } from './errors.js';
 import pendingEntriesPlugin from './plugins/pending-entries.js';
+import socialReaderPlugin from './plugins/social-reader.js';
 import authPlugin, { API_PREFIX, PUBLIC_PREFIX, type AccessTableRow } from './plugins/auth.js';
 import pageLimitPlugin from './plugins/page-limit.js';
 import publicCorsPlugin from './plugins/public-cors.js';
@@ -76,6 +77,7 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   await app.register(pageLimitPlugin);
   await app.register(readRoutingPlugin, { readDatabase: deps.readDatabase });
   await app.register(chainReaderPlugin, { settings: config });
+  await app.register(socialReaderPlugin);
   await app.register(pendingEntriesPlugin);
   // Keys are per API key (decision 0010); entries carry no secret, so answers are stored as sent.
   await app.register(idempotencyPlugin, {

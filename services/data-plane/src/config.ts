@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { BeaconSettings, beaconOf, ChainSettings, ConfigError, DatabasePoolSettings, HttpServerSettings, readConfig, TracingSettings, TrustProxySetting, trustProxyRule } from '@raffle/service-kit';
+import { BeaconSettings, beaconOf, ChainSettings, ConfigError, DatabasePoolSettings, HttpServerSettings, readConfig, SocialSettings, socialConnectionsOf, TracingSettings, TrustProxySetting, trustProxyRule } from '@raffle/service-kit';
 
 const DEV_CURSOR_SECRET = 'development-only-cursor-secret-change-me';
 const DEV_IP_HASH_SECRET = 'development-only-ip-hash-secret-change-me';
@@ -11,6 +11,8 @@ export const ConfigSchema = Type.Object({
   ...BeaconSettings,
   /** The EVM chains on-chain requirements are read on (CHAIN_RPC_URLS). */
   ...ChainSettings,
+  /** Linked Discord and X accounts: their sealed tokens, renewed here, and the providers requirements read. */
+  ...SocialSettings,
   /** How long an entry waits for the chain before it is accepted `pending` and settled later (decision 0027). */
   CHAIN_ENTRY_TIMEOUT_MS: Type.Integer({ minimum: 50, maximum: 30_000, default: 1500 }),
   /** Whether this instance settles pending entries; every replica may (they share the queue with SKIP LOCKED). */
@@ -83,6 +85,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   if (config.NODE_ENV === 'test' && (env.PENDING_ENTRIES_ENABLED === undefined || env.PENDING_ENTRIES_ENABLED === '')) config.PENDING_ENTRIES_ENABLED = false;
   trustProxyRule(config.TRUST_PROXY);
   beaconOf(config);
+  socialConnectionsOf(config);
   if (config.NODE_ENV === 'production') {
     const unset = [
       config.CURSOR_SECRET === DEV_CURSOR_SECRET && 'CURSOR_SECRET',

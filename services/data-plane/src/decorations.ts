@@ -1,5 +1,5 @@
 import type { BeaconChain } from '@raffle/beacon';
-import type { CursorCodec } from '@raffle/domain';
+import type { CursorCodec, SocialReader } from '@raffle/domain';
 import type { ChainReader } from '@raffle/chain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from './config.js';
@@ -19,6 +19,9 @@ export const configOf = (app: FastifyInstance) => app.getDecorator<Config>('conf
 
 /** The EVM chains of CHAIN_RPC_URLS (chain-reader plugin). */
 export const chainReaderOf = (app: FastifyInstance) => app.getDecorator<ChainReader>('chainReader');
+
+/** Reads Discord and X requirements with the entrants' linked accounts (social-reader plugin). */
+export const socialReaderOf = (app: FastifyInstance) => app.getDecorator<SocialReader>('socialReader');
 
 /** Settles pending entries; the entry route nudges it when it stored one (pending-entries plugin). */
 export const pendingEntriesOf = (app: FastifyInstance) => app.getDecorator<PendingEntryResolver>('pendingEntries');

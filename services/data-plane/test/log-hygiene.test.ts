@@ -1,8 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp } from './support/app.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
-import { capturedLogLines } from './support/log-scan.js';
+import { capturedLogLines, registerSecret } from './support/log-scan.js';
 import { seedTenant, type Tenant } from './support/tenant.js';
 
 /**
@@ -58,6 +59,17 @@ describe('the request log', () => {
     const logged = linesSince(mark);
     expect(logged).toContain('"x-forwarded-for":"[redacted]"');
     for (const ip of ['203.0.113.77', '198.51.100.23', '192.0.2.4', '198.51.100.24', '198.51.100.25']) expect(logged).not.toContain(ip);
+  });
+
+  it("censors a linked account's OAuth values under every name they go by, wherever a log line carries them", () => {
+    const mark = capturedLogLines.length;
+    const values = Object.fromEntries(
+      ['accessToken', 'refreshToken', 'codeVerifier', 'access_token', 'refresh_token', 'code_verifier', 'token'].map((name) => [name, registerSecret(`oauth-${name}-${randomBytes(12).toString('hex')}`)]),
+    );
+    app.log.info({ ...values, tokens: values, grant: { ...values } }, 'a line that carries OAuth values');
+    const logged = linesSince(mark);
+    expect(logged).toContain('"accessToken":"[redacted]"');
+    for (const value of Object.values(values)) expect(logged).not.toContain(value);
   });
 
   it('logs at trace level in tests, so the rules above hold at every level', () => {

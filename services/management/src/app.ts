@@ -12,6 +12,8 @@ import authPlugin, { DASHBOARD_PREFIX, MANAGEMENT_PREFIX, type ManagedRoute } fr
 import beaconRoundsPlugin from './plugins/beacon-rounds.js';
 import raffleSchedulerPlugin from './plugins/raffle-scheduler.js';
 import walletLinksPlugin from './plugins/wallet-links.js';
+import connectionsPlugin from './plugins/connections.js';
+import socialReaderPlugin from './plugins/social-reader.js';
 import rateLimitPlugin from './plugins/rate-limit.js';
 import dashboardRoutes from './routes/dashboard.js';
 import developerRoutes from './routes/developer.js';
@@ -59,7 +61,7 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
       title: 'Raffle Developer API — management',
       description:
         'The dashboard\'s API, authenticated by the dashboard session JWT (API keys are refused). `/api/developer`: the scopes and webhook event types that can be chosen, personal and workspace API keys (create, list, revoke, roll) and webhook endpoints (create, edit, delete, rotate the secret, test, the delivery log, retry and recover). ' +
-        '`/api/dashboard`: the signed-in user\'s profile and wallets (linked by Sign-In with Ethereum), workspaces, members and projects, the raffle lifecycle (create, publish, open, close, draw, finalize, cancel), entries, wins, rerolls and deliveries, and entering as the signed-in user. The `webhooks` section describes the events sent to endpoints.',
+        '`/api/dashboard`: the signed-in user\'s profile, wallets (linked by Sign-In with Ethereum) and Discord and X accounts (linked by OAuth 2.0), workspaces, members and projects, the raffle lifecycle (create, publish, open, close, draw, finalize, cancel), entries, wins, rerolls and deliveries, and entering as the signed-in user. The `webhooks` section describes the events sent to endpoints.',
       version: API_VERSION,
       securitySchemes: {
         dashboardJwt: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Authorization: Bearer <dashboard session JWT>' },
@@ -74,6 +76,8 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   await app.register(rateLimitPlugin);
   await app.register(beaconRoundsPlugin);
   await app.register(chainReaderPlugin, { settings: config, chainReader: deps.chainReader });
+  await app.register(connectionsPlugin);
+  await app.register(socialReaderPlugin);
   await app.register(raffleSchedulerPlugin);
   await app.register(walletLinksPlugin);
   // Keys are per signed-in user; the creates answer secrets shown once, so every stored answer is

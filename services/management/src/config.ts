@@ -1,7 +1,7 @@
 import { parseChainRpcUrls } from '@raffle/chain';
 import { parseAllowedOrigins } from '@raffle/domain';
 import { Type, type Static } from '@sinclair/typebox';
-import { BeaconSettings, beaconOf, ChainSettings, ConfigError, DatabasePoolSettings, HttpServerSettings, readConfig, TracingSettings, TrustProxySetting, trustProxyRule } from '@raffle/service-kit';
+import { BeaconSettings, beaconOf, ChainSettings, ConfigError, DatabasePoolSettings, HttpServerSettings, httpUrlProblem, readConfig, SocialSettings, socialConnectionsOf, TracingSettings, TrustProxySetting, trustProxyRule } from '@raffle/service-kit';
 
 /** Outside production only: lets `pnpm start` and the token CLI work with no setup. */
 export const DEV_JWT_SECRET = 'development-only-jwt-secret-never-use-in-production';
@@ -22,6 +22,8 @@ export const ConfigSchema = Type.Object({
   ...BeaconSettings,
   /** The EVM chains read (CHAIN_RPC_URLS): on-chain requirements at entry and at the draw; a wallet-link message's chain id must be one of them, and contract wallets' signatures are checked on it. */
   ...ChainSettings,
+  /** Linked Discord and X accounts (the OAuth flows of /api/dashboard/me/connections): their clients and sealed tokens. */
+  ...SocialSettings,
   /** How long an entry waits for the chain before it is accepted `pending` and settled later (decision 0027). */
   CHAIN_ENTRY_TIMEOUT_MS: Type.Integer({ minimum: 50, maximum: 30_000, default: 1500 }),
   NODE_ENV: Type.Union([Type.Literal('development'), Type.Literal('production'), Type.Literal('test')], {
@@ -108,6 +110,8 @@ export const ConfigSchema = Type.Object({
   SIWE_NONCE_TTL_SECONDS: Type.Integer({ minimum: 30, maximum: 86_400, default: 600 }),
   /** Wallet links (nonces and links together) per window per user: each link may cost an RPC call. */
   RATE_LIMIT_WALLET_LINK_MAX: Type.Integer({ minimum: 1, default: 30 }),
+  /** Connection starts and callbacks per window per user: each callback costs requests to Discord or X. */
+  RATE_LIMIT_CONNECTION_LINK_MAX: Type.Integer({ minimum: 1, default: 30 }),
   /**
    * Raffle publishes per window per user. Publishing claims a slug for every workspace, so a refused
    * one tells its caller the slug is held (decision 0042): the budget keeps that from being a fast
@@ -125,6 +129,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   const config = readConfig(ConfigSchema, env);
   trustProxyRule(config.TRUST_PROXY);
   beaconOf(config);
+  socialConnectionsOf(config);
   // Tests build many apps on shared databases: a scheduler nobody asked for would move their raffles.
   if (config.NODE_ENV === 'test' && (env.SCHEDULER_ENABLED === undefined || env.SCHEDULER_ENABLED === '')) config.SCHEDULER_ENABLED = false;
   if (config.NODE_ENV === 'production' && config.IP_HASH_SECRET === DEV_IP_HASH_SECRET) {
@@ -142,23 +147,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   const origins = parseAllowedOrigins(config.SIWE_ALLOWED_ORIGINS);
   if (typeof origins === 'string') throw new ConfigError(`invalid configuration:\n  SIWE_ALLOWED_ORIGINS: ${origins}`);
   if (config.JWT_JWKS_URL !== undefined) {
-    const problem = jwksUrlProblem(config.JWT_JWKS_URL, config.NODE_ENV);
+    // The JWKS decides who may sign in, so production fetches it over https only.
+    const problem = httpUrlProblem(config.JWT_JWKS_URL, config.NODE_ENV === 'production');
     if (problem) throw new ConfigError(`invalid configuration:\n  JWT_JWKS_URL: ${problem}`);
   } else if (config.NODE_ENV === 'production' && config.JWT_SECRET === DEV_JWT_SECRET) {
     throw new ConfigError('invalid configuration:\n  JWT_SECRET: must be set in production (or set JWT_JWKS_URL)');
   }
   return config;
-}
-
-/** The JWKS decides who may sign in, so production fetches it over https only. */
-function jwksUrlProblem(value: string, nodeEnv: Config['NODE_ENV']): string | null {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return 'must be an http(s) URL';
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'must be an http(s) URL';
-  if (nodeEnv === 'production' && url.protocol !== 'https:') return 'must be an https URL in production';
-  return null;
 }

@@ -1,6 +1,6 @@
 import type { BeaconChain } from '@raffle/beacon';
 import type { ChainReader } from '@raffle/chain';
-import type { BeaconRounds, CursorCodec, WalletLinkChains, WalletLinkSettings } from '@raffle/domain';
+import type { BeaconRounds, ConnectionLinking, ConnectionTokens, CursorCodec, SocialReader, WalletLinkChains, WalletLinkSettings } from '@raffle/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from './config.js';
 
@@ -36,3 +36,12 @@ export const dashboardUserIdOf = (request: FastifyRequest): string | null => (re
 /** The wallet routes' settings and chains (plugins/wallet-links.ts). */
 export const walletLinksOf = (app: FastifyInstance) =>
   app.getDecorator<{ settings: WalletLinkSettings; chains: WalletLinkChains }>('walletLinks');
+
+/** Reads Discord and X requirements with the entrants' linked accounts (plugins/social-reader.ts). */
+export const socialReaderOf = (app: FastifyInstance) => app.getDecorator<SocialReader>('socialReader');
+
+/** The connection routes' providers, sealing and account reader, and the linked accounts' tokens (plugins/connections.ts). */
+export const connectionsOf = (app: FastifyInstance) => app.getDecorator<{ linking: ConnectionLinking; tokens: ConnectionTokens }>('connections');
+
+/** The providers accounts can be linked with here (a client configured): a Discord or X requirement must read one of them. */
+export const linkableProviders = (app: FastifyInstance) => (['discord', 'x'] as const).filter((provider) => connectionsOf(app).linking.oauth[provider] !== undefined);

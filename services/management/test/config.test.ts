@@ -56,4 +56,40 @@ describe('config', () => {
     }
     expect(() => loadConfig({ DATABASE_URL: 'postgres://x', JWT_JWKS_CACHE_TTL_SECONDS: '0' })).toThrow(/JWT_JWKS_CACHE_TTL_SECONDS/);
   });
+
+  describe('Discord and X connections', () => {
+    const production = { ...PRODUCTION_SECRETS, NODE_ENV: 'production', DATABASE_URL: 'postgres://x', JWT_SECRET: 'p'.repeat(40) };
+    const discord = { DISCORD_CLIENT_ID: '1234567890', DISCORD_CLIENT_SECRET: 'discord-client-secret-value' };
+
+    it('offers no provider by default, and production needs nothing of them then', () => {
+      const config = loadConfig(production);
+      expect(config.DISCORD_CLIENT_ID).toBeUndefined();
+      expect(config.DISCORD_API_BASE_URL).toBe('https://discord.com/api');
+      expect(config.X_WEB_BASE_URL).toBe('https://x.com');
+    });
+
+    it('a client id needs its secret, and the other way round, without echoing either', () => {
+      expect(() => loadConfig({ DATABASE_URL: 'postgres://x', DISCORD_CLIENT_ID: '1234567890' })).toThrow(/DISCORD_CLIENT_SECRET: must be set with DISCORD_CLIENT_ID/);
+      try {
+        loadConfig({ DATABASE_URL: 'postgres://x', X_CLIENT_SECRET: 'x-client-secret-value' });
+        expect.unreachable();
+      } catch (error) {
+        expect((error as Error).message).toMatch(/X_CLIENT_ID: must be set with X_CLIENT_SECRET/);
+        expect((error as Error).message).not.toContain('x-client-secret-value');
+      }
+    });
+
+    it('production with a provider needs its own CONNECTION_TOKEN_KEY and https for the console and the provider', () => {
+      expect(() => loadConfig({ ...production, ...discord, CONNECTION_REDIRECT_BASE_URL: 'https://console.example.com' })).toThrow(/CONNECTION_TOKEN_KEY: must be set in production/);
+      const keyed = { ...production, ...discord, CONNECTION_TOKEN_KEY: 'k'.repeat(44) };
+      expect(() => loadConfig(keyed)).toThrow(/CONNECTION_REDIRECT_BASE_URL: must be an https URL in production/);
+      expect(() => loadConfig({ ...keyed, CONNECTION_REDIRECT_BASE_URL: 'https://console.example.com', DISCORD_API_BASE_URL: 'http://discord.internal' })).toThrow(/DISCORD_API_BASE_URL/);
+      expect(loadConfig({ ...keyed, CONNECTION_REDIRECT_BASE_URL: 'https://console.example.com' }).DISCORD_CLIENT_ID).toBe('1234567890');
+    });
+
+    it('refuses a short CONNECTION_TOKEN_KEY and a base URL that is not http(s)', () => {
+      expect(() => loadConfig({ DATABASE_URL: 'postgres://x', CONNECTION_TOKEN_KEY: 'too-short' })).toThrow(/CONNECTION_TOKEN_KEY/);
+      expect(() => loadConfig({ DATABASE_URL: 'postgres://x', X_API_BASE_URL: 'ftp://api.x.com' })).toThrow(/X_API_BASE_URL: must be an http\(s\) URL/);
+    });
+  });
 });

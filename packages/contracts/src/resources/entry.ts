@@ -6,6 +6,10 @@ export const DuplicateFlagsSchema = Type.Object(
   {
     walletReuse: Type.Optional(Type.Array(Type.String(), { description: "Ids of entries sharing a wallet with this one: a wallet both entries' eligibility counted (the entrant's verified wallets on the raffle's chain and its requirements' chains, on any chain when the raffle names none), or one an entry snapshots." })),
     ipReuse: Type.Optional(Type.Array(Type.String(), { description: 'Ids of entries from the same keyed IP hash.' })),
+    discordReuse: Type.Optional(
+      Type.Array(Type.String(), { description: "Ids of entries whose entrant linked the same Discord account as this one's, in a raffle whose requirements read Discord." }),
+    ),
+    xReuse: Type.Optional(Type.Array(Type.String(), { description: "Ids of entries whose entrant linked the same X account as this one's, in a raffle whose requirements read X." })),
   },
   { $id: 'DuplicateFlags', additionalProperties: false },
 );

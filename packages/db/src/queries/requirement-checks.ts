@@ -1,4 +1,4 @@
-import { CHAIN_REQUIREMENT_TYPES, type ChainRequirementType, type RequirementType } from '@raffle/contracts';
+import { CHAIN_REQUIREMENT_TYPES, SOCIAL_REQUIREMENT_TYPES, type ChainRequirementType, type RequirementType, type SocialRequirementType } from '@raffle/contracts';
 import { sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../client.js';
 import type { RaffleRequirement } from '../schema/raffles.js';
@@ -19,16 +19,27 @@ type RequirementSql = {
 
 const DAY_MS = 86_400_000;
 
-/** The types evaluated here, over the platform's own tables; chain types are read over JSON-RPC by the domain. */
-export type PlatformRequirementType = Exclude<RequirementType, ChainRequirementType>;
+/**
+ * The types evaluated here, over the platform's own tables; chain types are read over JSON-RPC by
+ * the domain, social ones (Discord, X) from the provider with the entrant's linked account.
+ */
+export type PlatformRequirementType = Exclude<RequirementType, ChainRequirementType | SocialRequirementType>;
 
 const CHAIN_TYPES = new Set<string>(CHAIN_REQUIREMENT_TYPES);
 export const isChainRequirement = (r: { type: string }): boolean => CHAIN_TYPES.has(r.type);
+const SOCIAL_TYPES = new Set<string>(SOCIAL_REQUIREMENT_TYPES);
+export const isSocialRequirement = (r: { type: string }): boolean => SOCIAL_TYPES.has(r.type);
 
 /** A chain type's column here: not passed, and marked so; the domain fills in what the chain says. */
 const READ_FROM_CHAIN: RequirementSql = {
   passes: () => sql`false`,
   evidence: () => sql`jsonb_build_object('readFromChain', true)`,
+};
+
+/** A social type's column here, the same way: the domain fills in what the provider says. */
+const READ_FROM_PROVIDER: RequirementSql = {
+  passes: () => sql`false`,
+  evidence: () => sql`jsonb_build_object('readFromProvider', true)`,
 };
 
 const REQUIREMENT_SQL: Record<PlatformRequirementType, RequirementSql> = {
@@ -63,7 +74,7 @@ const REQUIREMENT_SQL: Record<PlatformRequirementType, RequirementSql> = {
 };
 
 const definitionOf = (r: RaffleRequirement): RequirementSql =>
-  isChainRequirement(r) ? READ_FROM_CHAIN : REQUIREMENT_SQL[r.type as PlatformRequirementType];
+  isChainRequirement(r) ? READ_FROM_CHAIN : isSocialRequirement(r) ? READ_FROM_PROVIDER : REQUIREMENT_SQL[r.type as PlatformRequirementType];
 const passes = (r: RaffleRequirement, subject: Subject): SQL => sql`coalesce(${definitionOf(r).passes(r.params, subject)}, false)`;
 
 /** `p<i>` (passed) and `e<i>` (evidence) for every requirement, in order. */

@@ -12,11 +12,14 @@ import {
 import { entryEvents } from '../events/resource-events.js';
 import type { RaffleRecord } from '../raffles/raffle-locks.js';
 import { failedRequirementsReason, type RequirementVerdicts } from '../requirements/evaluate.js';
-import { combineVerdicts } from '../requirements/chain-verdicts.js';
+import { combineVerdicts } from '../requirements/combine-verdicts.js';
+import type { SocialVerdict } from '../requirements/social/social-reader.js';
+import { providersReadBy } from '../requirements/social/social-resources.js';
 import { disqualifyLiveWin } from '../wins/win-steps.js';
 import { LIVE_WIN_STATUSES } from '../wins/win-transitions.js';
 import { evaluateChainRequirements, type ChainVerdict } from '../requirements/chain-requirements.js';
 import { chainsReadBy, type EligibilityAtClose } from './close-blocks.js';
+import { ProviderWaitAtDraw, type SocialAtClose } from './social-at-close.js';
 
 /** Entries re-evaluated per round trip: a batch's wallets, holdings and verdicts are read and written together. */
 export const RECHECK_BATCH_SIZE = 2000;
@@ -27,18 +30,33 @@ const plainWeight = (w: string) => (w.includes('.') ? w.replace(/0+$/, '').repla
 type Decided = { row: EntryOutcomes; verdicts: RequirementVerdicts };
 
 /**
- * Every requirement's verdict for one entry: the SQL outcome, or the chain's at the pinned block
+ * Every requirement's verdict for one entry: the SQL outcome, the chain's at the pinned block
  * (`chain[i]` non-null), kept with the block (chain, number, hash) it was read at and the detail the
- * entrant is shown. The same merge as at entry (combineVerdicts), with every chain verdict present.
+ * entrant is shown, or the provider's as read before the lock (`social`). The same merge as at
+ * entry (combineVerdicts), with every chain and provider verdict present.
  */
-function decide(raffle: RaffleRecord, row: EntryOutcomes, chain: readonly (ChainVerdict | null)[], eligibility: EligibilityAtClose): Decided {
+function decide(
+  raffle: RaffleRecord,
+  row: EntryOutcomes,
+  chain: readonly (ChainVerdict | null)[],
+  eligibility: EligibilityAtClose | null,
+  social: readonly SocialVerdict[],
+): Decided {
   const pinned = chain
     .filter((verdict): verdict is ChainVerdict => verdict !== null)
     .map((verdict) => {
-      const block = eligibility.blocks.find((b) => b.chain === verdict.evidence.chain)!;
+      const block = eligibility!.blocks.find((b) => b.chain === verdict.evidence.chain)!;
       return { ...verdict, evidence: { ...verdict.evidence, block: { chain: block.chain, number: block.number, hash: block.hash } } };
     });
-  return { row, verdicts: combineVerdicts(raffle.requirements, row, pinned) };
+  return { row, verdicts: combineVerdicts(raffle.requirements, row, pinned, social) };
+}
+
+/** An entrant's social verdicts as read before the lock; one not read then (nothing should be) waits like a silent provider. */
+function socialOf(raffle: RaffleRecord, social: SocialAtClose | null, userId: string, at: Date): readonly SocialVerdict[] {
+  if (!social) return [];
+  const verdicts = social.verdicts.get(userId);
+  if (verdicts) return verdicts;
+  throw new ProviderWaitAtDraw(providersReadBy(raffle)[0]!, 'unavailable', null, at);
 }
 
 /** Whether what the entrant sees of a verdict (passed, detail) changed since it was stored. */
@@ -49,16 +67,24 @@ const verdictsChanged = (row: EntryOutcomes, evaluations: readonly RequirementEv
   });
 
 /**
- * The draw's re-check of a raffle whose requirements read a chain (decision 0028): every `valid`
- * and `pending` entry, in batches, its platform requirements evaluated as at entry and its
- * on-chain ones at the close blocks (`eligibility`), over the entrant's wallets verified by the
- * close. A required requirement failing makes the entry invalid (a win it holds is disqualified);
- * a pending entry that passes becomes valid; optional requirements set the weight again, so the
- * proof's weights are what the pinned blocks give. Every verdict is stored with its block.
+ * The draw's re-check of a raffle whose requirements read a chain (decision 0028) or a provider
+ * (decision 0045): every `valid` and `pending` entry, in batches, its platform requirements
+ * evaluated as at entry, its on-chain ones at the close blocks (`eligibility`), over the entrant's
+ * wallets verified by the close, and its social ones as the providers answered just before the
+ * lock (`social`). A required requirement failing makes the entry invalid (a win it holds is
+ * disqualified); a pending entry that passes becomes valid; optional requirements set the weight
+ * again, so the proof's weights are what the pinned blocks give. Every chain verdict is stored
+ * with its block.
  */
-export async function recheckRequirementsAtClose(tx: DbOrTx, raffle: RaffleRecord, at: Date, eligibility: EligibilityAtClose): Promise<NewEvent[]> {
+export async function recheckRequirementsAtClose(
+  tx: DbOrTx,
+  raffle: RaffleRecord,
+  at: Date,
+  eligibility: EligibilityAtClose | null,
+  social: SocialAtClose | null = null,
+): Promise<NewEvent[]> {
   const chains = chainsReadBy(raffle);
-  const blockOf = (chain: string) => BigInt(eligibility.blocks.find((b) => b.chain === chain)!.number);
+  const blockOf = (chain: string) => BigInt(eligibility!.blocks.find((b) => b.chain === chain)!.number);
   const events: NewEvent[] = [];
   for (let afterId: string | null = null; ; ) {
     const rows = await pageEntryOutcomes(tx, { raffleId: raffle.id, workspaceId: raffle.workspaceId, requirements: raffle.requirements, at, afterId, limit: RECHECK_BATCH_SIZE });
@@ -67,8 +93,8 @@ export async function recheckRequirementsAtClose(tx: DbOrTx, raffle: RaffleRecor
     const wallets = await listVerifiedWallets(tx, { userIds: rows.map((r) => r.userId), chains, linkedBy: raffle.closedAt! });
     const subjects = rows.map((r) => ({ userId: r.userId, wallets: wallets.get(r.userId) ?? [] }));
     // One evaluation per batch: every holding of every entrant in it read in one readHoldings per chain.
-    const chainVerdicts = await evaluateChainRequirements(eligibility.reader, raffle.requirements, subjects, blockOf);
-    const decided = rows.map((row) => decide(raffle, row, chainVerdicts.get(row.userId)!, eligibility));
+    const chainVerdicts = eligibility ? await evaluateChainRequirements(eligibility.reader, raffle.requirements, subjects, blockOf) : null;
+    const decided = rows.map((row) => decide(raffle, row, chainVerdicts?.get(row.userId) ?? [], eligibility, socialOf(raffle, social, row.userId, at)));
     await replaceEvaluationsOfEntries(tx, decided.map((d) => ({ entryId: d.row.entryId, evaluations: d.verdicts.evaluations })), at);
     events.push(...(await applyVerdicts(tx, raffle, decided, at)));
     if (rows.length < RECHECK_BATCH_SIZE) break;

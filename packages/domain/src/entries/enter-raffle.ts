@@ -6,6 +6,7 @@ import { DomainError } from '../errors.js';
 import type { Principal } from '../principal.js';
 import type { RaffleRecord } from '../raffles/raffle-locks.js';
 import type { ChainCheck } from '../requirements/chain-verdicts.js';
+import type { SocialCheck } from '../requirements/social/social-verdicts.js';
 import type { WinRecord } from '../wins/win-transitions.js';
 import { isUniqueViolation } from '../unique-violation.js';
 import { closeFcfsRaffleWhenFull } from '../wins/fcfs-positions.js';
@@ -34,6 +35,11 @@ export type EnterRaffleArgs = {
    * requirements is stored `pending` and settled later (settlePendingEntries).
    */
   chain?: ChainCheck;
+  /**
+   * How Discord and X requirements are read, with the entrant's own linked accounts. Without it, or
+   * when a provider is silent or asks to wait, such an entry is stored `pending` and settled later.
+   */
+  social?: SocialCheck;
   /** The request's Idempotency-Key: the response it replays (the entry's owner view) commits with the entry. */
   idempotency?: { apiKeyId: string; key: string };
 };
@@ -76,7 +82,7 @@ export async function enterRaffle(db: Db, args: EnterRaffleArgs): Promise<Entere
   const userId = entrantOf(args.actor);
   let plan = requirementPlanOf(args.raffle);
   for (let attempt = 0; ; attempt++) {
-    const verdicts = await entryVerdictsFor(db, plan, { userId, at, chain: args.chain });
+    const verdicts = await entryVerdictsFor(db, plan, { userId, at, chain: args.chain, social: args.social });
     let result: EntryOutcome;
     try {
       result = await enterRaffleInOneStatement(db, {

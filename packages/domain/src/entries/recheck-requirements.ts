@@ -29,8 +29,8 @@ export async function recheckRequirements(tx: DbOrTx, raffle: RaffleRecord, at: 
   return events;
 }
 
-export const isFlaggedDuplicate = (flags: { walletReuse?: string[]; ipReuse?: string[] }) =>
-  Boolean(flags.walletReuse?.length || flags.ipReuse?.length);
+export const isFlaggedDuplicate = (flags: { walletReuse?: string[]; ipReuse?: string[]; discordReuse?: string[]; xReuse?: string[] }) =>
+  Boolean(flags.walletReuse?.length || flags.ipReuse?.length || flags.discordReuse?.length || flags.xReuse?.length);
 
 /** Valid entries in arrival (id) order, without flagged duplicates when the raffle excludes them. */
 export async function eligibleEntriesInArrivalOrder(tx: DbOrTx, raffle: RaffleRecord, limit: number) {

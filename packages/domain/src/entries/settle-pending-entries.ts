@@ -23,7 +23,10 @@ import { systemClock } from '../clock.js';
 import { entryEvents } from '../events/resource-events.js';
 import type { RaffleRecord } from '../raffles/raffle-locks.js';
 import type { ChainVerdict } from '../requirements/chain-requirements.js';
-import { combineVerdicts, readChainVerdicts, type ChainCheck } from '../requirements/chain-verdicts.js';
+import { readChainVerdicts, type ChainCheck } from '../requirements/chain-verdicts.js';
+import { combineVerdicts } from '../requirements/combine-verdicts.js';
+import type { SocialVerdict } from '../requirements/social/social-reader.js';
+import { readSocialVerdicts, waitsForProvider, type SocialCheck } from '../requirements/social/social-verdicts.js';
 import { failedRequirementsReason } from '../requirements/evaluate.js';
 import { planWins } from '../wins/create-wins.js';
 import { claimFcfsPosition, closeFcfsWhenFull, type FcfsPosition } from '../wins/fcfs-positions.js';
@@ -32,6 +35,8 @@ import { SPOT_COUNTED_MECHANICS } from './find-entrable-raffle.js';
 export type SettlePendingArgs = {
   db: Db;
   chain: ChainCheck;
+  /** How Discord and X requirements are read; without it, entries waiting on them stay pending. */
+  social?: SocialCheck;
   /** Entries claimed per pass (one chain read per raffle of the batch, all in one tick). */
   batchSize?: number;
   clock?: Clock;
@@ -41,15 +46,17 @@ export type SettlePendingArgs = {
 };
 
 /**
- * What one pass did. `silentRaffleIds`: the raffles whose chain read failed, whose entries stay
- * pending; `settledRaffleIds`: those read, whose claimed entries were settled; `chainSilent` when
- * every raffle of the batch was silent (nothing could be settled).
+ * What one pass did. `silentRaffleIds`: the raffles some of whose claimed entries stay pending
+ * (their chain read failed, or a provider was silent or asked to wait for some entrants);
+ * `settledRaffleIds`: those whose claimed entries were all settled; `waitingOnProvider`: the
+ * claimed entries left pending for a provider; `chainSilent` when nothing could be settled.
  */
 export type SettlePass = {
   claimed: number;
   valid: number;
   invalid: number;
   chainSilent: boolean;
+  waitingOnProvider: number;
   silentRaffleIds: string[];
   settledRaffleIds: string[];
 };
@@ -71,13 +78,15 @@ type Outcome = { status: 'valid' | 'invalid'; statusReason: string | null };
  * valid takes the next position left, and the one that fills the last closes the raffle, as at
  * entry; when none is left it is invalid. Each raffle's read stands alone: a raffle whose read
  * failed (its chain silent, or a read of its gate refused) keeps its entries pending, and the
- * batch's other raffles are settled all the same.
+ * batch's other raffles are settled all the same. Discord and X requirements are read per entrant
+ * (decision 0045): an entrant whose provider is silent, or asked to wait (no read is sent before
+ * its reset), stays pending, and the raffle's other entries are settled.
  */
 export async function settlePendingEntries(args: SettlePendingArgs): Promise<SettlePass> {
   const now = (args.clock ?? systemClock).now();
   return args.db.transaction(async (tx) => {
     const claims = await claimPendingEntries(tx, { limit: args.batchSize ?? 200, skipRaffleIds: args.skipRaffleIds });
-    const pass: SettlePass = { claimed: claims.length, valid: 0, invalid: 0, chainSilent: false, silentRaffleIds: [], settledRaffleIds: [] };
+    const pass: SettlePass = { claimed: claims.length, valid: 0, invalid: 0, chainSilent: false, waitingOnProvider: 0, silentRaffleIds: [], settledRaffleIds: [] };
     if (claims.length === 0) return pass;
     const byRaffle = groupBy(claims, (c) => c.raffleId);
     const raffles = await readRafflesById(tx, [...byRaffle.keys()]);
@@ -85,17 +94,28 @@ export async function settlePendingEntries(args: SettlePendingArgs): Promise<Set
     const filled = [...byRaffle.keys()].filter((raffleId) => raffles.get(raffleId)!.status !== 'open');
     const toRead = new Map([...byRaffle].filter(([raffleId]) => !filled.includes(raffleId)));
     const chainVerdicts = await readChainFor(tx, args.chain, raffles, toRead);
-    pass.silentRaffleIds = [...toRead.keys()].filter((raffleId) => !chainVerdicts.has(raffleId)).sort();
-    pass.settledRaffleIds = [...chainVerdicts.keys(), ...filled].sort();
-    if (pass.settledRaffleIds.length === 0) return { ...pass, chainSilent: true };
+    // The providers are asked only for the raffles whose chain answered: the others wait anyway.
+    const socialVerdicts = await readSocialFor(args.social, raffles, new Map([...toRead].filter(([raffleId]) => chainVerdicts.has(raffleId))));
+    // What this pass settles, by raffle: every claim of a filled raffle; of a raffle read, those no provider holds back.
+    const ready = new Map<string, PendingEntryClaim[]>(filled.map((raffleId) => [raffleId, byRaffle.get(raffleId)!]));
+    for (const [raffleId, raffleClaims] of toRead) {
+      if (!chainVerdicts.has(raffleId)) continue;
+      const settleable = raffleClaims.filter((c) => !waitsForProvider(socialVerdicts.get(c.id) ?? []));
+      pass.waitingOnProvider += raffleClaims.length - settleable.length;
+      if (settleable.length > 0) ready.set(raffleId, settleable);
+    }
+    const allSettled = (raffleId: string) => ready.get(raffleId)?.length === byRaffle.get(raffleId)!.length;
+    pass.silentRaffleIds = [...byRaffle.keys()].filter((raffleId) => !allSettled(raffleId)).sort();
+    pass.settledRaffleIds = [...byRaffle.keys()].filter(allSettled).sort();
+    if (ready.size === 0) return { ...pass, chainSilent: true };
 
     await limitLockWait(tx, RAFFLE_LOCK_WAIT);
     const events: NewEvent[] = [];
-    for (const raffleId of pass.settledRaffleIds) {
+    for (const raffleId of [...ready.keys()].sort()) {
       const verdictsOfRaffle = chainVerdicts.get(raffleId);
       let raffle = (await lockRaffleRow(tx, { raffleId, mode: SPOT_COUNTED_MECHANICS.includes(raffles.get(raffleId)!.mechanic) ? 'no key update' : 'share' }))!;
       let validInRaffle = raffle.mechanic === 'collection' ? await countValidEntries(tx, raffleId) : 0;
-      const entries = byRaffle.get(raffleId)!.sort((a, b) => a.id.localeCompare(b.id));
+      const entries = ready.get(raffleId)!.sort((a, b) => a.id.localeCompare(b.id));
       for (const claim of entries) {
         if (!verdictsOfRaffle) {
           const entry = (await updateEntry(tx, claim.id, raffle, { ...noSpotLeft(raffle), entryWeight: '1', updatedAt: now }))!;
@@ -107,6 +127,7 @@ export async function settlePendingEntries(args: SettlePendingArgs): Promise<Set
           raffle.requirements,
           await evaluateUserRequirements(tx, { requirements: raffle.requirements, workspaceId: raffle.workspaceId, userId: claim.userId, at: now }),
           verdictsOfRaffle.get(claim.id)!,
+          socialVerdicts.get(claim.id) ?? [],
         );
         let outcome: Outcome = verdicts.failed.length > 0
           ? { status: 'invalid', statusReason: failedRequirementsReason(verdicts.failed) }
@@ -189,6 +210,26 @@ async function readChainFor(
     byRaffleVerdicts.set(raffleId, new Map(claims.map((c, i) => [c.id, reading.verdicts![i]!])));
   }
   return byRaffleVerdicts;
+}
+
+/**
+ * The providers' verdicts per claimed entry, for the raffles given: each raffle's social
+ * requirements read with each entrant's own token, all raffles at once (the reader asks one user's
+ * same resource once however many raffles want it). Entries of raffles without any are absent.
+ */
+async function readSocialFor(
+  check: SocialCheck | undefined,
+  raffles: Map<string, RaffleRecord>,
+  byRaffle: Map<string, PendingEntryClaim[]>,
+): Promise<Map<string, SocialVerdict[]>> {
+  const byClaim = new Map<string, SocialVerdict[]>();
+  await Promise.all(
+    [...byRaffle.entries()].map(async ([raffleId, claims]) => {
+      const verdicts = await readSocialVerdicts(check, raffles.get(raffleId)!.requirements, claims.map((c) => c.userId));
+      claims.forEach((c, i) => byClaim.set(c.id, verdicts[i]!));
+    }),
+  );
+  return byClaim;
 }
 
 function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, T[]> {

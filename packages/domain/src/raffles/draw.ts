@@ -17,6 +17,9 @@ import { systemClock } from '../clock.js';
 import type { ChainReader } from '@raffle/chain';
 import { chainsReadBy, pinCloseBlocks, type EligibilityAtClose } from '../eligibility/close-blocks.js';
 import { prefetchHoldingsAtClose, recheckRequirementsAtClose } from '../eligibility/recheck-at-close.js';
+import { readSocialAtClose, type SocialAtClose } from '../eligibility/social-at-close.js';
+import { providersReadBy } from '../requirements/social/social-resources.js';
+import type { SocialCheck } from '../requirements/social/social-verdicts.js';
 import { eligibleEntriesInArrivalOrder, recheckRequirements } from '../entries/recheck-requirements.js';
 import { DomainError } from '../errors.js';
 import { raffleEvent } from '../events/resource-events.js';
@@ -69,18 +72,30 @@ function assertDrawable(raffle: RaffleRecord, selection: DrawSelection | undefin
 }
 
 /**
- * The draw's second look at requirements. A raffle that reads no chain is re-checked in one
- * set-based query, as always, and touches no chain; one that does is re-evaluated entry by entry
- * at the close blocks pinned before the lock (decision 0028), which must be the close's.
+ * What a draw read with no lock held, for the requirements it re-checks: the close blocks of the
+ * chains they read (pinCloseBlocks), and the providers' verdicts on every entrant (readSocialAtClose).
  */
-async function recheckEntries(tx: DbOrTx, raffle: RaffleRecord, now: Date, eligibility: EligibilityAtClose | null): Promise<NewEvent[]> {
+export type DrawReadings = { eligibility: EligibilityAtClose | null; social: SocialAtClose | null };
+const NO_READINGS: DrawReadings = { eligibility: null, social: null };
+
+/**
+ * The draw's second look at requirements. A raffle that reads no chain and no provider is
+ * re-checked in one set-based query, as always, and touches neither; one that does is re-evaluated
+ * entry by entry at the close blocks pinned before the lock (decision 0028), which must be the
+ * close's, and with what the providers said just before it (decision 0045).
+ */
+async function recheckEntries(tx: DbOrTx, raffle: RaffleRecord, now: Date, readings: DrawReadings): Promise<NewEvent[]> {
   const chains = chainsReadBy(raffle);
-  if (chains.length === 0) return recheckRequirements(tx, raffle, now);
-  const pinned = eligibility?.blocks.map((b) => b.chain).join(',');
-  if (pinned !== chains.join(',')) {
+  const providers = providersReadBy(raffle);
+  if (chains.length === 0 && providers.length === 0) return recheckRequirements(tx, raffle, now);
+  const pinned = readings.eligibility?.blocks.map((b) => b.chain).join(',');
+  if (chains.length > 0 && pinned !== chains.join(',')) {
     throw new Error(`raffle ${raffle.id} reads ${chains.join(', ')} and was given blocks for ${pinned ?? 'no chain'}: pin them with pinCloseBlocks first`);
   }
-  return recheckRequirementsAtClose(tx, raffle, now, eligibility!);
+  if (providers.length > 0 && !readings.social) {
+    throw new Error(`raffle ${raffle.id} reads ${providers.join(', ')} and was given no reading of them: read them with readSocialAtClose first`);
+  }
+  return recheckRequirementsAtClose(tx, raffle, now, chains.length > 0 ? readings.eligibility : null, readings.social);
 }
 
 /**
@@ -88,8 +103,8 @@ async function recheckEntries(tx: DbOrTx, raffle: RaffleRecord, now: Date, eligi
  * verifiable weighted draw (its eligible set frozen for the proof), `collection` every eligible
  * entry in arrival order up to `spots`, `application` the team's picks; `fcfs` already holds its
  * winners from entry time. `beacon` is the raffle's round, fetched before the transaction
- * (fetchDrawBeacon), for a `raffle` closed with one; `eligibility` the close blocks of the chains
- * its requirements read, pinned before it too (pinCloseBlocks). `context`: as the lifecycle steps'.
+ * (fetchDrawBeacon), for a `raffle` closed with one; `readings` the close blocks of the chains
+ * its requirements read and the providers' verdicts, read before it too. `context`: as the lifecycle steps'.
  */
 async function drawStep(
   tx: DbOrTx,
@@ -97,16 +112,16 @@ async function drawStep(
   now: Date,
   beacon: DrawBeaconRecord | null,
   selection?: DrawSelection,
-  eligibility: EligibilityAtClose | null = null,
+  readings: DrawReadings = NO_READINGS,
   context?: RaffleContext,
 ): Promise<RaffleRecord> {
   assertDrawable(raffle, selection);
-  const events: NewEvent[] = await recheckEntries(tx, raffle, now, eligibility);
+  const events: NewEvent[] = await recheckEntries(tx, raffle, now, readings);
   let picks: WinPick[] = [];
   let entriesDigest: { entriesDigest: string } | null = null;
   switch (raffle.mechanic) {
     case 'raffle': {
-      const weighted = await weightedPicks(tx, raffle, beacon, eligibility);
+      const weighted = await weightedPicks(tx, raffle, beacon, readings.eligibility);
       picks = weighted.picks;
       entriesDigest = { entriesDigest: weighted.entriesDigest };
       break;
@@ -137,10 +152,10 @@ export async function drawRaffleIn(
   now: Date,
   beacon: DrawBeaconRecord | null,
   selection?: DrawSelection,
-  eligibility: EligibilityAtClose | null = null,
+  readings: DrawReadings = NO_READINGS,
 ): Promise<RaffleRecord> {
   await requireRaffleManager(tx, actor, raffle);
-  return drawStep(tx, raffle, now, beacon, selection, eligibility);
+  return drawStep(tx, raffle, now, beacon, selection, readings);
 }
 
 export type DrawTarget = RaffleTarget & {
@@ -149,10 +164,13 @@ export type DrawTarget = RaffleTarget & {
   rounds?: BeaconRounds;
   /** Reads the chains on-chain requirements name (CHAIN_RPC_URLS): a raffle with such requirements is re-evaluated at its close blocks. */
   chainReader?: ChainReader;
+  /** Reads Discord and X with the entrants' linked accounts: a raffle with such requirements re-reads them before its lock. */
+  social?: SocialCheck;
 };
 
-/** A draw that must fetch something with no lock held first: its beacon round, or the close blocks of the chains it reads. */
-const drawNeedsInputs = (raffle: RaffleRecord) => drawBeaconRoundOf(raffle) !== null || chainsReadBy(raffle).length > 0;
+/** A draw that must fetch something with no lock held first: its beacon round, the close blocks of the chains it reads, or the providers it reads. */
+export const drawNeedsInputs = (raffle: RaffleRecord) =>
+  drawBeaconRoundOf(raffle) !== null || chainsReadBy(raffle).length > 0 || providersReadBy(raffle).length > 0;
 
 /**
  * The draw in a transaction of its own, bounded as a draw: ranking every entry takes longer than
@@ -162,8 +180,9 @@ const drawNeedsInputs = (raffle: RaffleRecord) => drawBeaconRoundOf(raffle) !== 
  * held (it throws BeaconRoundPending before the round is published, BeaconUnavailable when no relay
  * answers); so are the close blocks of the chains its requirements read (CloseBlockPending before
  * a chain reaches the close, ChainUnavailable when it does not answer), and every holding at them
- * read once into the reader's cache; then the raffle is locked again and drawn, its reads at the
- * blocks answered from that cache. The actor checked in the first transaction is not read again in
+ * read once into the reader's cache, and every entrant's Discord and X requirements read with their
+ * own linked accounts (ProviderWaitAtDraw when a provider is silent or asks to wait); then the
+ * raffle is locked again and drawn, its reads at the blocks answered from that cache. The actor checked in the first transaction is not read again in
  * the second: the draw is theirs from the moment it was let start. A raffle that reads no chain
  * asks none.
  */
@@ -173,7 +192,7 @@ export async function drawRaffleMoved(db: Db, target: DrawTarget): Promise<Moved
     const locked = await lockRaffleWithContextAs(tx, target.actor, target);
     assertDrawable(locked.raffle, target.selection);
     if (drawNeedsInputs(locked.raffle)) return { moved: null, waits: locked.raffle };
-    const drawn = await drawStep(tx, locked.raffle, (target.clock ?? systemClock).now(), null, target.selection, null, locked.context);
+    const drawn = await drawStep(tx, locked.raffle, (target.clock ?? systemClock).now(), null, target.selection, NO_READINGS, locked.context);
     return { moved: { raffle: drawn, dashboard: toDashboardRaffle(drawn, locked.context) }, waits: null };
   });
   if (first.moved) return first.moved;
@@ -181,10 +200,11 @@ export async function drawRaffleMoved(db: Db, target: DrawTarget): Promise<Moved
   const beacon = await fetchDrawBeacon(target.rounds, closed);
   const eligibility = await pinCloseBlocks(target.chainReader, closed);
   if (eligibility) await prefetchHoldingsAtClose(db, closed, eligibility);
+  const social = await readSocialAtClose(db, closed, target.social, (target.clock ?? systemClock).now());
   return db.transaction(async (tx) => {
     await boundTransaction(tx, STATEMENT_BOUNDS.draw);
     const { raffle, context } = await relockRaffle(tx, target);
-    const drawn = await drawStep(tx, raffle, (target.clock ?? systemClock).now(), beacon, target.selection, eligibility, context);
+    const drawn = await drawStep(tx, raffle, (target.clock ?? systemClock).now(), beacon, target.selection, { eligibility, social }, context);
     return { raffle: drawn, dashboard: toDashboardRaffle(drawn, context) };
   });
 }

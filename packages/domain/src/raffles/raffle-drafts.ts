@@ -34,9 +34,9 @@ async function problemsOf(
   workspaceId: string,
   shape: Shape,
   canonicalProjectId: string | null | undefined,
-  chains: readonly string[] | undefined,
+  readable: { chains?: readonly string[]; providers?: readonly string[] },
 ): Promise<string[]> {
-  const problems = requirementProblems(shape.requirements, { chains });
+  const problems = requirementProblems(shape.requirements, readable);
   if (shape.mechanic === 'application' && shape.settings.autoDraw) {
     problems.push('settings.autoDraw cannot be set on an application raffle: its winners are selected by hand');
   }
@@ -82,7 +82,7 @@ async function slugSafe<T>(work: () => Promise<T>): Promise<T> {
  */
 export function createRaffle(
   db: Db,
-  args: { actor: Principal; workspaceId: string; body: CreateRaffleBody; id?: string; clock?: Clock; chains?: readonly string[] },
+  args: { actor: Principal; workspaceId: string; body: CreateRaffleBody; id?: string; clock?: Clock; chains?: readonly string[]; providers?: readonly string[] },
 ): Promise<RaffleRecord> {
   const now = (args.clock ?? systemClock).now();
   const b = args.body;
@@ -97,7 +97,7 @@ export function createRaffle(
         startsAt: date(b.startsAt) ?? null,
         endsAt: date(b.endsAt) ?? null,
       };
-      refuse(await problemsOf(tx, args.workspaceId, shape, b.canonicalProjectId, args.chains));
+      refuse(await problemsOf(tx, args.workspaceId, shape, b.canonicalProjectId, { chains: args.chains, providers: args.providers }));
       return insertRaffle(tx, {
         // Spread only when set: buildRaffleRow spreads its input, so an undefined id would win.
         ...(args.id ? { id: args.id } : {}),
@@ -120,7 +120,7 @@ export function createRaffle(
 /** Changes a draft, scheduled or open raffle (owners and admins) within what its status still allows (see EDITABLE). */
 export function editRaffle(
   db: Db,
-  args: { actor: Principal; workspaceId: string; raffleId: string; body: UpdateRaffleBody; clock?: Clock; chains?: readonly string[] },
+  args: { actor: Principal; workspaceId: string; raffleId: string; body: UpdateRaffleBody; clock?: Clock; chains?: readonly string[]; providers?: readonly string[] },
 ): Promise<RaffleRecord> {
   const now = (args.clock ?? systemClock).now();
   const b = args.body;
@@ -139,8 +139,9 @@ export function editRaffle(
         startsAt: b.startsAt === undefined ? raffle.startsAt : date(b.startsAt)!,
         endsAt: b.endsAt === undefined ? raffle.endsAt : date(b.endsAt)!,
       };
-      // Only requirements this edit sends are held to the chains configured now.
-      const problems = await problemsOf(tx, args.workspaceId, shape, b.canonicalProjectId, b.requirements ? args.chains : undefined);
+      // Only requirements this edit sends are held to the chains and providers configured now.
+      const readable = b.requirements ? { chains: args.chains, providers: args.providers } : {};
+      const problems = await problemsOf(tx, args.workspaceId, shape, b.canonicalProjectId, readable);
       if (raffle.status !== 'draft' && b.endsAt !== undefined && shape.endsAt && shape.endsAt <= now) problems.push('endsAt must be in the future');
       if (raffle.status === 'scheduled' && b.startsAt !== undefined && (!shape.startsAt || shape.startsAt <= now)) {
         problems.push('startsAt of a scheduled raffle must stay in the future; open it instead');

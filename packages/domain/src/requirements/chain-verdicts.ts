@@ -1,7 +1,7 @@
 import { ChainNotConfigured, ChainUnavailable, type ChainReader } from '@raffle/chain';
-import { isChainRequirement, type RequirementOutcomes, type schema, type EntrantWallet } from '@raffle/db';
+import { isChainRequirement, type schema, type EntrantWallet } from '@raffle/db';
 import { evaluateChainRequirements, type ChainSubject, type ChainVerdict } from './chain-requirements.js';
-import { verdictsOf, type RequirementVerdicts } from './evaluate.js';
+import { OverBudget, withinBudget } from './within-budget.js';
 
 type RaffleRequirement = schema.RaffleRequirement;
 
@@ -16,17 +16,6 @@ export type ChainCheck = { reader: ChainReader | null; timeoutMs: number };
  * order) for each subject, or null when it did not answer in time: the entries wait, `pending`.
  */
 export type ChainReading = { requirements: RaffleRequirement[]; verdicts: ChainVerdict[][] | null };
-
-class OverBudget extends Error {}
-
-/** Resolves with the work's value, or rejects with OverBudget once `ms` passed (the work is left to finish on its own). */
-function withinBudget<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new OverBudget()), ms);
-  });
-  return Promise.race([work, late]).finally(() => clearTimeout(timer));
-}
 
 /** Whether an error means "ask again later" rather than a defect: the entry goes pending. */
 export const isChainSilence = (error: unknown) =>
@@ -63,33 +52,3 @@ export async function readChainVerdicts(
 /** Whether a reading was taken of exactly these on-chain requirements (a stale plan is read again). */
 export const readsRequirementsOf = (reading: { requirements: readonly RaffleRequirement[] }, requirements: readonly RaffleRequirement[]) =>
   JSON.stringify(reading.requirements) === JSON.stringify(requirements.filter(isChainRequirement));
-
-/** One on-chain requirement's outcome as merged: a ChainVerdict, its evidence perhaps enriched (the draw adds the pinned block). */
-type ChainOutcome = { passed: boolean; evidence: Record<string, unknown>; detail: string };
-
-/**
- * A raffle's verdicts for one entrant: the SQL outcomes of its platform requirements with the
- * chain's for its on-chain ones. `pending` when the chain did not answer: the on-chain ones are
- * not failed then, only not evaluated yet, and only the platform ones can refuse the entry.
- */
-export function combineVerdicts(
-  requirements: RaffleRequirement[],
-  platform: RequirementOutcomes,
-  chain: readonly ChainOutcome[] | null,
-): RequirementVerdicts & { pending: boolean } {
-  const passed = [...platform.passed];
-  const evidence = [...platform.evidence];
-  const details: (string | undefined)[] = [];
-  let c = 0;
-  requirements.forEach((r, i) => {
-    if (!isChainRequirement(r)) return;
-    const verdict = chain?.[c++];
-    passed[i] = verdict?.passed ?? false;
-    evidence[i] = verdict?.evidence ?? { notEvaluated: true };
-    details[i] = verdict?.detail ?? NOT_EVALUATED_DETAIL;
-  });
-  const pending = chain === null && requirements.some(isChainRequirement);
-  const verdicts = verdictsOf(requirements, passed, evidence, details);
-  if (!pending) return { ...verdicts, pending };
-  return { ...verdicts, failed: verdicts.failed.filter((f) => !isChainRequirement(f)), pending };
-}

@@ -1,6 +1,8 @@
 import { MAX_ENTRY_WEIGHT, REQUIREMENT_TYPES, type RequirementFailure, type RequirementType } from '@raffle/contracts';
-import { evaluateUserRequirements, isChainRequirement, listEntriesFailingRequirements, type DbOrTx, type RequirementEvaluation, type schema } from '@raffle/db';
+import { evaluateUserRequirements, isChainRequirement, isSocialRequirement, listEntriesFailingRequirements, type DbOrTx, type RequirementEvaluation, type schema } from '@raffle/db';
+import { providerName } from '../connections/provider-access.js';
 import { REQUIREMENT_DEFINITIONS } from './requirement-types.js';
+import { providerOf } from './social/social-resources.js';
 
 type RaffleRequirement = schema.RaffleRequirement;
 
@@ -12,8 +14,10 @@ const isOptional = (r: RaffleRequirement) => r.params.optional === true;
 /**
  * Everything wrong with a raffle's requirement list, so one 400 reports it all. `chains`: the
  * chains this deployment reads (CHAIN_RPC_URLS); an on-chain requirement naming another is refused.
+ * `providers`: the providers accounts can be linked with here (a client configured); a Discord or
+ * X requirement of another is refused, as no entrant could ever meet it.
  */
-export function requirementProblems(requirements: RaffleRequirement[], options: { chains?: readonly string[] } = {}): string[] {
+export function requirementProblems(requirements: RaffleRequirement[], options: { chains?: readonly string[]; providers?: readonly string[] } = {}): string[] {
   const problems: string[] = [];
   if (requirements.length > MAX_REQUIREMENTS) problems.push(`at most ${MAX_REQUIREMENTS} requirements`);
   const ids = new Set<string>();
@@ -36,6 +40,10 @@ export function requirementProblems(requirements: RaffleRequirement[], options: 
     if (own.length === 0 && options.chains && isChainRequirement(r) && !options.chains.includes(String(r.params.chain))) {
       const configured = options.chains.length > 0 ? `one of ${options.chains.join(', ')}` : 'none is configured (CHAIN_RPC_URLS)';
       problems.push(`${at}.params.chain ${JSON.stringify(r.params.chain)} is not a chain this platform reads: ${configured}`);
+    }
+    if (options.providers && isSocialRequirement(r) && !options.providers.includes(providerOf(r))) {
+      const name = providerName(providerOf(r));
+      problems.push(`${at}.type ${r.type} reads ${name} accounts, and none can be linked here: this platform has no ${name} client configured`);
     }
   });
   // Judged only on multipliers that are each in range: an entrant meeting every optional
@@ -78,6 +86,8 @@ export function verdictsOf(
   passed: boolean[],
   evidence: Record<string, unknown>[],
   details: (string | undefined)[] = [],
+  /** The requirements not evaluated yet (their chain or provider did not answer): not failed, whatever `passed` says. */
+  undecided: readonly boolean[] = [],
 ): RequirementVerdicts {
   const detailOf = (i: number) => (details[i] ? { detail: details[i] } : {});
   const evaluations = requirements.map((r, i) => ({
@@ -88,7 +98,7 @@ export function verdictsOf(
     ...detailOf(i),
     evidence: { ...evidence[i] },
   }));
-  const failed = requirements.flatMap((r, i) => (!isOptional(r) && !passed[i] ? [{ type: r.type, label: r.label, ...detailOf(i) }] : []));
+  const failed = requirements.flatMap((r, i) => (!isOptional(r) && !passed[i] && !undecided[i] ? [{ type: r.type, label: r.label, ...detailOf(i) }] : []));
   return { evaluations, failed, weight: weightOf(requirements, passed) };
 }
 

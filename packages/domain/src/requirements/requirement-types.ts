@@ -2,8 +2,9 @@ import type { RequirementType } from '@raffle/contracts';
 
 /**
  * The rules of one built-in requirement type: which `params` it takes. How it is evaluated is
- * SQL, in @raffle/db's requirement-checks.ts; a new type registers in both (each is keyed by
- * every RequirementType, so the compiler asks for both).
+ * SQL, in @raffle/db's requirement-checks.ts (the chain and social types are read outside it, and
+ * marked there); a new type registers in both (each is keyed by every RequirementType, so the
+ * compiler asks for both).
  */
 export type RequirementTypeDefinition = {
   /** Problems with a raffle's `params` for this type; empty when they are usable. */
@@ -22,6 +23,21 @@ const chainProblems = (p: Record<string, unknown>) =>
 const minProblems = (p: Record<string, unknown>) =>
   isBaseUnits(p.min) && p.min !== '0' ? [] : ['params.min must be a positive whole number of base units as a decimal string, e.g. "1" or "1000000000000000000"'];
 const ROLE = /^[a-z0-9_-]{1,48}$/;
+/** A Discord id (guild, role): a snowflake, 17 to 20 digits for anything made since 2015. */
+const SNOWFLAKE = /^[0-9]{17,20}$/;
+/** An X user id, as X's API document spells `UserId`. */
+const X_USER_ID = /^[0-9]{1,19}$/;
+const MAX_ROLE_IDS = 20;
+
+const guildProblems = (p: Record<string, unknown>) =>
+  typeof p.guildId === 'string' && SNOWFLAKE.test(p.guildId) ? [] : ["params.guildId must be the Discord server's id (a snowflake: 17 to 20 digits, as a string)"];
+
+function roleIdProblems(roleIds: unknown): string[] {
+  if (!Array.isArray(roleIds) || roleIds.length < 1 || roleIds.length > MAX_ROLE_IDS) return [`params.roleIds must be a list of 1 to ${MAX_ROLE_IDS} Discord role ids`];
+  const problems = roleIds.flatMap((id, i) => (typeof id === 'string' && SNOWFLAKE.test(id) ? [] : [`params.roleIds[${i}] must be a Discord role id (a snowflake: 17 to 20 digits, as a string)`]));
+  if (problems.length === 0 && new Set(roleIds).size !== roleIds.length) problems.push('params.roleIds must not repeat');
+  return problems;
+}
 
 const noParams = (params: Record<string, unknown>) =>
   Object.keys(params).filter((k) => !COMMON_PARAMS.has(k)).map((k) => `params.${k} is not used by this type`);
@@ -67,6 +83,29 @@ export const REQUIREMENT_DEFINITIONS: Record<RequirementType, RequirementTypeDef
   },
   native_balance: {
     paramProblems: (p) => [...chainProblems(p), ...minProblems(p), ...extraParams(p, ['chain', 'min'])],
+  },
+  discord_member: {
+    paramProblems: (p) => [...guildProblems(p), ...extraParams(p, ['guildId'])],
+  },
+  discord_role: {
+    paramProblems: (p) => [
+      ...guildProblems(p),
+      ...roleIdProblems(p.roleIds),
+      ...(p.match === 'any' || p.match === 'all' ? [] : ['params.match must be "any" (one of the roles) or "all" (every one)']),
+      ...extraParams(p, ['guildId', 'roleIds', 'match']),
+    ],
+  },
+  x_follows: {
+    paramProblems: (p) => [
+      ...(typeof p.userId === 'string' && X_USER_ID.test(p.userId) ? [] : ["params.userId must be the X account's numeric id (1 to 19 digits, as a string), not its @handle"]),
+      ...extraParams(p, ['userId']),
+    ],
+  },
+  x_account_age_days: {
+    paramProblems: (p) => [
+      ...(Number.isInteger(p.min) && (p.min as number) >= 1 && (p.min as number) <= 36_500 ? [] : ['params.min must be a whole number of days (1–36500)']),
+      ...extraParams(p, ['min']),
+    ],
   },
   holds_role: {
     paramProblems: (p) => [

@@ -4,7 +4,7 @@ import type { Clock } from '../clock.js';
 import { isDomainError } from '../errors.js';
 import { SCHEDULER, type Principal } from '../principal.js';
 import { drawBeaconRoundOf, fetchDrawBeacon, type BeaconRounds } from '../raffles/draw-beacon.js';
-import { drawRaffleIn } from '../raffles/draw.js';
+import { drawNeedsInputs, drawRaffleIn, type DrawReadings } from '../raffles/draw.js';
 import { closeRaffleIn, finalizeRaffleIn, openRaffleIn } from '../raffles/lifecycle.js';
 import { publishDueAllowlists } from '../allowlists/publish-allowlists.js';
 import type { RaffleRecord } from '../raffles/raffle-locks.js';
@@ -13,10 +13,14 @@ import { chainsReadBy, pinCloseBlocks, type EligibilityAtClose } from '../eligib
 import { prefetchHoldingsAtClose } from '../eligibility/recheck-at-close.js';
 import { createBeaconWaits, type BeaconWaitReason, type BeaconWaits } from './beacon-waits.js';
 import { createChainWaits, type ChainWaitReason, type ChainWaits } from './chain-waits.js';
+import { readSocialAtClose, type SocialAtClose } from '../eligibility/social-at-close.js';
+import { providersReadBy, type SocialProvider } from '../requirements/social/social-resources.js';
+import type { SocialCheck } from '../requirements/social/social-verdicts.js';
+import { createProviderDrawWaits, type ProviderDrawWaits, type ProviderWaitReason } from './provider-waits.js';
 
-/** What a draw fetched with no lock held: its beacon round and the close blocks of the chains it reads. */
-type DrawInputs = { beacon: DrawBeaconRecord | null; eligibility: EligibilityAtClose | null };
-const NO_INPUTS: DrawInputs = { beacon: null, eligibility: null };
+/** What a draw fetched with no lock held: its beacon round, the close blocks of the chains it reads and the providers' verdicts. */
+type DrawInputs = DrawReadings & { beacon: DrawBeaconRecord | null };
+const NO_INPUTS: DrawInputs = { beacon: null, eligibility: null, social: null };
 
 /** One kind of deadline the scheduler keeps (which raffles are due is @raffle/db's lockNextDueRaffle), and what moves them. */
 type DueTransition = {
@@ -34,7 +38,7 @@ export const DUE_TRANSITIONS: DueTransition[] = [
   { name: 'closed', apply: closeRaffleIn, dueAt: (r) => r.endsAt, bounds: STATEMENT_BOUNDS.transition },
   {
     name: 'drawn',
-    apply: (tx, actor, raffle, now, _chain, inputs) => drawRaffleIn(tx, actor, raffle, now, inputs.beacon, undefined, inputs.eligibility),
+    apply: (tx, actor, raffle, now, _chain, inputs) => drawRaffleIn(tx, actor, raffle, now, inputs.beacon, undefined, inputs),
     dueAt: (r) => r.closedAt,
     bounds: STATEMENT_BOUNDS.draw,
   },
@@ -47,16 +51,17 @@ export type BeaconWait = { raffleId: string; round: number; reason: BeaconWaitRe
 /** A raffle due to be drawn whose close block the pass could not pin, or whose chain stopped answering mid-draw (it stays closed). */
 export type ChainWait = { raffleId: string; chains: string[]; reason: ChainWaitReason };
 
+/** A raffle due to be drawn whose entrants a provider its requirements read did not answer for, or asked to wait for (it stays closed). */
+export type ProviderWait = { raffleId: string; providers: SocialProvider[]; reason: ProviderWaitReason };
+
 export type SchedulerPass = Record<DueTransition['name'], number> & {
   /** Allowlist versions published in the pass: raffles finalized, or whose finalized winners changed (issue 35). */
   allowlistsPublished: number;
   failed: { raffleId: string; reason: string }[];
   waitingOnBeacon: BeaconWait[];
   waitingOnChain: ChainWait[];
+  waitingOnProvider: ProviderWait[];
 };
-
-/** A draw that must fetch something with no lock held first: a beacon round, or close blocks. */
-const needsInputs = (raffle: RaffleRecord) => drawBeaconRoundOf(raffle) !== null || chainsReadBy(raffle).length > 0;
 
 /**
  * Moves every raffle whose deadline has passed, one raffle per transaction. `FOR UPDATE SKIP
@@ -68,7 +73,9 @@ const needsInputs = (raffle: RaffleRecord) => drawBeaconRoundOf(raffle) !== null
  * (or no relay gives) leaves the raffle closed for a later pass, asked again only after its retry
  * time (`beaconWaits`, kept across passes). The close blocks of the chains a raffle's requirements
  * read are pinned the same way (`chainWaits`): a close block not produced yet, or a chain that does
- * not answer, leaves the raffle closed for a later pass.
+ * not answer, leaves the raffle closed for a later pass; and so are its entrants' Discord and X
+ * requirements read (`providerWaits`): a provider that does not answer, or asks to wait, leaves it
+ * closed until a later pass, never before the provider's reset.
  */
 export async function runDueTransitions(
   db: Db,
@@ -84,15 +91,20 @@ export async function runDueTransitions(
     chainReader?: ChainReader;
     /** The close blocks and chains this scheduler is waiting for, across passes. */
     chainWaits?: ChainWaits;
+    /** Reads Discord and X with the entrants' linked accounts: auto-draws of raffles with such requirements re-read them through it. */
+    social?: SocialCheck;
+    /** The providers and rate limits this scheduler is waiting for, across passes. */
+    providerWaits?: ProviderDrawWaits;
     onError?: (raffleId: string, error: unknown) => void;
     /** A raffle moved, `lagMs` after it became due (the metrics). */
     onTransition?: (name: DueRaffleKind, lagMs: number) => void;
   },
 ): Promise<SchedulerPass> {
-  const pass: SchedulerPass = { opened: 0, closed: 0, drawn: 0, finalized: 0, allowlistsPublished: 0, failed: [], waitingOnBeacon: [], waitingOnChain: [] };
+  const pass: SchedulerPass = { opened: 0, closed: 0, drawn: 0, finalized: 0, allowlistsPublished: 0, failed: [], waitingOnBeacon: [], waitingOnChain: [], waitingOnProvider: [] };
   const chain = options.beacon ?? QUICKNET;
   const waits = options.beaconWaits ?? createBeaconWaits();
   const chainWaits = options.chainWaits ?? createChainWaits();
+  const providerWaits = options.providerWaits ?? createProviderDrawWaits();
   // Rounds and close blocks fetched during this pass, by raffle: the raffle is drawn when it is picked again.
   const fetched = new Map<string, DrawInputs>();
   for (const transition of DUE_TRANSITIONS) {
@@ -107,7 +119,7 @@ export async function runDueTransitions(
           const raffle = await lockNextDueRaffle(tx, { kind: transition.name, now, skip });
           if (!raffle) return null;
           attempted = raffle.id;
-          if (transition.name === 'drawn' && needsInputs(raffle) && !fetched.has(raffle.id)) {
+          if (transition.name === 'drawn' && drawNeedsInputs(raffle) && !fetched.has(raffle.id)) {
             // Never wait on relays or chains holding the raffle's lock: let it go, fetch, pick it again.
             needsRound = raffle;
             return null;
@@ -129,6 +141,14 @@ export async function runDueTransitions(
           skip.push(attempted);
           fetched.delete(attempted);
           pass.waitingOnChain.push({ raffleId: attempted, chains: [], reason: chainReason });
+          continue;
+        }
+        // An entrant the readings before the lock did not cover: the draw rolled back, and waits like a read that failed.
+        const providerReason = transition.name === 'drawn' ? providerWaits.failed(attempted, error, options.clock.now().getTime()) : null;
+        if (providerReason) {
+          skip.push(attempted);
+          fetched.delete(attempted);
+          pass.waitingOnProvider.push({ raffleId: attempted, providers: [], reason: providerReason });
           continue;
         }
         options.onError?.(attempted, error);
@@ -159,7 +179,9 @@ export async function runDueTransitions(
     if (beacon === undefined) return;
     const eligibility = await pinBlocksFor(raffle, skip);
     if (eligibility === undefined) return;
-    fetched.set(raffle.id, { beacon, eligibility });
+    const social = await readProvidersFor(raffle, skip);
+    if (social === undefined) return;
+    fetched.set(raffle.id, { beacon, eligibility, social });
   }
 
   /** The raffle's verified round (null when its draw takes none), or undefined when it waits. */
@@ -205,6 +227,29 @@ export async function runDueTransitions(
       return eligibility;
     } catch (error) {
       const reason = chainWaits.failed(raffle.id, error, nowMs);
+      if (reason) return wait(reason);
+      throw error;
+    }
+  }
+
+  /** Every entrant's verdicts from the providers the raffle reads (null when it reads none), or undefined when it waits. */
+  async function readProvidersFor(raffle: RaffleRecord, skip: string[]): Promise<SocialAtClose | null | undefined> {
+    const providers = providersReadBy(raffle);
+    if (providers.length === 0) return null;
+    const nowMs = options.clock.now().getTime();
+    const wait = (reason: ProviderWaitReason) => {
+      skip.push(raffle.id);
+      pass.waitingOnProvider.push({ raffleId: raffle.id, providers, reason });
+      return undefined;
+    };
+    const already = providerWaits.waiting(raffle.id, providers, nowMs);
+    if (already) return wait(already);
+    try {
+      const social = await readSocialAtClose(db, raffle, options.social, options.clock.now());
+      providerWaits.read(raffle.id, providers);
+      return social;
+    } catch (error) {
+      const reason = providerWaits.failed(raffle.id, error, nowMs);
       if (reason) return wait(reason);
       throw error;
     }

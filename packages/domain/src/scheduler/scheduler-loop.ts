@@ -5,6 +5,8 @@ import type { BeaconRounds } from '../raffles/draw-beacon.js';
 import type { ChainReader } from '@raffle/chain';
 import { createBeaconWaits } from './beacon-waits.js';
 import { createChainWaits } from './chain-waits.js';
+import { createProviderDrawWaits } from './provider-waits.js';
+import type { SocialCheck } from '../requirements/social/social-verdicts.js';
 import { runDueTransitions, type SchedulerPass } from './due-transitions.js';
 
 export type RaffleScheduler = {
@@ -27,6 +29,8 @@ export function startRaffleScheduler(options: {
   rounds?: BeaconRounds;
   /** Reads the chains on-chain requirements name: auto-draws of such raffles wait for their close blocks through it. */
   chainReader?: ChainReader;
+  /** Reads Discord and X with the entrants' linked accounts: auto-draws of such raffles re-read them through it. */
+  social?: SocialCheck;
   intervalMs: number;
   onPass?: (pass: SchedulerPass) => void;
   onError?: (raffleId: string | null, error: unknown) => void;
@@ -37,6 +41,7 @@ export function startRaffleScheduler(options: {
   let stopped = false;
   const beaconWaits = createBeaconWaits();
   const chainWaits = createChainWaits();
+  const providerWaits = createProviderDrawWaits();
 
   const tick = async (): Promise<SchedulerPass> => {
     while (running) await running.catch(() => undefined);
@@ -47,6 +52,8 @@ export function startRaffleScheduler(options: {
       beaconWaits,
       chainReader: options.chainReader,
       chainWaits,
+      social: options.social,
+      providerWaits,
       onError: options.onError,
       onTransition: options.onTransition,
     });

@@ -208,7 +208,7 @@ export type paths = {
         put?: never;
         /**
          * Enter a raffle as the key owner
-         * @description The raffle must be open and visible to you; you must meet its requirements (422 `REQUIREMENTS_NOT_MET` lists the failed ones) and not have entered before (409 `ALREADY_ENTERED`). A closed or cancelled raffle is 409 `RAFFLE_NOT_OPEN`; a first-come raffle whose spots are taken is 409 `RAFFLE_FULL`. On-chain requirements (`token_balance`, `native_balance`) are read over your verified wallets at the latest block; a failed one says what was found in `detail` (e.g. "holds 0 Nebula Pass, needs 1"). When the chain does not answer in time the entry is still accepted, with status `pending` (201): it is evaluated as soon as the chain answers, becomes `valid` or `invalid`, and an `entry.updated` event says so; a pending first-come entry takes a spot only then.
+         * @description The raffle must be open and visible to you; you must meet its requirements (422 `REQUIREMENTS_NOT_MET` lists the failed ones) and not have entered before (409 `ALREADY_ENTERED`). A closed or cancelled raffle is 409 `RAFFLE_NOT_OPEN`; a first-come raffle whose spots are taken is 409 `RAFFLE_FULL`. On-chain requirements (`token_balance`, `native_balance`) are read over your verified wallets at the latest block; a failed one says what was found in `detail` (e.g. "holds 0 Nebula Pass, needs 1"). Discord and X requirements (`discord_member`, `discord_role`, `x_follows`, `x_account_age_days`) are read with the accounts you linked (GET /api/dashboard/me/connections); without a linked account, or with a link the provider revoked, they fail and `detail` says to link it (again). When the chain or such a provider does not answer in time, or asks to wait, the entry is still accepted, with status `pending` (201): it is evaluated as soon as they answer, becomes `valid` or `invalid`, and an `entry.updated` event says so; a pending first-come entry takes a spot only then.
          *
          *     Requires a **personal** key with the `entries:write` scope.
          */
@@ -664,7 +664,7 @@ export type components = {
         PublicRequirement: {
             id: string;
             /** @enum {string} */
-            type: "wallet_connected" | "account_age_days" | "email_verified" | "workspace_member" | "holds_role" | "token_balance" | "native_balance";
+            type: "wallet_connected" | "account_age_days" | "email_verified" | "workspace_member" | "holds_role" | "token_balance" | "native_balance" | "discord_member" | "discord_role" | "x_follows" | "x_account_age_days";
             label: string;
         };
         WorkspaceSummary: {
@@ -804,6 +804,10 @@ export type components = {
             walletReuse?: string[];
             /** @description Ids of entries from the same keyed IP hash. */
             ipReuse?: string[];
+            /** @description Ids of entries whose entrant linked the same Discord account as this one's, in a raffle whose requirements read Discord. */
+            discordReuse?: string[];
+            /** @description Ids of entries whose entrant linked the same X account as this one's, in a raffle whose requirements read X. */
+            xReuse?: string[];
         };
         WorkspaceEntry: {
             id: string;
@@ -827,7 +831,7 @@ export type components = {
         };
         RequirementResult: {
             /** @enum {string} */
-            type: "wallet_connected" | "account_age_days" | "email_verified" | "workspace_member" | "holds_role" | "token_balance" | "native_balance";
+            type: "wallet_connected" | "account_age_days" | "email_verified" | "workspace_member" | "holds_role" | "token_balance" | "native_balance" | "discord_member" | "discord_role" | "x_follows" | "x_account_age_days";
             label: string;
             passed: boolean;
             /** @description What was found, about the entrant only, e.g. "holds 0 Nebula Pass, needs 1", or why it is not evaluated yet (entry status pending). Never names a wallet. */

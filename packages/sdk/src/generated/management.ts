@@ -339,6 +339,94 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/dashboard/me/connections/{provider}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start linking a Discord or X account: the provider's consent URL
+         * @description Send the browser to `authorizationUrl`. The flow's state is single-use, bound to the caller and the provider, and expires after 10 minutes; its PKCE verifier stays on the server. The provider sends the browser back to the console's `/connections/{provider}/callback`, which completes with `POST …/callback`. 404 `PROVIDER_NOT_CONFIGURED` when this deployment has no client for the provider (`providers` of the list says which it has). Scopes asked: Discord `identify guilds.members.read`; X `tweet.read users.read follows.read offline.access`.
+         *
+         *     Requires a dashboard session JWT (`Authorization: Bearer <JWT>`); API keys are refused.
+         */
+        post: operations["startConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/me/connections/{provider}/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Complete linking with what the provider sent back
+         * @description Send the callback's `state` with its `code` (or its `error` and `error_description` as `errorDescription`). Checked in this order: the state was issued to the caller for this provider (400 `OAUTH_STATE_INVALID`), is unused (409 `OAUTH_STATE_USED`) and unexpired (409 `OAUTH_STATE_EXPIRED`) — it is used up from here on —; the provider sent a code (403 `OAUTH_ACCESS_DENIED` when the user declined, 400 `OAUTH_CODE_REJECTED` for another error); the provider exchanges the code with the flow's PKCE verifier (400 `OAUTH_CODE_REJECTED`: used, expired, another client's). Then the new token reads the account (id and username). A provider that does not answer is 503 `PROVIDER_UNAVAILABLE` with `Retry-After`; before the exchange the state is kept, so the same callback may be sent again. A new link replaces the caller's previous one of the provider (the previous grant is revoked at the provider when it was another account's). One account may be linked by several users; raffles flag their entries.
+         *
+         *     Requires a dashboard session JWT (`Authorization: Bearer <JWT>`); API keys are refused.
+         */
+        post: operations["completeConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/me/connections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's linked Discord and X accounts, and the providers offered here
+         * @description By provider. Not paginated: there is at most one connection per provider.
+         *
+         *     Requires a dashboard session JWT (`Authorization: Bearer <JWT>`); API keys are refused.
+         */
+        get: operations["listConnections"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/me/connections/{provider}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Unlink the caller's account of a provider, revoking its grant there
+         * @description The link is removed here whatever the provider answers; its tokens are then revoked at the provider. A provider that cannot be asked leaves its grant until it expires or the user removes the app in the provider's settings (logged as a warning). Requirements read from the provider fail for the caller from now on.
+         *
+         *     Requires a dashboard session JWT (`Authorization: Bearer <JWT>`); API keys are refused.
+         */
+        delete: operations["unlinkConnection"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/dashboard/chains": {
         parameters: {
             query?: never;
@@ -540,7 +628,7 @@ export type paths = {
         put?: never;
         /**
          * Create a draft raffle in the workspace
-         * @description Owners and admins only. Nothing is announced until it is published. 400 `VALIDATION_FAILED` for requirement params (an on-chain requirement must name a chain this platform reads, CHAIN_RPC_URLS), endsAt not after startsAt, autoDraw on an application raffle or a project of another workspace; 409 `SLUG_TAKEN` when another raffle of this workspace uses the slug (other workspaces' drafts are not compared: a slug is claimed across workspaces when it is published).
+         * @description Owners and admins only. Nothing is announced until it is published. 400 `VALIDATION_FAILED` for requirement params (an on-chain requirement must name a chain this platform reads, CHAIN_RPC_URLS; a Discord or X one a provider accounts can be linked with here), endsAt not after startsAt, autoDraw on an application raffle or a project of another workspace; 409 `SLUG_TAKEN` when another raffle of this workspace uses the slug (other workspaces' drafts are not compared: a slug is claimed across workspaces when it is published).
          *
          *     Requires a dashboard session JWT (`Authorization: Bearer <JWT>`); API keys are refused.
          */
@@ -700,7 +788,7 @@ export type paths = {
         put?: never;
         /**
          * Select the winners of a closed raffle
-         * @description Owners and admins only. Requirements are re-checked first. A `raffle` draws verifiably by weight, a `collection` takes every eligible entry in arrival order up to spots, an `application` raffle takes the entries named in `entryIds` (in position order; required for it, refused for the others), and an `fcfs` raffle already holds its winners. 409 `RAFFLE_CANNOT_DRAW` unless closed. A bodiless POST is accepted. A `raffle` closed with a `beaconRound` draws with algorithm `es-hmac-sha256-drand-v1`, mixing that round of the public randomness beacon into the seed, so it waits for the round: before the round is published the answer is 409 `DRAW_BEACON_PENDING` with `Retry-After` (the seconds until it is due), and when no beacon relay gives it, 503 `BEACON_UNAVAILABLE` with `Retry-After`; nothing was done either way. A raffle whose requirements read a chain (`token_balance`, `native_balance`) re-evaluates them for every valid and pending entry at one block per chain, the first whose timestamp is at or after `closedAt`, named in the draw proof (`eligibilityBlocks`): before that block exists the answer is 409 `DRAW_CHAIN_PENDING` with `Retry-After`, and when the chain does not answer, 503 `CHAIN_UNAVAILABLE` with `Retry-After`; nothing was done either way.
+         * @description Owners and admins only. Requirements are re-checked first. A `raffle` draws verifiably by weight, a `collection` takes every eligible entry in arrival order up to spots, an `application` raffle takes the entries named in `entryIds` (in position order; required for it, refused for the others), and an `fcfs` raffle already holds its winners. 409 `RAFFLE_CANNOT_DRAW` unless closed. A bodiless POST is accepted. A `raffle` closed with a `beaconRound` draws with algorithm `es-hmac-sha256-drand-v1`, mixing that round of the public randomness beacon into the seed, so it waits for the round: before the round is published the answer is 409 `DRAW_BEACON_PENDING` with `Retry-After` (the seconds until it is due), and when no beacon relay gives it, 503 `BEACON_UNAVAILABLE` with `Retry-After`; nothing was done either way. A raffle whose requirements read a chain (`token_balance`, `native_balance`) re-evaluates them for every valid and pending entry at one block per chain, the first whose timestamp is at or after `closedAt`, named in the draw proof (`eligibilityBlocks`): before that block exists the answer is 409 `DRAW_CHAIN_PENDING` with `Retry-After`, and when the chain does not answer, 503 `CHAIN_UNAVAILABLE` with `Retry-After`; nothing was done either way. A raffle whose requirements read Discord or X (`discord_member`, `discord_role`, `x_follows`, `x_account_age_days`) re-reads them for every valid and pending entrant with their own linked account before drawing: an entrant who left the server, lost the role, unfollowed, or whose link is gone is not drawn (the entry becomes invalid with the reason); when the provider does not answer for some entrant, or asks to wait, the answer is 503 `PROVIDER_UNAVAILABLE` with `Retry-After` (never before the provider's reset) and nothing was done.
          *
          *     Requires a dashboard session JWT (`Authorization: Bearer <JWT>`); API keys are refused.
          */
@@ -964,7 +1052,7 @@ export type paths = {
         put?: never;
         /**
          * Enter a raffle as the signed-in user
-         * @description The management body has no `code`, so the message leads with it: 409 `ALREADY_ENTERED`, `RAFFLE_NOT_OPEN` or `RAFFLE_FULL`; 409 `REQUIREMENTS_NOT_MET` (the failed requirements named in the message, with what was found for on-chain ones); a 201 may carry status `pending` when the chain did not answer in time (evaluated later); 404 `RAFFLE_NOT_FOUND` for a raffle that does not exist or is not visible. A bodiless POST is accepted.
+         * @description The management body has no `code`, so the message leads with it: 409 `ALREADY_ENTERED`, `RAFFLE_NOT_OPEN` or `RAFFLE_FULL`; 409 `REQUIREMENTS_NOT_MET` (the failed requirements named in the message, with what was found for on-chain ones, and what to do for Discord and X ones: link the account, or link it again); a 201 may carry status `pending` when the chain, Discord or X did not answer in time or asked to wait (evaluated later); 404 `RAFFLE_NOT_FOUND` for a raffle that does not exist or is not visible. A bodiless POST is accepted.
          *
          *     Requires a dashboard session JWT (`Authorization: Bearer <JWT>`); API keys are refused.
          */
@@ -1917,6 +2005,10 @@ export type components = {
             walletReuse?: string[];
             /** @description Ids of entries from the same keyed IP hash. */
             ipReuse?: string[];
+            /** @description Ids of entries whose entrant linked the same Discord account as this one's, in a raffle whose requirements read Discord. */
+            discordReuse?: string[];
+            /** @description Ids of entries whose entrant linked the same X account as this one's, in a raffle whose requirements read X. */
+            xReuse?: string[];
         };
         WorkspaceEntry: {
             id: string;
@@ -1940,7 +2032,7 @@ export type components = {
         };
         RequirementResult: {
             /** @enum {string} */
-            type: "wallet_connected" | "account_age_days" | "email_verified" | "workspace_member" | "holds_role" | "token_balance" | "native_balance";
+            type: "wallet_connected" | "account_age_days" | "email_verified" | "workspace_member" | "holds_role" | "token_balance" | "native_balance" | "discord_member" | "discord_role" | "x_follows" | "x_account_age_days";
             label: string;
             passed: boolean;
             /** @description What was found, about the entrant only, e.g. "holds 0 Nebula Pass, needs 1", or why it is not evaluated yet (entry status pending). Never names a wallet. */
@@ -2211,6 +2303,75 @@ export type components = {
             /** @description The personal_sign (EIP-191) signature, 0x-prefixed hex; a contract wallet's may be longer than 65 bytes. */
             signature: string;
         };
+        /**
+         * @example {
+         *       "provider": "discord",
+         *       "accountId": "298033820467200001",
+         *       "accountName": "alice",
+         *       "scopes": [
+         *         "identify",
+         *         "guilds.members.read"
+         *       ],
+         *       "linkedAt": "2026-03-14T16:00:00.000Z",
+         *       "status": "active"
+         *     }
+         */
+        Connection: {
+            /** @enum {string} */
+            provider: "discord" | "x";
+            /** @description The account's id at the provider (a Discord snowflake, an X user id). */
+            accountId: string;
+            /** @description The account's username at the provider, as it was when linked. */
+            accountName: string;
+            /** @description The scopes the user granted. */
+            scopes: string[];
+            /**
+             * Format: date-time
+             * @description When the account was (last) linked.
+             */
+            linkedAt: string;
+            /**
+             * @description `active`, or `revoked`: the provider refused to renew the link (the user removed the app there, or the grant ended); requirements read from it fail until the account is linked again.
+             * @enum {string}
+             */
+            status: "active" | "revoked";
+        };
+        ConnectionList: {
+            data: components["schemas"]["Connection"][];
+            /** @description The providers an account can be linked with here. */
+            providers: ("discord" | "x")[];
+        };
+        /**
+         * @example {
+         *       "authorizationUrl": "https://discord.com/oauth2/authorize?response_type=code&client_id=123&redirect_uri=https%3A%2F%2Fconsole.example.com%2Fconnections%2Fdiscord%2Fcallback&state=q1…&code_challenge_method=S256&code_challenge=E9…&scope=identify+guilds.members.read",
+         *       "expiresAt": "2026-03-14T16:10:00.000Z"
+         *     }
+         */
+        ConnectionStart: {
+            /** @description The provider's consent page (authorization code flow with PKCE). The provider sends the browser back to the console's `/connections/{provider}/callback` with `code` and `state` (or `error`). */
+            authorizationUrl: string;
+            /**
+             * Format: date-time
+             * @description After this the flow's state is refused (409 OAUTH_STATE_EXPIRED); start again.
+             */
+            expiresAt: string;
+        };
+        /**
+         * @example {
+         *       "state": "Sx4W2n3Yk0Qv8fJm6cLr1aTzHbPq9uEo",
+         *       "code": "NhQy3m7vXb2Lk8pR"
+         *     }
+         */
+        CompleteConnectionBody: {
+            /** @description The `state` query parameter of the callback. */
+            state: string;
+            /** @description The `code` query parameter (the user consented). */
+            code?: string;
+            /** @description The `error` query parameter (e.g. `access_denied`: the user refused). */
+            error?: string;
+            /** @description The `error_description` query parameter, if any. */
+            errorDescription?: string;
+        };
         ApiKeyRecord: {
             id: string;
             name: string;
@@ -2273,11 +2434,11 @@ export type components = {
              */
             id: string;
             /** @enum {string} */
-            type: "wallet_connected" | "account_age_days" | "email_verified" | "workspace_member" | "holds_role" | "token_balance" | "native_balance";
+            type: "wallet_connected" | "account_age_days" | "email_verified" | "workspace_member" | "holds_role" | "token_balance" | "native_balance" | "discord_member" | "discord_role" | "x_follows" | "x_account_age_days";
             /** @example A wallet connected on Ethereum */
             label: string;
             /**
-             * @description Per type: wallet_connected {chain}, account_age_days {min}, holds_role {role}; email_verified and workspace_member take none; token_balance {chain, contract, standard: erc20 | erc721 | erc1155, tokenId (erc1155 only), min} and native_balance {chain, min}, amounts as decimal strings in base units, summed over the entrant's verified wallets on that chain. Any requirement may set optional: true, and then a multiplier (1–100) applied to the entry weight when it passes; the multipliers of one raffle multiply to at most 1000000 (an entry meeting every optional requirement weighs at most that), or the raffle is refused with VALIDATION_FAILED.
+             * @description Per type: wallet_connected {chain}, account_age_days {min}, holds_role {role}; email_verified and workspace_member take none; token_balance {chain, contract, standard: erc20 | erc721 | erc1155, tokenId (erc1155 only), min} and native_balance {chain, min}, amounts as decimal strings in base units, summed over the entrant's verified wallets on that chain. Read with the entrant's own linked account (GET /api/dashboard/me/connections): discord_member {guildId} (a snowflake, the server's id), discord_role {guildId, roleIds: 1–20 role snowflakes, match: any | all}, x_follows {userId} (the X account's numeric id) and x_account_age_days {min} (1–36500 days); an entrant without a linked account, or whose link was revoked, fails them, and while the provider is down or rate-limiting the entry is pending. Any requirement may set optional: true, and then a multiplier (1–100) applied to the entry weight when it passes; the multipliers of one raffle multiply to at most 1000000 (an entry meeting every optional requirement weighs at most that), or the raffle is refused with VALIDATION_FAILED.
              * @default {}
              * @example {
              *       "chain": "ethereum"
@@ -2294,11 +2455,11 @@ export type components = {
              */
             id?: string;
             /** @enum {string} */
-            type: "wallet_connected" | "account_age_days" | "email_verified" | "workspace_member" | "holds_role" | "token_balance" | "native_balance";
+            type: "wallet_connected" | "account_age_days" | "email_verified" | "workspace_member" | "holds_role" | "token_balance" | "native_balance" | "discord_member" | "discord_role" | "x_follows" | "x_account_age_days";
             /** @example A wallet connected on Ethereum */
             label: string;
             /**
-             * @description Per type: wallet_connected {chain}, account_age_days {min}, holds_role {role}; email_verified and workspace_member take none; token_balance {chain, contract, standard: erc20 | erc721 | erc1155, tokenId (erc1155 only), min} and native_balance {chain, min}, amounts as decimal strings in base units, summed over the entrant's verified wallets on that chain. Any requirement may set optional: true, and then a multiplier (1–100) applied to the entry weight when it passes; the multipliers of one raffle multiply to at most 1000000 (an entry meeting every optional requirement weighs at most that), or the raffle is refused with VALIDATION_FAILED.
+             * @description Per type: wallet_connected {chain}, account_age_days {min}, holds_role {role}; email_verified and workspace_member take none; token_balance {chain, contract, standard: erc20 | erc721 | erc1155, tokenId (erc1155 only), min} and native_balance {chain, min}, amounts as decimal strings in base units, summed over the entrant's verified wallets on that chain. Read with the entrant's own linked account (GET /api/dashboard/me/connections): discord_member {guildId} (a snowflake, the server's id), discord_role {guildId, roleIds: 1–20 role snowflakes, match: any | all}, x_follows {userId} (the X account's numeric id) and x_account_age_days {min} (1–36500 days); an entrant without a linked account, or whose link was revoked, fails them, and while the provider is down or rate-limiting the entry is pending. Any requirement may set optional: true, and then a multiplier (1–100) applied to the entry weight when it passes; the multipliers of one raffle multiply to at most 1000000 (an entry meeting every optional requirement weighs at most that), or the raffle is refused with VALIDATION_FAILED.
              * @default {}
              * @example {
              *       "chain": "ethereum"
@@ -2487,7 +2648,7 @@ export type components = {
         };
         WorkspaceRequirementResult: {
             /** @enum {string} */
-            type: "wallet_connected" | "account_age_days" | "email_verified" | "workspace_member" | "holds_role" | "token_balance" | "native_balance";
+            type: "wallet_connected" | "account_age_days" | "email_verified" | "workspace_member" | "holds_role" | "token_balance" | "native_balance" | "discord_member" | "discord_role" | "x_follows" | "x_account_age_days";
             label: string;
             passed: boolean;
         };
@@ -6532,6 +6693,875 @@ export interface operations {
                      *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
                      *       "timestamp": "2026-03-14T16:00:00.000Z",
                      *       "path": "/api/dashboard/me/wallets/ethereum/0x52908400098527886E0F7030069857D2E4169EE7"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+        };
+    };
+    startConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description `discord` or `x`.
+                 * @example discord
+                 */
+                provider: "discord" | "x";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created: the new resource. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "authorizationUrl": "https://discord.com/oauth2/authorize?response_type=code&client_id=123&redirect_uri=https%3A%2F%2Fconsole.example.com%2Fconnections%2Fdiscord%2Fcallback&state=q1…&code_challenge_method=S256&code_challenge=E9…&scope=identify+guilds.members.read",
+                     *       "expiresAt": "2026-03-14T16:10:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ConnectionStart"];
+                };
+            };
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `MALFORMED_JSON: `, `UNSUPPORTED_MEDIA_TYPE: `. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "VALIDATION_FAILED: validation failed",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/me/connections/discord/start"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description The credentials are missing, unknown, expired or revoked. `message` starts with its code: `SESSION_TOKEN_MISSING: `, `SESSION_TOKEN_INVALID: `, `API_KEY_NOT_ACCEPTED: `. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "SESSION_TOKEN_MISSING: session token missing",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/me/connections/discord/start"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description Listed on every route of this API; this operation does not answer it today. The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "FORBIDDEN: forbidden",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/me/connections/discord/start"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description The resource does not exist, or is not visible to these credentials. `message` starts with its code: `ROUTE_NOT_FOUND: `, `PROVIDER_NOT_CONFIGURED: `. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "ROUTE_NOT_FOUND: route not found",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/me/connections/discord/start"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "Conflict",
+                     *       "message": "CONFLICT: conflict",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/me/connections/discord/start"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description Too many requests: a rate-limit policy of this route (`user`, `connection-link`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "RATE_LIMITED: rate limited",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/me/connections/discord/start"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `message` starts with its code: `INTERNAL_ERROR: `. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "INTERNAL_ERROR: internal error",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/me/connections/discord/start"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description A dependency is unavailable or did not answer in time, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "SERVICE_UNAVAILABLE: service unavailable",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/me/connections/discord/start"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+        };
+    };
+    completeConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description `discord` or `x`.
+                 * @example discord
+                 */
+                provider: "discord" | "x";
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "state": "Sx4W2n3Yk0Qv8fJm6cLr1aTzHbPq9uEo",
+                 *       "code": "NhQy3m7vXb2Lk8pR"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CompleteConnectionBody"];
+            };
+        };
+        responses: {
+            /** @description Created: the new resource. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "provider": "discord",
+                     *       "accountId": "298033820467200001",
+                     *       "accountName": "alice",
+                     *       "scopes": [
+                     *         "identify",
+                     *         "guilds.members.read"
+                     *       ],
+                     *       "linkedAt": "2026-03-14T16:00:00.000Z",
+                     *       "status": "active"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Connection"];
+                };
+            };
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `MALFORMED_JSON: `, `UNSUPPORTED_MEDIA_TYPE: `, `OAUTH_STATE_INVALID: `, `OAUTH_CODE_REJECTED: `. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "VALIDATION_FAILED: validation failed",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/me/connections/discord/callback"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description The credentials are missing, unknown, expired or revoked. `message` starts with its code: `SESSION_TOKEN_MISSING: `, `SESSION_TOKEN_INVALID: `, `API_KEY_NOT_ACCEPTED: `. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "SESSION_TOKEN_MISSING: session token missing",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/me/connections/discord/callback"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). `message` starts with its code: `OAUTH_ACCESS_DENIED: `. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "OAUTH_ACCESS_DENIED: oauth access denied",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/me/connections/discord/callback"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description The resource does not exist, or is not visible to these credentials. `message` starts with its code: `ROUTE_NOT_FOUND: `, `PROVIDER_NOT_CONFIGURED: `. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "ROUTE_NOT_FOUND: route not found",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/me/connections/discord/callback"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `, `OAUTH_STATE_USED: `, `OAUTH_STATE_EXPIRED: `. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "Conflict",
+                     *       "message": "CONFLICT: conflict",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/me/connections/discord/callback"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description Too many requests: a rate-limit policy of this route (`user`, `connection-link`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "RATE_LIMITED: rate limited",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/me/connections/discord/callback"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `message` starts with its code: `INTERNAL_ERROR: `. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "INTERNAL_ERROR: internal error",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/me/connections/discord/callback"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description A dependency is unavailable or did not answer in time, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `, `PROVIDER_UNAVAILABLE: `. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "SERVICE_UNAVAILABLE: service unavailable",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/me/connections/discord/callback"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+        };
+    };
+    listConnections: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The requested resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "provider": "discord",
+                     *           "accountId": "298033820467200001",
+                     *           "accountName": "alice",
+                     *           "scopes": [
+                     *             "identify",
+                     *             "guilds.members.read"
+                     *           ],
+                     *           "linkedAt": "2026-03-14T16:00:00.000Z",
+                     *           "status": "active"
+                     *         }
+                     *       ],
+                     *       "providers": [
+                     *         "discord"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ConnectionList"];
+                };
+            };
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "VALIDATION_FAILED: validation failed",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/me/connections"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description The credentials are missing, unknown, expired or revoked. `message` starts with its code: `SESSION_TOKEN_MISSING: `, `SESSION_TOKEN_INVALID: `, `API_KEY_NOT_ACCEPTED: `. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "SESSION_TOKEN_MISSING: session token missing",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/me/connections"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description Listed on every route of this API; this operation does not answer it today. The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "FORBIDDEN: forbidden",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/me/connections"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description Listed on every route of this API; this operation does not answer it today. The resource does not exist, or is not visible to these credentials. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "NOT_FOUND: not found",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/me/connections"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description Listed on every route of this API; this operation does not answer it today. The request conflicts with the current state of the resource; nothing was done. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "Conflict",
+                     *       "message": "ALREADY_ENTERED: already entered",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/me/connections"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "RATE_LIMITED: rate limited",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/me/connections"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `message` starts with its code: `INTERNAL_ERROR: `. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "INTERNAL_ERROR: internal error",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/me/connections"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description A dependency is unavailable or did not answer in time, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "SERVICE_UNAVAILABLE: service unavailable",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/me/connections"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+        };
+    };
+    unlinkConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description `discord` or `x`.
+                 * @example discord
+                 */
+                provider: "discord" | "x";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed or invalid (URL, query, headers or body); nothing was done. `message` starts with its code: `VALIDATION_FAILED: `, `MALFORMED_URL: `, `MALFORMED_JSON: `, `UNSUPPORTED_MEDIA_TYPE: `. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "VALIDATION_FAILED: validation failed",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/me/connections/discord"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description The credentials are missing, unknown, expired or revoked. `message` starts with its code: `SESSION_TOKEN_MISSING: `, `SESSION_TOKEN_INVALID: `, `API_KEY_NOT_ACCEPTED: `. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "SESSION_TOKEN_MISSING: session token missing",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/me/connections/discord"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description Listed on every route of this API; this operation does not answer it today. The credentials are valid but may not do this (wrong key type, missing scope, another workspace, or not a member with that role). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "FORBIDDEN: forbidden",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/me/connections/discord"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description The resource does not exist, or is not visible to these credentials. `message` starts with its code: `ROUTE_NOT_FOUND: `, `CONNECTION_NOT_FOUND: `. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "ROUTE_NOT_FOUND: route not found",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/me/connections/discord"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description The request conflicts with the current state of the resource; nothing was done. `message` starts with its code: `CONFLICT: `. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "Conflict",
+                     *       "message": "CONFLICT: conflict",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/me/connections/discord"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description Too many requests: a rate-limit policy of this route (`user`) is exhausted; retry after `Retry-After` seconds. `message` starts with its code: `RATE_LIMITED: `. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "RATE_LIMITED: rate limited",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/me/connections/discord"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description An unexpected error; the body carries no detail. Quote `requestId` when reporting it. `message` starts with its code: `INTERNAL_ERROR: `. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "INTERNAL_ERROR: internal error",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/me/connections/discord"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ManagementErrorBody"];
+                };
+            };
+            /** @description A dependency is unavailable or did not answer in time, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "SERVICE_UNAVAILABLE: service unavailable",
+                     *       "requestId": "req_01JQ3W4Z8B6N2RXT5HKD9VYC3M",
+                     *       "timestamp": "2026-03-14T16:00:00.000Z",
+                     *       "path": "/api/dashboard/me/connections/discord"
                      *     }
                      */
                     "application/json": components["schemas"]["ManagementErrorBody"];
@@ -12294,7 +13324,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementErrorBody"];
                 };
             };
-            /** @description A dependency is unavailable or did not answer in time, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `, `BEACON_UNAVAILABLE: `, `CHAIN_UNAVAILABLE: `. */
+            /** @description A dependency is unavailable or did not answer in time, or this instance is shutting down: nothing was done; retry after `Retry-After` seconds. `message` starts with its code: `SERVICE_UNAVAILABLE: `, `BEACON_UNAVAILABLE: `, `CHAIN_UNAVAILABLE: `, `PROVIDER_UNAVAILABLE: `. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -19,6 +19,7 @@ export type {
   WebhookTestEvent,
 } from './resources/webhook-endpoints.js';
 export type { LinkedWallet, LinkWalletParams, ListWalletsParams, WalletLinkNonce } from './resources/my-wallets.js';
+export type { CompleteConnectionParams, Connection, ConnectionList, ConnectionProvider, ConnectionStart } from './resources/my-connections.js';
 export { createWalletLinkMessage, type WalletLinkMessageFields } from './wallet-link-message.js';
 export type { PersonalEntry } from './resources/personal-entries.js';
 export type { CreateWorkspaceParams, ListWorkspacesParams, UpdateWorkspaceParams, Workspace } from './resources/workspaces.js';

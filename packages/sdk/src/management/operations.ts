@@ -15,6 +15,10 @@ export const MANAGEMENT_OPERATION_METHODS = {
   linkWallet: 'me.wallets.link',
   listMyWallets: 'me.wallets.list',
   unlinkWallet: 'me.wallets.unlink',
+  startConnection: 'me.connections.start',
+  completeConnection: 'me.connections.complete',
+  listConnections: 'me.connections.list',
+  unlinkConnection: 'me.connections.unlink',
   listChains: 'chains.list',
 
   createPersonalApiKey: 'personal.apiKeys.create',

@@ -25,6 +25,19 @@ export const REDACTED_PATHS = [
   'token',
   '*.jwt',
   '*.token',
+  // OAuth 2.0 values of linked Discord and X accounts, as the platform and the providers name them.
+  'accessToken',
+  '*.accessToken',
+  'refreshToken',
+  '*.refreshToken',
+  'codeVerifier',
+  '*.codeVerifier',
+  'access_token',
+  '*.access_token',
+  'refresh_token',
+  '*.refresh_token',
+  'code_verifier',
+  '*.code_verifier',
 ];
 
 export type LoggerOptions = { level: string; stream?: DestinationStream; pretty?: boolean };

@@ -28,6 +28,7 @@ export const EXPORTED_BY: Record<string, readonly Service[]> = {
   raffle_read_replica_available: ['data-plane'],
   raffle_reads_total: ['data-plane'],
   raffle_draws_waiting_on_chain: ['management'],
+  raffle_draws_waiting_on_provider: ['management'],
   outbox_unpublished_events: ['webhook-dispatcher'],
   outbox_oldest_unpublished_age_seconds: ['webhook-dispatcher'],
   jetstream_consumer_pending_messages: ['webhook-dispatcher'],

@@ -18,6 +18,7 @@ const NewRafflePage = lazy(() => import('../pages/raffles/new.js'));
 const RafflePage = lazy(() => import('../pages/raffles/raffle.js'));
 const VerifyPage = lazy(() => import('../pages/verify/index.js'));
 const WalletsPage = lazy(() => import('../pages/wallets/index.js'));
+const ConnectionCallbackPage = lazy(() => import('../pages/connections/callback.js'));
 
 function page(Page: LazyExoticComponent<ComponentType>) {
   return (
@@ -62,6 +63,8 @@ export const router = createBrowserRouter([
           { path: 'personal/webhooks', element: page(WebhooksPage) },
           { path: 'personal/webhooks/:endpointId', element: page(WebhookEndpointPage) },
           { path: 'personal/wallets', element: page(WalletsPage) },
+          // Where Discord and X send the browser back (CONNECTION_REDIRECT_BASE_URL + this path is registered with them).
+          { path: 'connections/:provider/callback', element: page(ConnectionCallbackPage) },
           { path: 'w/:workspaceId', element: <Navigate to="keys" replace /> },
           { path: 'w/:workspaceId/keys', element: page(KeysPage) },
           { path: 'w/:workspaceId/webhooks', element: page(WebhooksPage) },

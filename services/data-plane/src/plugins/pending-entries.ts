@@ -3,7 +3,7 @@ import { settlePendingEntries, systemClock, type SettlePass } from '@raffle/doma
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Counter, Gauge } from 'prom-client';
-import { beaconChainOf, chainReaderOf, configOf } from '../decorations.js';
+import { beaconChainOf, chainReaderOf, configOf, socialReaderOf } from '../decorations.js';
 import { RaffleBackoff } from './raffle-backoff.js';
 
 /** What the entry route tells the resolver: a pending entry was just stored, look soon. */
@@ -21,7 +21,8 @@ const loggable = (error: unknown) => {
 };
 
 /**
- * Settles the entries accepted `pending` while the chain did not answer (decision 0027): every
+ * Settles the entries accepted `pending` while the chain did not answer (decision 0027), or a
+ * provider a Discord or X requirement reads was silent or asked to wait (decision 0045): every
  * PENDING_ENTRIES_INTERVAL_MS, and shortly after this instance stored one, a pass claims a batch
  * (`FOR UPDATE SKIP LOCKED`, so every replica may run it), reads the chain once per raffle of the
  * batch, and settles each entry valid or invalid with its `entry.updated` event; full batches are
@@ -50,6 +51,7 @@ async function pendingEntriesPlugin(app: FastifyInstance) {
     return settlePendingEntries({
       db: app.database.db,
       chain: { reader: chainReaderOf(app), timeoutMs: config.PENDING_ENTRIES_CHAIN_TIMEOUT_MS },
+      social: { reader: socialReaderOf(app) },
       batchSize: config.PENDING_ENTRIES_BATCH_SIZE,
       beacon: beaconChainOf(app),
       clock: systemClock,
@@ -71,12 +73,14 @@ async function pendingEntriesPlugin(app: FastifyInstance) {
             metrics.chainSilent.inc();
             backoffMs = Math.min(backoffMs * 2, MAX_BACKOFF_MS);
             next = backoffMs;
-            log.warn({ claimed: done.claimed, retryInMs: next }, 'pending entries wait: the chain did not answer');
+            log.warn({ claimed: done.claimed, waitingOnProvider: done.waitingOnProvider, retryInMs: next }, 'pending entries wait: the chain or a provider did not answer');
             break;
           }
           backoffMs = config.PENDING_ENTRIES_INTERVAL_MS;
           if (done.valid + done.invalid > 0) log.info({ valid: done.valid, invalid: done.invalid }, 'pending entries settled');
-          if (done.silentRaffleIds.length > 0) log.warn({ raffles: done.silentRaffleIds.length }, 'pending entries of some raffles wait: their chain reads failed');
+          if (done.silentRaffleIds.length > 0) {
+            log.warn({ raffles: done.silentRaffleIds.length, waitingOnProvider: done.waitingOnProvider }, 'pending entries of some raffles wait: their chain reads failed, or a provider did not answer or asked to wait');
+          }
           if (stopped || done.claimed < config.PENDING_ENTRIES_BATCH_SIZE) break;
         }
       } catch (error) {
@@ -135,4 +139,4 @@ function pendingMetrics(app: FastifyInstance) {
   };
 }
 
-export default fp(pendingEntriesPlugin, { name: 'pending-entries', dependencies: ['config', 'database', 'metrics', 'chain-reader'] });
+export default fp(pendingEntriesPlugin, { name: 'pending-entries', dependencies: ['config', 'database', 'metrics', 'chain-reader', 'social-reader'] });

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Counter, Gauge, Histogram } from 'prom-client';
 import { schedulerFailures } from './scheduler-failures.js';
-import { beaconChainOf, beaconRoundsOf, chainReaderOf, configOf } from '../decorations.js';
+import { beaconChainOf, beaconRoundsOf, chainReaderOf, configOf, socialReaderOf } from '../decorations.js';
 
 /**
  * Moves raffles at their startsAt/endsAt and runs autoDraw/autoFinalize. Every instance may run
@@ -30,6 +30,7 @@ async function raffleSchedulerPlugin(app: FastifyInstance) {
       beacon: beaconChainOf(app),
       rounds: beaconRoundsOf(app),
       chainReader: chainReaderOf(app),
+      social: { reader: socialReaderOf(app) },
       intervalMs: config.SCHEDULER_INTERVAL_MS,
       onPass: (pass) => {
         metrics.passes.inc();
@@ -40,6 +41,8 @@ async function raffleSchedulerPlugin(app: FastifyInstance) {
         metrics.chainUnavailable.set(pass.waitingOnChain.filter((w) => w.reason === 'unavailable').length);
         if (pass.waitingOnBeacon.some((w) => w.reason === 'unavailable')) log.warn({ waitingOnBeacon: pass.waitingOnBeacon }, 'auto-draws wait for an unreachable beacon');
         if (pass.waitingOnChain.some((w) => w.reason === 'unavailable')) log.warn({ waitingOnChain: pass.waitingOnChain }, 'auto-draws wait for an unreachable chain');
+        metrics.providerWaits.set(pass.waitingOnProvider.length);
+        if (pass.waitingOnProvider.length > 0) log.warn({ waitingOnProvider: pass.waitingOnProvider }, 'auto-draws wait for Discord or X: silent, or asking to wait');
         const moved = pass.opened + pass.closed + pass.drawn + pass.finalized + pass.allowlistsPublished;
         // Failures are logged when they start and when they stop (scheduler-failures.ts), not at every pass.
         if (moved > 0) log.info({ pass }, 'raffle scheduler pass');
@@ -76,6 +79,11 @@ function schedulerMetrics(app: FastifyInstance) {
       help: 'Raffles due to be drawn that the last scheduler pass left closed because a chain their requirements read did not answer (their close block could not be read)',
       registers,
     }),
+    providerWaits: new Gauge({
+      name: 'raffle_draws_waiting_on_provider',
+      help: 'Raffles due to be drawn that the last scheduler pass left closed because Discord or X, which their requirements read, did not answer for some entrant or asked to wait',
+      registers,
+    }),
     lag: new Histogram({
       name: 'scheduler_transition_lag_seconds',
       help: 'How long after a raffle became due (startsAt, endsAt, its close, its draw) the scheduler moved it, by transition',
@@ -86,4 +94,4 @@ function schedulerMetrics(app: FastifyInstance) {
   };
 }
 
-export default fp(raffleSchedulerPlugin, { name: 'raffle-scheduler', dependencies: ['config', 'database', 'metrics', 'beacon-rounds', 'chain-reader'] });
+export default fp(raffleSchedulerPlugin, { name: 'raffle-scheduler', dependencies: ['config', 'database', 'metrics', 'beacon-rounds', 'chain-reader', 'social-reader'] });

@@ -14,6 +14,7 @@ export const RATE_LIMIT_BUCKETS = {
   keyCreate: 'key-create',
   webhookEndpointCreate: 'webhook-endpoint-create',
   walletLink: 'wallet-link',
+  connectionLink: 'connection-link',
   rafflePublish: 'raffle-publish',
 } as const;
 
@@ -61,6 +62,7 @@ async function rateLimitPlugin(app: FastifyInstance) {
       routeBucket(RATE_LIMIT_BUCKETS.keyCreate, config.RATE_LIMIT_KEY_CREATE_MAX, userKey),
       routeBucket(RATE_LIMIT_BUCKETS.webhookEndpointCreate, config.RATE_LIMIT_WEBHOOK_ENDPOINT_CREATE_MAX, userKey),
       routeBucket(RATE_LIMIT_BUCKETS.walletLink, config.RATE_LIMIT_WALLET_LINK_MAX, userKey),
+      routeBucket(RATE_LIMIT_BUCKETS.connectionLink, config.RATE_LIMIT_CONNECTION_LINK_MAX, userKey),
       routeBucket(RATE_LIMIT_BUCKETS.rafflePublish, config.RATE_LIMIT_RAFFLE_PUBLISH_MAX, userKey),
     ],
     tooManyRequests: (_request, refusal) =>

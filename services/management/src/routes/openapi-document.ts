@@ -67,6 +67,11 @@ export const MANAGEMENT_OPENAPI: OpenApiFinish = {
       description:
         "The signed-in user's wallets, proven by Sign-In with Ethereum (EIP-4361): ask a nonce, sign the message with any wallet (personal_sign; contract wallets through ERC-1271), link it; list and unlink.",
     },
+    {
+      name: 'Dashboard connections',
+      description:
+        "The signed-in user's Discord and X accounts, linked by OAuth 2.0 (authorization code with PKCE) for requirements read from them: start (the provider's consent URL), complete with what the provider sent back to the console, list, unlink (which revokes the grant at the provider). Tokens are sealed at rest and never shown.",
+    },
     { name: 'Dashboard chains', description: 'The EVM chains this deployment reads (CHAIN_RPC_URLS): what on-chain requirements may name.' },
     { name: 'Dashboard workspaces', description: 'Workspaces the signed-in user belongs to: create, list, read and rename.' },
     { name: 'Dashboard members', description: "A workspace's members and their roles." },

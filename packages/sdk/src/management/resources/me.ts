@@ -1,5 +1,6 @@
 import type { HttpClient } from '../../http/http-client.js';
 import type { ResponseBody } from '../operation-types.js';
+import { ManagementConnections } from './my-connections.js';
 import { ManagementWallets } from './my-wallets.js';
 
 /** The same shape as the data plane's `Profile` (`GET /api/v1/me`), which the package exports under that name. */
@@ -9,9 +10,12 @@ type Profile = ResponseBody<'getMyProfile'>;
 export class ManagementMe {
   /** The user's wallets: link one by its signature, list, unlink. */
   readonly wallets: ManagementWallets;
+  /** The user's Discord and X accounts: link one by OAuth, list, unlink. */
+  readonly connections: ManagementConnections;
 
   constructor(private readonly http: HttpClient) {
     this.wallets = new ManagementWallets(http);
+    this.connections = new ManagementConnections(http);
   }
 
   /** `GET /api/dashboard/me`: the signed-in user's profile (id, handle, display name, avatar, wallets). */

@@ -19,13 +19,24 @@ type Props = { raffle: Raffle; workspaceId: string; manage: Permission };
 
 const DISQUALIFIABLE = new Set(['pending', 'valid', 'invalid']);
 
+/** Each signal an entry shares with others, as the list names it. */
+const SHARED_SIGNALS = [
+  ['walletReuse', 'wallet'],
+  ['ipReuse', 'IP'],
+  ['discordReuse', 'Discord account'],
+  ['xReuse', 'X account'],
+] as const;
+
 function DuplicateFlags({ entry }: { entry: RaffleEntry }) {
-  const { walletReuse = [], ipReuse = [] } = entry.duplicateFlags;
-  if (walletReuse.length === 0 && ipReuse.length === 0) return <>none</>;
+  const shared = SHARED_SIGNALS.map(([key, name]) => [name, entry.duplicateFlags[key]?.length ?? 0] as const).filter(([, count]) => count > 0);
+  if (shared.length === 0) return <>none</>;
   return (
     <ul className="plain">
-      {walletReuse.length > 0 ? <li>wallet shared with {walletReuse.length}</li> : null}
-      {ipReuse.length > 0 ? <li>IP shared with {ipReuse.length}</li> : null}
+      {shared.map(([name, count]) => (
+        <li key={name}>
+          {name} shared with {count}
+        </li>
+      ))}
     </ul>
   );
 }

@@ -1,4 +1,4 @@
-import { STANDARD_LABELS, TOKEN_STANDARDS, type RequirementField } from './requirement-fields';
+import { ROLE_MATCH_LABELS, ROLE_MATCHES, STANDARD_LABELS, TOKEN_STANDARDS, type RequirementField } from './requirement-fields';
 
 type Props = {
   field: RequirementField;
@@ -40,17 +40,29 @@ export function RequirementParamField({ field, id, value, error, chains, disable
         ))}
       </select>
     );
+  } else if (field.kind === 'roleMatch') {
+    control = (
+      <select id={id} value={value} disabled={disabled} onChange={(e) => onChange(e.target.value)} {...described}>
+        {ROLE_MATCHES.map((m) => (
+          <option key={m} value={m}>
+            {ROLE_MATCH_LABELS[m]}
+          </option>
+        ))}
+      </select>
+    );
   } else {
-    const numeric = field.kind === 'days' || field.kind === 'baseUnits';
+    // Ids are digits too, and never spell-checked; a list of them is typed with commas.
+    const numeric = field.kind === 'days' || field.kind === 'ageDays' || field.kind === 'baseUnits' || field.kind === 'snowflake' || field.kind === 'xUserId';
+    const ids = field.kind === 'snowflake' || field.kind === 'snowflakes' || field.kind === 'xUserId';
     control = (
       <input
         id={id}
         value={value}
         disabled={disabled}
         inputMode={numeric ? 'numeric' : undefined}
-        spellCheck={field.kind === 'address' ? false : undefined}
+        spellCheck={field.kind === 'address' || ids ? false : undefined}
         autoComplete="off"
-        className={field.kind === 'address' ? 'mono' : undefined}
+        className={field.kind === 'address' || ids ? 'mono' : undefined}
         onChange={(e) => onChange(e.target.value)}
         {...described}
       />

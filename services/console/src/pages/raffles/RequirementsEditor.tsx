@@ -17,6 +17,7 @@ type Props = {
 };
 
 const ON_CHAIN = new Set(['token_balance', 'native_balance']);
+const SOCIAL = new Set(['discord_member', 'discord_role', 'x_follows', 'x_account_age_days']);
 
 /** Entry requirements: a type, a label entrants see, the type's parameters, and an optional weight multiplier. */
 export function RequirementsEditor({ rows, onChange, disabled, idPrefix, showAllErrors = false }: Props) {
@@ -25,6 +26,7 @@ export function RequirementsEditor({ rows, onChange, disabled, idPrefix, showAll
   const changeType = (index: number, type: string) => onChange((current) => withRowType(current, index, type, chains.names ?? []));
   const add = () => onChange(withNewRow);
   const anyOnChain = rows.some((r) => ON_CHAIN.has(r.type));
+  const anySocial = rows.some((r) => SOCIAL.has(r.type));
 
   return (
     <fieldset>
@@ -32,6 +34,11 @@ export function RequirementsEditor({ rows, onChange, disabled, idPrefix, showAll
       {rows.length === 0 ? <p className="form-hint">No requirements: anyone who can see the raffle may enter.</p> : null}
       {anyOnChain && chains.names?.length === 0 ? (
         <p className="notice">This platform reads no chains (CHAIN_RPC_URLS is empty), so no entrant can meet an on-chain requirement.</p>
+      ) : null}
+      {anySocial ? (
+        <p className="form-hint">
+          Discord and X requirements are checked with each entrant's own linked account (they link it on their Wallets page, under Connections), at entry and again at the draw.
+        </p>
       ) : null}
       {rows.map((row, index) => {
         const rid = (name: string) => `${idPrefix}-${index}-${name}`;

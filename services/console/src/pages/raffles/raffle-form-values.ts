@@ -127,7 +127,11 @@ export function formValuesOf(raffle: Raffle): RaffleFormValues {
     requirements: raffle.requirements.map((r) => {
       const params = r.params as Record<string, unknown>;
       const typed: Record<string, string> = {};
-      for (const field of REQUIREMENT_FIELDS[r.type] ?? []) if (params[field.key] !== undefined) typed[field.key] = String(params[field.key]);
+      for (const field of REQUIREMENT_FIELDS[r.type] ?? []) {
+        const value = params[field.key];
+        // A list (discord_role's roleIds) is edited as ids separated by commas.
+        if (value !== undefined) typed[field.key] = Array.isArray(value) ? value.join(', ') : String(value);
+      }
       return {
         id: r.id,
         type: r.type,

@@ -10,6 +10,10 @@ export const DEFAULT_LABELS: Record<string, string> = {
   holds_role: 'Holds a community role',
   token_balance: 'Holds the token',
   native_balance: 'Holds enough of the native coin',
+  discord_member: 'Member of our Discord server',
+  discord_role: 'Holds the role in our Discord server',
+  x_follows: 'Follows us on X',
+  x_account_age_days: 'X account old enough',
 };
 
 const NEW_ROW_TYPE = 'email_verified';

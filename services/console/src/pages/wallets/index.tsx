@@ -9,13 +9,14 @@ import { EmptyState } from '../../ui/EmptyState.js';
 import { Pager } from '../../ui/Pager.js';
 import { useToast } from '../../ui/toast.js';
 import { usePagedList } from '../../ui/usePagedList.js';
+import { ConnectionsSection } from '../connections/ConnectionsSection.js';
 import { LinkWallet } from './LinkWallet.js';
 import { walletKeys } from './wallet-calls.js';
 import './wallets.css';
 
 const PROOFS: Record<string, string> = { siwe: 'signature', erc1271: 'contract wallet (ERC-1271)', seed: 'demo data' };
 
-/** The signed-in user's wallets: the ones linked, unlinking, and linking one by its signature. */
+/** The signed-in user's wallets (the ones linked, unlinking, linking one by its signature) and their Discord and X connections. */
 export default function WalletsPage() {
   const mgmt = useManagement();
   const wallets = usePagedList(walletKeys.list, (cursor) => mgmt.me.wallets.list().page(cursor ? { cursor } : {}));
@@ -63,6 +64,7 @@ export default function WalletsPage() {
         </div>
       )}
       <Pager list={wallets} label="Wallet pages" />
+      <ConnectionsSection />
     </section>
   );
 }

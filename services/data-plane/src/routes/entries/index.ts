@@ -4,7 +4,7 @@ import { cursorBinding, DomainError, enterRaffle, hashIp, isStringKey, loadJsonP
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { heldIdempotencyOf, markIdempotencyCompleted } from '@raffle/service-kit';
-import { beaconChainOf, callerOf, chainReaderOf, configOf, cursorsOf, pendingEntriesOf, readRoutingOf } from '../../decorations.js';
+import { beaconChainOf, callerOf, chainReaderOf, configOf, cursorsOf, pendingEntriesOf, readRoutingOf, socialReaderOf } from '../../decorations.js';
 import { dataPlaneReadResponses, dataPlaneWriteResponses, RoutedReadHeaders, SlugParams } from '../responses.js';
 import { sendRenderedJson } from '@raffle/service-kit';
 
@@ -85,7 +85,8 @@ const entryRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'The raffle must be open and visible to you; you must meet its requirements (422 `REQUIREMENTS_NOT_MET` lists the failed ones) and not have entered before (409 `ALREADY_ENTERED`). ' +
           'A closed or cancelled raffle is 409 `RAFFLE_NOT_OPEN`; a first-come raffle whose spots are taken is 409 `RAFFLE_FULL`. ' +
           'On-chain requirements (`token_balance`, `native_balance`) are read over your verified wallets at the latest block; a failed one says what was found in `detail` (e.g. "holds 0 Nebula Pass, needs 1"). ' +
-          'When the chain does not answer in time the entry is still accepted, with status `pending` (201): it is evaluated as soon as the chain answers, becomes `valid` or `invalid`, and an `entry.updated` event says so; a pending first-come entry takes a spot only then.',
+          'Discord and X requirements (`discord_member`, `discord_role`, `x_follows`, `x_account_age_days`) are read with the accounts you linked (GET /api/dashboard/me/connections); without a linked account, or with a link the provider revoked, they fail and `detail` says to link it (again). ' +
+          'When the chain or such a provider does not answer in time, or asks to wait, the entry is still accepted, with status `pending` (201): it is evaluated as soon as they answer, becomes `valid` or `invalid`, and an `entry.updated` event says so; a pending first-come entry takes a spot only then.',
         params: SlugParams,
         body: EnterRaffleBody,
         response: dataPlaneWriteResponses(201, Type.Ref(SanitizedEntrySchema)),
@@ -100,6 +101,7 @@ const entryRoutes: FastifyPluginAsyncTypebox = async (app) => {
         ipHash: hashIp(configOf(app).IP_HASH_SECRET, request.ip),
         beacon: beaconChainOf(app),
         chain: { reader: chainReaderOf(app), timeoutMs: configOf(app).CHAIN_ENTRY_TIMEOUT_MS },
+        social: { reader: socialReaderOf(app) },
         // The entry and the response its Idempotency-Key replays commit together.
         idempotency: held ? { apiKeyId: held.apiKeyId, key: held.key } : undefined,
       });

@@ -9,7 +9,7 @@ import {
 import { loadDashboardRaffle } from '@raffle/db';
 import { createRaffle, editRaffle, userPrincipal } from '@raffle/domain';
 import { Type } from '@sinclair/typebox';
-import { chainReaderOf, cursorsOf, dashboardUserIdOf } from '../../decorations.js';
+import { chainReaderOf, cursorsOf, dashboardUserIdOf, linkableProviders } from '../../decorations.js';
 import { DashboardWorkspaceParams } from '../dashboard-workspaces/params.js';
 import { requireWorkspaceAccess } from '../shared/workspace-access.js';
 import { managementResponses } from '../responses.js';
@@ -39,7 +39,7 @@ const dashboardRaffleRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: RAFFLE_TAGS,
         summary: 'Create a draft raffle in the workspace',
         description:
-          "Owners and admins only. Nothing is announced until it is published. 400 `VALIDATION_FAILED` for requirement params (an on-chain requirement must name a chain this platform reads, CHAIN_RPC_URLS), endsAt not after startsAt, autoDraw on an application raffle or a project of another workspace; 409 `SLUG_TAKEN` when another raffle of this workspace uses the slug (other workspaces' drafts are not compared: a slug is claimed across workspaces when it is published).",
+          "Owners and admins only. Nothing is announced until it is published. 400 `VALIDATION_FAILED` for requirement params (an on-chain requirement must name a chain this platform reads, CHAIN_RPC_URLS; a Discord or X one a provider accounts can be linked with here), endsAt not after startsAt, autoDraw on an application raffle or a project of another workspace; 409 `SLUG_TAKEN` when another raffle of this workspace uses the slug (other workspaces' drafts are not compared: a slug is claimed across workspaces when it is published).",
         params: DashboardWorkspaceParams,
         body: Type.Ref(CreateRaffleBodySchema),
         response: managementResponses(201, Type.Ref(DashboardRaffleSchema)),
@@ -53,6 +53,7 @@ const dashboardRaffleRoutes: FastifyPluginAsyncTypebox = async (app) => {
         workspaceId: request.params.workspaceId,
         body: request.body,
         chains: chainReaderOf(app).chains,
+        providers: linkableProviders(app),
       });
       return reply.status(201).send(await loadDashboardRaffle(app.database.db, raffle));
     },
@@ -118,7 +119,7 @@ const dashboardRaffleRoutes: FastifyPluginAsyncTypebox = async (app) => {
       preParsing: requireWorkspaceAccess(app, 'manage'),
     },
     async (request) => {
-      const raffle = await editRaffle(app.database.db, { ...request.params, actor: userPrincipal(dashboardUserIdOf(request)!), body: request.body, chains: chainReaderOf(app).chains });
+      const raffle = await editRaffle(app.database.db, { ...request.params, actor: userPrincipal(dashboardUserIdOf(request)!), body: request.body, chains: chainReaderOf(app).chains, providers: linkableProviders(app) });
       return loadDashboardRaffle(app.database.db, raffle);
     },
   );

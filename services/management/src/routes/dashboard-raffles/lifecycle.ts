@@ -2,11 +2,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { BeaconRoundPending, BeaconUnavailable } from '@raffle/beacon';
 import { ChainNotConfigured, ChainUnavailable } from '@raffle/chain';
 import { DashboardRaffleSchema, DrawRaffleBodySchema, ManagementErrorBodySchema } from '@raffle/contracts';
-import { CloseBlockPending, DomainError, drawRaffleMoved, RAFFLE_ACTIONS, RAFFLE_TRANSITIONS, userPrincipal, type MovedRaffle, type RaffleTarget } from '@raffle/domain';
+import { CloseBlockPending, DomainError, drawRaffleMoved, ProviderWaitAtDraw, RAFFLE_ACTIONS, RAFFLE_TRANSITIONS, userPrincipal, type MovedRaffle, type RaffleTarget } from '@raffle/domain';
 import type { Db } from '@raffle/db';
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
-import { beaconChainOf, beaconRoundsOf, chainReaderOf, dashboardUserIdOf } from '../../decorations.js';
+import { beaconChainOf, beaconRoundsOf, chainReaderOf, dashboardUserIdOf, socialReaderOf } from '../../decorations.js';
 import { RATE_LIMIT_BUCKETS } from '../../plugins/rate-limit.js';
 import { checkedWorkspaceRoleOf, requireWorkspaceAccess } from '../shared/workspace-access.js';
 import { managementResponses } from '../responses.js';
@@ -71,7 +71,7 @@ const raffleLifecycleRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         operationId: 'drawRaffle',
-        'x-error-codes': ['RAFFLE_CANNOT_DRAW', 'NO_ELIGIBLE_ENTRIES', 'DRAW_BEACON_PENDING', 'BEACON_UNAVAILABLE', 'DRAW_CHAIN_PENDING', 'CHAIN_UNAVAILABLE'],
+        'x-error-codes': ['RAFFLE_CANNOT_DRAW', 'NO_ELIGIBLE_ENTRIES', 'DRAW_BEACON_PENDING', 'BEACON_UNAVAILABLE', 'DRAW_CHAIN_PENDING', 'CHAIN_UNAVAILABLE', 'PROVIDER_UNAVAILABLE'],
         tags: RAFFLE_TAGS,
         summary: 'Select the winners of a closed raffle',
         description: [
@@ -79,6 +79,7 @@ const raffleLifecycleRoutes: FastifyPluginAsyncTypebox = async (app) => {
           `409 \`${RAFFLE_ACTIONS.draw.code}\` unless closed. A bodiless POST is accepted.`,
           'A `raffle` closed with a `beaconRound` draws with algorithm `es-hmac-sha256-drand-v1`, mixing that round of the public randomness beacon into the seed, so it waits for the round: before the round is published the answer is 409 `DRAW_BEACON_PENDING` with `Retry-After` (the seconds until it is due), and when no beacon relay gives it, 503 `BEACON_UNAVAILABLE` with `Retry-After`; nothing was done either way.',
           'A raffle whose requirements read a chain (`token_balance`, `native_balance`) re-evaluates them for every valid and pending entry at one block per chain, the first whose timestamp is at or after `closedAt`, named in the draw proof (`eligibilityBlocks`): before that block exists the answer is 409 `DRAW_CHAIN_PENDING` with `Retry-After`, and when the chain does not answer, 503 `CHAIN_UNAVAILABLE` with `Retry-After`; nothing was done either way.',
+          'A raffle whose requirements read Discord or X (`discord_member`, `discord_role`, `x_follows`, `x_account_age_days`) re-reads them for every valid and pending entrant with their own linked account before drawing: an entrant who left the server, lost the role, unfollowed, or whose link is gone is not drawn (the entry becomes invalid with the reason); when the provider does not answer for some entrant, or asks to wait, the answer is 503 `PROVIDER_UNAVAILABLE` with `Retry-After` (never before the provider\'s reset) and nothing was done.',
         ].join(' '),
         params: WorkspaceRaffleParams,
         body: Type.Ref(DrawRaffleBodySchema),
@@ -97,9 +98,10 @@ const raffleLifecycleRoutes: FastifyPluginAsyncTypebox = async (app) => {
         ...actorOf(request),
         rounds: beaconRoundsOf(app),
         chainReader: chainReaderOf(app),
+        social: { reader: socialReaderOf(app) },
         ...(entryIds ? { selection: { entryIds } } : {}),
       }).catch((error: unknown) => {
-        throw beaconRefusal(error, reply) ?? chainRefusal(error, reply) ?? error;
+        throw beaconRefusal(error, reply) ?? chainRefusal(error, reply) ?? providerRefusal(error, reply) ?? error;
       });
       return dashboard;
     },
@@ -142,6 +144,13 @@ function chainRefusal(error: unknown, reply: { header(name: string, value: strin
     return new DomainError('CHAIN_UNAVAILABLE', `chain ${error.chain}, which the raffle's requirements read, is not configured here (CHAIN_RPC_URLS); the raffle stays closed`);
   }
   return null;
+}
+
+/** A draw whose entrants a provider could not be asked about now, as the refusal the caller retries (with Retry-After); null for any other error. */
+function providerRefusal(error: unknown, reply: { header(name: string, value: string): unknown }): DomainError | null {
+  if (!(error instanceof ProviderWaitAtDraw)) return null;
+  reply.header('retry-after', String(error.retryAfterSeconds));
+  return new DomainError('PROVIDER_UNAVAILABLE', `${error.message}; the draw re-reads every entrant's requirements there, so the raffle stays closed: retry in ${error.retryAfterSeconds} s`);
 }
 
 export default raffleLifecycleRoutes;

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { SanitizedEntrySchema, type SanitizedEntry } from '@raffle/contracts';
 import { enterRaffle, hashIp, userPrincipal, withdrawEntry } from '@raffle/domain';
 import { Type } from '@sinclair/typebox';
-import { beaconChainOf, chainReaderOf, configOf, dashboardUserIdOf } from '../../decorations.js';
+import { beaconChainOf, chainReaderOf, configOf, dashboardUserIdOf, socialReaderOf } from '../../decorations.js';
 import { managementResponses } from '../responses.js';
 import { NoOptionsBody, RaffleSlugParams } from './params.js';
 
@@ -24,7 +24,7 @@ const webEntryRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: TAGS,
         summary: 'Enter a raffle as the signed-in user',
         description:
-          'The management body has no `code`, so the message leads with it: 409 `ALREADY_ENTERED`, `RAFFLE_NOT_OPEN` or `RAFFLE_FULL`; 409 `REQUIREMENTS_NOT_MET` (the failed requirements named in the message, with what was found for on-chain ones); a 201 may carry status `pending` when the chain did not answer in time (evaluated later); 404 `RAFFLE_NOT_FOUND` for a raffle that does not exist or is not visible. A bodiless POST is accepted.',
+          'The management body has no `code`, so the message leads with it: 409 `ALREADY_ENTERED`, `RAFFLE_NOT_OPEN` or `RAFFLE_FULL`; 409 `REQUIREMENTS_NOT_MET` (the failed requirements named in the message, with what was found for on-chain ones, and what to do for Discord and X ones: link the account, or link it again); a 201 may carry status `pending` when the chain, Discord or X did not answer in time or asked to wait (evaluated later); 404 `RAFFLE_NOT_FOUND` for a raffle that does not exist or is not visible. A bodiless POST is accepted.',
         params: RaffleSlugParams,
         body: NoOptionsBody,
         response: managementResponses(201, Type.Ref(SanitizedEntrySchema)),
@@ -39,6 +39,7 @@ const webEntryRoutes: FastifyPluginAsyncTypebox = async (app) => {
         ipHash: hashIp(configOf(app).IP_HASH_SECRET, request.ip),
         beacon: beaconChainOf(app),
         chain: { reader: chainReaderOf(app), timeoutMs: configOf(app).CHAIN_ENTRY_TIMEOUT_MS },
+        social: { reader: socialReaderOf(app) },
       });
       return reply.status(201).send(JSON.parse(entry.ownerJson) as SanitizedEntry);
     },
