@@ -65,6 +65,8 @@ export type ExportOptions = DatasetOptions & {
   databasePoolSize: number;
   /** NODE_OPTIONS of the data plane, e.g. a capped old generation, to see what the reads need rather than what V8 lets the heap grow to. */
   serverNodeOptions: string | null;
+};
+
 export type AllowlistOptions = LoadOptions & {
   /** Finalized winners of the allowlist raffle, each with a wallet of its own (one leaf each). */
   winners: number;
@@ -128,6 +130,7 @@ const EXPORT_USAGE = `pnpm bench:export [-- options]   (each option also reads B
   --pool-size=16       DATABASE_POOL_SIZE of the data plane
   --server-node-options="--max-old-space-size=96"   NODE_OPTIONS of the data plane (none by default)
 ${DATASET_USAGE}`;
+
 const ALLOWLIST_USAGE = `pnpm bench:allowlist [-- options]   (each option also reads BENCH_<NAME> from the environment)
   --only=allowlist-build,allowlist-proofs   run only these scenarios (both by default)
   --winners=100000     finalized winners of the allowlist raffle, each with a wallet of its own
@@ -282,6 +285,9 @@ export function readExportOptions(argv: string[], env: NodeJS.ProcessEnv): Expor
     mode,
     databasePoolSize: read.integer('pool-size', 'POOL_SIZE', 16),
     serverNodeOptions: read.string('server-node-options', 'SERVER_NODE_OPTIONS') || null,
+  };
+}
+
 /** `pnpm bench:allowlist`: building a 100,000-winner allowlist, and serving its proofs. */
 export function readAllowlistOptions(argv: string[], env: NodeJS.ProcessEnv): AllowlistOptions {
   const flags = { ...LOAD_FLAGS, winners: { type: 'string' }, 'finalize-rounds': { type: 'string' }, 'build-rounds': { type: 'string' }, 'proof-keys': { type: 'string' } } as const;
