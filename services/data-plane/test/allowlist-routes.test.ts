@@ -9,6 +9,7 @@ import { expectMatchesSchema } from './support/contract-validator.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 import { responseViolations } from './support/error-invariants.js';
 import { createLifecycleWorld, type LifecycleWorld } from './support/lifecycle.js';
+import type { AllowlistLeaf, AllowlistLeafPage } from '@raffle/contracts';
 
 /**
  * The keyed allowlist routes (issue 35): a winner's own leaf and proof, and the wallet they name
@@ -32,8 +33,9 @@ afterAll(async () => {
   await db?.drop();
 });
 
-type Leaf = { address: string; quantity: string; proof: string[] };
-type LeafPage = { version: number; root: string; data: Leaf[]; pagination: { nextCursor: string | null; hasMore: boolean } };
+// The routes' own response types: a leaf page as the contracts describe it.
+type Leaf = AllowlistLeaf;
+type LeafPage = AllowlistLeafPage;
 
 const get = (url: string, headers: Record<string, string>) => app.inject({ url, headers });
 const allowlistUrl = (raffleId: string, rest = '') => `/api/v1/workspaces/${world.workspace.id}/raffles/${raffleId}/allowlist${rest}`;

@@ -7,6 +7,7 @@ import { expectMatchesSchema } from './support/contract-validator.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 import { responseViolations } from './support/error-invariants.js';
 import { createLifecycleWorld, type LifecycleWorld } from './support/lifecycle.js';
+import type { AllowlistLeaf, AllowlistLeafPage } from '@raffle/contracts';
 
 /**
  * GET /public/v1/raffles/{slug}/allowlist and …/allowlist/leaves (issue 35): a public or unlisted
@@ -30,8 +31,9 @@ afterAll(async () => {
   await db?.drop();
 });
 
-type Leaf = { address: string; quantity: string; proof: string[] };
-type LeafPage = { version: number; root: string; data: Leaf[]; pagination: { nextCursor: string | null; hasMore: boolean } };
+// The routes' own response types: a leaf page as the contracts describe it.
+type Leaf = AllowlistLeaf;
+type LeafPage = AllowlistLeafPage;
 
 const publicUrl = (slug: string, rest = '') => `/public/v1/raffles/${slug}/allowlist${rest}`;
 const getPublic = (url: string, headers: Record<string, string> = {}) => app.inject({ url, headers });
